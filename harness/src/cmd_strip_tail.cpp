@@ -1,0 +1,19 @@
+// PLACEHOLDER until its issue lands: the subcommand exists so --help lists it.
+#include <cstdio>
+
+#include "command.h"
+
+namespace harness {
+
+Command add_strip_tail_command(CLI::App& root) {
+  Command c;
+  c.app = root.add_subcommand("strip-tail", "(not implemented yet)");
+  c.app->allow_extras();
+  c.run = [] {
+    std::fprintf(stderr, "harness strip-tail: not implemented yet\n");
+    return kExitBadInput;
+  };
+  return c;
+}
+
+}  // namespace harness

@@ -1,0 +1,25 @@
+// A harness subcommand: its CLI11 node and the action that runs it.
+// Actions return the process exit code: 0 ok, 1 regression, 2 bad input/usage.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace harness {
+
+enum ExitCode { kExitOk = 0, kExitRegression = 1, kExitBadInput = 2 };
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command add_info_command(CLI::App& root);
+Command add_fixture_command(CLI::App& root);
+Command add_list_command(CLI::App& root);
+Command add_run_command(CLI::App& root);
+Command add_fix_command(CLI::App& root);
+Command add_strip_tail_command(CLI::App& root);
+
+}  // namespace harness

@@ -1,0 +1,39 @@
+// `harness`: reads rigs, runs scenarios, compares with goldens, writes reports.
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "command.h"
+#include "version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tailrig harness: inspect, fix and measure tail rigs"};
+  app.set_version_flag("--version", harness::kToolVersion);
+  app.require_subcommand(1);
+  std::vector<harness::Command> commands = {
+      harness::add_info_command(app),     harness::add_fixture_command(app),
+      harness::add_list_command(app),     harness::add_run_command(app),
+      harness::add_fix_command(app),      harness::add_strip_tail_command(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "harness: %s (see --help)\n", e.what());
+    return harness::kExitBadInput;
+  }
+  try {
+    for (auto& c : commands) {
+      if (c.app->parsed()) return c.run();
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "harness: %s\n", e.what());
+    return harness::kExitBadInput;
+  }
+  return harness::kExitBadInput;
+}

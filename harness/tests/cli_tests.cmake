@@ -1,0 +1,1 @@
+# CLI tests (ctest) are added here
