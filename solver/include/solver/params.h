@@ -1,0 +1,99 @@
+// Tunable parameters of the runtime tail spring chain (SPEC §4, §11).
+// Plain struct with in-class defaults in physical units; every field says its
+// unit. Fields marked [build] are consumed by build_chain() (rebuild the
+// ChainDesc to change them); all other fields are read on every step().
+#pragma once
+
+namespace solver {
+
+struct ChainParams {
+  // --- Spring (SPEC §4) -----------------------------------------------------
+  // Natural frequency of the root link, Hz.
+  double root_frequency_hz = 0.9;
+  // Natural frequency of the tip link, Hz. Links in between ramp linearly
+  // (SPEC §11 reading): f_i = f_root + (f_tip - f_root) * i / (N - 1).
+  double tip_frequency_hz = 0.45;
+  // Damping ratio zeta of every link, dimensionless (1 = critical).
+  double damping_ratio = 0.65;
+  // Gravity magnitude, m/s^2, pulling along world -Y (a tail has muscles:
+  // deliberately not 9.81).
+  double gravity = 1.0;
+
+  // --- Rest pose: carry and centred rest arc (SPEC §4) ------------------------
+  // [build] Carry of the WHOLE tail, degrees: rest targets are lifted backwards
+  // and up about the hips' lateral axis, distributed linearly over the links
+  // (link i gets carry * (i+1) / N as absolute direction, not per joint).
+  double carry_deg = 50.0;
+  // [build] restCurve beta in [0, 1]: 0 = centred rest arc, 1 = authored
+  // (bind) curve of the tail blended back in.
+  double rest_curve = 0.0;
+  // [build] Character forward axis in bind (model) space. The hips frame used
+  // for carry, bend coupling and the forward plane is this axis (Z of the
+  // hips frame), `lateral_axis` (X) and their cross product (Y, up), attached
+  // to the hips bone. glTF characters face +Z with lateral +X.
+  double forward_axis[3] = {0.0, 0.0, 1.0};
+  // [build] Character lateral axis in bind (model) space, see forward_axis.
+  // Carry rotates positively about it (tail goes backwards and up).
+  double lateral_axis[3] = {1.0, 0.0, 0.0};
+  // [build] Metres per rig unit (glTF 1, centimetre FBX 0.01). Hips world
+  // transforms come in rig units; the solver works in metres internally.
+  double meters_per_unit = 1.0;
+
+  // --- Bend resistance (SPEC §4) ---------------------------------------------
+  // Neighbour bend coupling rate k, 1/s. alpha = 1 - exp(-k dt). 0 disables.
+  double bend_coupling_rate = 12.0;
+  // Elastic bend limit past the rest direction, degrees. <= 0 disables.
+  double bend_limit_deg = 30.0;
+
+  // --- Forward plane (SPEC §4, §11) -------------------------------------------
+  // Keep every particle on the back side of the plane through the tail root
+  // whose normal is the hips' forward axis.
+  bool forward_plane = true;
+
+  // --- Ground contact (SPEC §4) ------------------------------------------------
+  // Enables the floor plane y = floor_height (world, metres).
+  bool floor_enabled = true;
+  // Floor height g0, metres, world Y.
+  double floor_height = 0.0;
+  // Centreline clearance rho above the floor, metres.
+  double floor_clearance = 0.025;
+  // Contact velocity damping gamma, 1/s: v' = exp(-gamma dt)(vx, max(0,vy), vz).
+  double contact_damping = 8.0;
+
+  // --- Time stepping (beyond the spec: frame-rate independence) --------------
+  // Fixed internal step, seconds. step() sub-steps the caller's frame time
+  // with it (hips interpolated across the frame) and interpolates the output
+  // between the last two internal states, so 30, 60 and 144 fps agree.
+  double internal_step = 1.0 / 120.0;
+  // Upper bound of internal steps per step() call; time beyond it is dropped
+  // (a hitch does not cause a spiral of death). Count.
+  int max_substeps = 64;
+  // Simulated settle time applied by reset() with the hips held still, so the
+  // reset pose is the equilibrium carry pose including gravity sag, seconds.
+  // 0 = reset to the exact rest targets.
+  double reset_settle_time = 4.0;
+
+  // --- Teleport handling (beyond the spec) ------------------------------------
+  // A hips translation larger than this within one step() call, metres, is a
+  // teleport: the tail is carried along rigidly (its hips-frame state is kept).
+  double teleport_distance = 1.0;
+  // A hips rotation larger than this within one step() call, degrees, is a
+  // teleport (see teleport_distance).
+  double teleport_angle_deg = 90.0;
+
+  // --- Historical bugs of SPEC §4, FOR TESTS ONLY ------------------------------
+  // Reintroduces historical bug 1 (fixed-fraction follow, 12 % per frame), for
+  // tests only: every link uses omega = sqrt(0.12) / frame_dt (frame_dt = the
+  // caller's dt), i.e. a ~3.4 Hz spring at 60 fps that depends on frame rate.
+  bool test_bug_fixed_fraction_follow = false;
+  // Reintroduces historical bug 2 (velocity feedback of the rope correction,
+  // PBD style), for tests only: the projection correction divided by the step
+  // is added to the velocity instead of removing the radial component.
+  bool test_bug_rope_velocity_feedback = false;
+  // Reintroduces historical bug 3 (carry applied per joint frame), for tests
+  // only [build]: every link gets the full carry relative to its parent, so an
+  // N-bone tail is lifted N times.
+  bool test_bug_carry_per_joint = false;
+};
+
+}  // namespace solver
