@@ -94,3 +94,71 @@ inline Eigen::Affine3d still_hips(double hips_height = 1.0) {
 }
 
 }  // namespace solver::testing
+
+namespace solver::testing {
+
+// Result of driving a chain with a hips motion.
+struct RunResult {
+  std::vector<double> angle_range_deg;  // per bone: max angle from its start rotation
+  double max_length_error = 0.0;        // relative, over all links and frames
+  bool finite = true;
+  double tip_excursion = 0.0;           // max |tip - tip(0)| in the hips frame, metres
+  std::vector<Eigen::Vector3d> tip_world;  // per frame, metres
+  std::vector<std::vector<Eigen::Vector3d>> points;  // per frame, N+1 points
+  double min_particle_y = 1e30;         // over all frames, metres
+};
+
+template <class Motion>
+RunResult run_motion(const ChainDesc& desc, const ChainParams& params, Motion motion, double fps,
+                     double duration) {
+  ChainState st;
+  init_state(desc, st);
+  reset(desc, params, st, motion(0.0));
+  const size_t n = desc.links.size();
+  std::vector<Eigen::Quaterniond> rot(n);
+  std::vector<Eigen::Quaterniond> start(st.out_local);
+  RunResult r;
+  r.angle_range_deg.assign(n, 0.0);
+  auto tip_local = [&](const Eigen::Affine3d& hips) {
+    return Eigen::Vector3d(hips_frame_world(desc, hips).conjugate() *
+                           (st.points[n] - root_head_world(desc, hips)));
+  };
+  const Eigen::Vector3d tip0 = tip_local(motion(0.0));
+  const int frames = static_cast<int>(std::lround(duration * fps));
+  for (int f = 1; f <= frames; ++f) {
+    const double t = f / fps;
+    const Eigen::Affine3d hips = motion(t);
+    step(desc, params, st, 1.0 / fps, hips, rot);
+    for (size_t i = 0; i < n; ++i) {
+      if (!rot[i].coeffs().allFinite()) r.finite = false;
+      const double a = rot[i].angularDistance(start[i]) * 180.0 / M_PI;
+      r.angle_range_deg[i] = std::max(r.angle_range_deg[i], a);
+      const double len = (st.pos[i] - (i == 0 ? root_head_world(desc, hips) : st.pos[i - 1])).norm();
+      r.max_length_error = std::max(r.max_length_error, std::abs(len / desc.links[i].length - 1.0));
+      const double dl = (st.points[i + 1] - st.points[i]).norm();
+      r.max_length_error = std::max(r.max_length_error, std::abs(dl / desc.links[i].length - 1.0));
+      if (!st.pos[i].allFinite()) r.finite = false;
+      r.min_particle_y = std::min(r.min_particle_y, st.points[i + 1].y());
+    }
+    r.tip_excursion = std::max(r.tip_excursion, (tip_local(hips) - tip0).norm());
+    r.tip_world.push_back(st.points[n]);
+    r.points.push_back(st.points);
+  }
+  return r;
+}
+
+// Worst ratio of a bone's angle range to the largest range of its neighbours
+// (a 1-link chain has no neighbours: 1). `slack_deg` is added to the
+// denominator so tiny ranges do not blow the ratio up.
+inline double neighbour_ratio(const std::vector<double>& range, double slack_deg = 1.0) {
+  double worst = 1.0;
+  for (size_t i = 0; i < range.size(); ++i) {
+    double nb = 0.0;
+    if (i > 0) nb = std::max(nb, range[i - 1]);
+    if (i + 1 < range.size()) nb = std::max(nb, range[i + 1]);
+    if (range.size() > 1) worst = std::max(worst, range[i] / (nb + slack_deg));
+  }
+  return worst;
+}
+
+}  // namespace solver::testing
