@@ -1,0 +1,64 @@
+// Growing a tail chain (SPEC §3, §11 "joint smoothing", "weights at the tip").
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "rig/model.h"
+
+namespace detect {
+
+struct ChainParams {
+  double length_percentile = 0.99;  // L = this percentile of the geodesic g
+  double segment_fraction = 0.1;    // K = clamp(round(L / (this x H)), min, max)
+  int min_bones = 3;
+  int max_bones = 8;
+  int smoothing_passes = 2;         // Ji <- ½Ji + ¼(Ji-1 + Ji+1), interior joints only
+  std::string bone_prefix = "Tail_";  // bones Tail_1..Tail_K, then Tail_End
+};
+
+// K = clamp(round(L / (segment_fraction · H)), min_bones, max_bones).
+int bone_count(double length, double height, const ChainParams& params = {});
+
+// Blend weights for the position f ∈ [0,1] inside a segment:
+// {w_prev, w_self, w_next} with w_prev = clamp(0.5 − 2f, 0, 0.5),
+// w_next = clamp(2f − 1.5, 0, 0.5), w_self = 1 − w_prev − w_next.
+std::array<double, 3> blend_weights(double f);
+
+// Joints J0..JK (K+1 points, bind space). J0 = `root` (the ring centroid);
+// Ji = centroid of the points whose g lies within L/(2K) of i·L/K (when that
+// window is empty: the points with g nearest to i·L/K). Then `passes`
+// smoothing passes move J1..J(K-1); J0 and JK stay.
+std::vector<rig::Vec3> chain_joints(const std::vector<rig::Vec3>& points,
+                                    const std::vector<double>& g, const rig::Vec3& root,
+                                    double length, int bones, int passes = 2);
+
+// Influences of a vertex at geodesic distance g (s = K·g/L clamped to [0,K)):
+// segment k belongs to bone k+1 (joint `first_bone + k`), "prev" of the root
+// segment is `parent` (Hips), and the last bone keeps its w_next share
+// (Tail_End carries no weight). Zero weights are omitted; weights sum to 1.
+std::vector<rig::Influence> chain_influences(double g, double length, int bones, int parent,
+                                             int first_bone);
+
+struct ChainResult {
+  double length = 0.0;            // L, bind units
+  int bones = 0;                  // K
+  std::vector<rig::Vec3> joints;  // J0..JK, bind space
+  std::vector<int> joint_ids;     // skeleton indices of Tail_1..Tail_K, Tail_End
+};
+
+// Returns a new character: `in` plus joints Tail_1..Tail_K, Tail_End appended
+// at the end of the skeleton (Tail_1 child of `parent`, each next one child of
+// the previous), every one with the parent's bind rotation/scale so each
+// neutral local is a pure translation; inverse bind = bind_world⁻¹. Vertices
+// in `vertices` (original ids) get chain_influences(g[i], ...) where g[i] is
+// the geodesic distance of vertices[i]; every other weight is copied
+// unchanged. Clips are copied unchanged (the new joints have no tracks;
+// stored_local = neutral_local). Names get a numeric suffix if taken.
+rig::Character add_chain(const rig::Character& in, int parent, const std::vector<rig::Vec3>& joints,
+                         double length, const std::vector<int>& vertices,
+                         const std::vector<double>& g, const ChainParams& params,
+                         std::vector<int>* joint_ids = nullptr);
+
+}  // namespace detect

@@ -1,0 +1,42 @@
+// Vertex graph of a (welded) triangle mesh and connected components of a
+// vertex subset on it (SPEC §1.3).
+#pragma once
+
+#include <array>
+#include <span>
+#include <vector>
+
+#include "rig/model.h"
+
+namespace detect {
+
+// Undirected edge graph in compressed rows. Vertex ids are those of the
+// triangle list (welded ids in the pipeline); neighbours sorted ascending.
+struct Graph {
+  std::vector<int> offsets;     // size vertex_count + 1
+  std::vector<int> neighbors;   // offsets[v] .. offsets[v+1]
+  std::vector<double> lengths;  // edge length per neighbour entry (0 without positions)
+
+  int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
+  std::span<const int> neighbors_of(int v) const {
+    return {neighbors.data() + offsets[v], neighbors.data() + offsets[v + 1]};
+  }
+  std::span<const double> lengths_of(int v) const {
+    return {lengths.data() + offsets[v], lengths.data() + offsets[v + 1]};
+  }
+};
+
+// Builds the edge graph of `triangles` over `vertex_count` vertices. With
+// `positions` (one per vertex) edge lengths are filled in. Degenerate
+// triangle edges (a == b) are skipped.
+Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& triangles,
+                  const std::vector<rig::Vec3>* positions = nullptr);
+
+// Connected components of the vertices with mask[v] != 0, using only edges
+// whose both ends are in the mask. labels[v] = component id, or -1 outside the
+// mask. Ids are 0..count-1, ordered by each component's smallest vertex.
+// Returns count.
+int connected_components(const Graph& graph, const std::vector<char>& mask,
+                         std::vector<int>& labels);
+
+}  // namespace detect

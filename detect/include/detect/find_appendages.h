@@ -1,0 +1,88 @@
+// Finding appendages and fixing them (SPEC §1-3): the composition of the
+// building blocks. Input is never modified; rewrites return a new Character.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "detect/chain.h"
+#include "detect/classify.h"
+#include "detect/components.h"
+#include "detect/shape.h"
+#include "rig/io.h"
+#include "rig/model.h"
+#include "rig/weld.h"
+
+namespace detect {
+
+// Every length is a fraction of the model height H (no absolute units).
+struct Params {
+  double far_fraction = 0.07;       // far vertex: skeleton distance > this x H (SPEC §1.2)
+  double weld_fraction = 1e-4;      // weld tolerance = this x H (SPEC §1.3)
+  double end_extension = 0.5;       // end-joint extension, x incoming bone (SPEC §11)
+  double attachment_preference = 1.5;  // trunk/thigh joint within this x shortest wins (§1.4)
+  double merge_overlap = 0.5;       // merge when box intersection > this x smaller box (§1.7)
+  int min_region_vertices = 4;      // smaller regions (welded) are reported as "other"
+  ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
+  ChainParams chain;                // L percentile, K rule, smoothing, bone names
+};
+
+// One detected region of far vertices (after shell merging).
+struct Region {
+  int id = 0;
+  std::vector<int> welded;    // welded vertex ids, ascending
+  std::vector<int> vertices;  // original vertex ids, ascending
+  std::vector<int> ring;      // welded ids of the attachment ring
+  rig::Vec3 ring_centroid = rig::Vec3::Zero();  // J0, bind space
+  int attachment = -1;        // joint it hangs from (skeleton index)
+  rig::Role attachment_role;
+  double reach = 0.0;           // max skeleton distance in the region, bind units
+  double centroid_distance = 0.0;  // skeleton distance of the region centroid
+  double centroid_ratio = 0.0;  // centroid_distance / reach
+  Shape shape;                  // of the welded positions
+  Box box;
+  Classification classification;
+  int rigid_joint = -1;         // for Action::kRigid
+  // Filled for chains (and for tails in report/rigid mode: what a chain would be):
+  double length = 0.0;          // L, bind units
+  int bones = 0;                // K
+  std::vector<rig::Vec3> joints;  // J0..JK
+  std::vector<double> geodesic;   // per `vertices` entry: g, bind units
+  std::vector<int> chain_joint_ids;  // Tail_1..Tail_K, Tail_End in the fixed character
+  double bone_distance_before = 0.0;  // bind units
+  double bone_distance_after = 0.0;   // bind units
+};
+
+struct Analysis {
+  double height = 0.0;               // H, bind units
+  rig::Welded welded;
+  Graph graph;                       // welded graph with edge lengths
+  std::vector<rig::Vec3> welded_positions;
+  std::vector<double> skeleton_distance;  // per welded vertex
+  std::vector<char> far;                  // per welded vertex
+  std::vector<int> region_of;             // per welded vertex: region index or -1
+  std::vector<Region> regions;
+  int hips = -1;                          // skeleton index of the hips joint
+};
+
+// Detects and classifies. Data errors (no skin, no skeleton, flat model)
+// come back as a status; `c.skeleton.roles` is used when filled (one per
+// joint), otherwise roles are assigned on a copy.
+rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& out);
+
+enum class Mode { kChain, kRigid, kReport };
+
+struct FixResult {
+  rig::Character character;  // the rewritten character (a copy in report mode)
+  Analysis analysis;
+  int chains = 0, rigid = 0;  // regions rewritten
+};
+
+// find_appendages, then the rewrites by class and mode: chain (or rigid on
+// Hips in kRigid mode) for tails, rigid to its bone for worn items, rigid on
+// Hips for wide regions only with params.classify.rigid_wide; nothing in
+// kReport mode. Weights outside rewritten regions stay bit-identical; new
+// joints are appended after the existing ones.
+rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixResult& out);
+
+}  // namespace detect

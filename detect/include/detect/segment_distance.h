@@ -1,0 +1,52 @@
+// Skeleton distance field (SPEC §1.1, §11 "end-joint extension").
+// Distances are in bind space, in the file's units.
+#pragma once
+
+#include <vector>
+
+#include "rig/model.h"
+
+namespace detect {
+
+using Vec3 = rig::Vec3;
+
+// Distance from `p` to the segment a-b: t = clamp(((p-a)·(b-a))/|b-a|², 0, 1),
+// d = |p - (a + t(b-a))|. A degenerate segment (a == b) is the point a.
+double segment_distance(const Vec3& p, const Vec3& a, const Vec3& b);
+
+// One bone segment in bind space. `joint` is the skeleton index of the joint
+// whose transform moves the segment: the parent for a parent->child bone, the
+// end joint itself for its extension segment.
+struct BoneSegment {
+  Vec3 a = Vec3::Zero();
+  Vec3 b = Vec3::Zero();
+  int joint = -1;
+  bool extension = false;  // true for the segment past an end joint
+};
+
+// Joint position in bind space (translation of bind_world).
+Vec3 joint_position(const rig::Skeleton& skeleton, int joint);
+
+// Per joint: 1 when some vertex has a weight > 0 on it. When no joint carries
+// weight (or `skin` is empty) every joint counts as deforming.
+std::vector<char> deforming_joints(const rig::Skin& skin, int joint_count);
+
+// Reading chosen (SPEC §11): the bones of the distance field are the segments
+// parent->child whose parent deforms and whose child either deforms or is a
+// leaf (an end helper such as HeadTop_End). A deforming joint with no such
+// child segment is an end joint and gets an extension segment of
+// `end_extension` x the incoming bone's length along the incoming direction
+// (a root joint with no bone gets a point segment). Non-deforming chains
+// (root at the floor, IK helpers, stripped tail bones) are left out.
+// `deforming` has one entry per joint (use deforming_joints()).
+std::vector<BoneSegment> skeleton_segments(const rig::Skeleton& skeleton,
+                                           const std::vector<char>& deforming,
+                                           double end_extension = 0.5);
+
+// Per point: the minimum distance to any segment (+infinity when empty).
+// If `nearest` is non-null it receives the index of the closest segment.
+std::vector<double> distance_field(const std::vector<Vec3>& points,
+                                   const std::vector<BoneSegment>& segments,
+                                   std::vector<int>* nearest = nullptr);
+
+}  // namespace detect

@@ -1,0 +1,2 @@
+// End-to-end tests on the real assets in ${TAILRIG_ASSETS}.
+#include <gtest/gtest.h>

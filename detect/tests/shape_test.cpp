@@ -1,0 +1,56 @@
+#include "detect/shape.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace detect {
+namespace {
+
+// Eight box corners (±3, ±2, ±1): covariance diag(9, 4, 1).
+TEST(Shape, PcaOfBoxCorners) {
+  std::vector<rig::Vec3> p;
+  for (int sx : {-1, 1})
+    for (int sy : {-1, 1})
+      for (int sz : {-1, 1}) p.push_back({3.0 * sx + 1, 2.0 * sy, 1.0 * sz - 5});
+  const Shape s = shape_of(p);
+  EXPECT_TRUE(s.centroid.isApprox(rig::Vec3(1, 0, -5)));
+  EXPECT_NEAR(s.eigenvalues(0), 9.0, 1e-12);
+  EXPECT_NEAR(s.eigenvalues(1), 4.0, 1e-12);
+  EXPECT_NEAR(s.eigenvalues(2), 1.0, 1e-12);
+  EXPECT_NEAR(std::abs(s.axes.col(0).x()), 1.0, 1e-12);
+  EXPECT_NEAR(s.elongation, 1.5, 1e-12);
+  EXPECT_NEAR(s.flatness, 2.0, 1e-12);
+}
+
+TEST(Shape, LineIsInfinitelyElongated) {
+  const Shape s = shape_of({{0, 0, 0}, {1, 0, 0}, {2, 0, 0}});
+  EXPECT_TRUE(std::isinf(s.elongation));
+}
+
+TEST(Box, MergeRuleHalfOfSmaller) {
+  Box a, b, c;
+  a.extend({0, 0, 0});
+  a.extend({2, 2, 2});  // volume 8
+  b.extend({1, 0, 0});
+  b.extend({2, 1, 1});  // volume 1, inside a
+  c.extend({1.6, 0, 0});
+  c.extend({2.6, 1, 1});  // volume 1, 0.4 of it inside a
+  EXPECT_DOUBLE_EQ(a.volume(), 8.0);
+  EXPECT_DOUBLE_EQ(intersection_volume(a, b), 1.0);
+  EXPECT_TRUE(boxes_overlap(a, b));
+  EXPECT_NEAR(intersection_volume(a, c), 0.4, 1e-12);
+  EXPECT_FALSE(boxes_overlap(a, c));
+  Box d;
+  d.extend({1.4, 0, 0});
+  d.extend({2.4, 1, 1});  // 0.6 inside
+  EXPECT_TRUE(boxes_overlap(a, d));
+  Box far;
+  far.extend({5, 5, 5});
+  far.extend({6, 6, 6});
+  EXPECT_DOUBLE_EQ(intersection_volume(a, far), 0.0);
+  EXPECT_FALSE(boxes_overlap(a, far));
+}
+
+}  // namespace
+}  // namespace detect
