@@ -303,6 +303,9 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
   const int settle = static_cast<int>(std::lround(params.reset_settle_time / params.internal_step));
   for (int k = 0; k < settle; ++k) {
     internal_step(desc, params, st, params.internal_step, params.internal_step, hp);
+    double speed = 0.0;
+    for (int i = 0; i < n; ++i) speed = std::max(speed, st.vel[static_cast<size_t>(i)].norm());
+    if (speed < 1e-9) break;  // settled: deterministic early out
   }
   copy_cur_to_prev(st);
   st.hips_prev = hips_world;

@@ -68,10 +68,11 @@ struct ChainParams {
   // Upper bound of internal steps per step() call; time beyond it is dropped
   // (a hitch does not cause a spiral of death). Count.
   int max_substeps = 64;
-  // Simulated settle time applied by reset() with the hips held still, so the
-  // reset pose is the equilibrium carry pose including gravity sag, seconds.
-  // 0 = reset to the exact rest targets.
-  double reset_settle_time = 4.0;
+  // Maximum simulated settle time applied by reset() with the hips held still,
+  // so the reset pose is the equilibrium carry pose including gravity sag and
+  // floor contact, seconds (stops early once every particle is slower than
+  // 1e-9 m/s). 0 = reset to the exact rest targets.
+  double reset_settle_time = 20.0;
 
   // --- Teleport handling (beyond the spec) ------------------------------------
   // A hips translation larger than this within one step() call, metres, is a
