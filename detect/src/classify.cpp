@@ -44,14 +44,15 @@ Classification classify(const RegionFacts& f, const ClassifyParams& p, bool chai
     return c;
   }
   if (arm) return c;  // sleeves: other, unchanged
-  if (protrudes && long_region && round) {
+  if (protrudes && long_region) {
+    // A tail may curl in a plane (a mouse's), so flatness is not asked of it.
     if (pelvis) {
       c.cls = AppendageClass::kTail;
       c.action = chain_tails ? Action::kChain : Action::kRigid;
       c.rigid_to_hips = true;
       return c;
     }
-    if (spine) {
+    if (spine && round) {
       c.cls = AppendageClass::kWorn;
       c.action = Action::kRigid;
       c.rigid_to_hips = false;

@@ -49,8 +49,25 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   pts.reserve(r.ring.size());
   for (int v : r.ring) pts.push_back(a.welded_positions[v]);
   r.ring_centroid = centroid(pts);
-  const auto choice =
-      choose_attachment_joint(sk, r.ring_centroid, deforming, params.attachment_preference);
+  // Reading chosen: when the region lies on separate shells (not the body's
+  // shell), the point it hangs from is the centroid of those shells' non-far
+  // part (a scabbard's top, a tail shell's root), not only the ring.
+  rig::Vec3 hang = r.ring_centroid;
+  std::vector<char> shells(a.shell_count, 0);
+  bool on_body = false;
+  for (int v : r.welded) {
+    shells[a.shell_of[v]] = 1;
+    on_body |= a.shell_of[v] == a.body_shell;
+  }
+  if (!on_body) {
+    std::vector<rig::Vec3> root;
+    for (int w = 0; w < static_cast<int>(a.shell_of.size()); ++w) {
+      if (shells[a.shell_of[w]] && !a.far[w]) root.push_back(a.welded_positions[w]);
+    }
+    if (!root.empty()) hang = centroid(root);
+  }
+  r.hang_point = hang;
+  const auto choice = choose_attachment_joint(sk, hang, deforming, params.attachment_preference);
   r.attachment = choice.joint;
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
 }
@@ -72,13 +89,18 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   }
   rig::Skeleton roled;
   const rig::Skeleton* skp = &c.skeleton;
-  if (static_cast<int>(c.skeleton.roles.size()) != nj) {
+  bool any_role = false;
+  if (static_cast<int>(c.skeleton.roles.size()) == nj) {
+    for (const auto& r : c.skeleton.roles) any_role |= r.part != rig::BodyPart::kNone;
+  }
+  if (!any_role) {  // roles missing or never assigned: assign them on a copy
     roled = c.skeleton;
     rig::assign_roles(roled);
     if (static_cast<int>(roled.roles.size()) != nj) roled.roles.assign(nj, rig::Role{});
     skp = &roled;
   }
   const rig::Skeleton& sk = *skp;
+  a.roles = sk.roles;
 
   a.height = rig::model_height(c.mesh.positions);
   if (!(a.height > 0.0) || !std::isfinite(a.height)) {
@@ -98,6 +120,12 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   for (int w = 0; w < nw; ++w) a.far[w] = a.skeleton_distance[w] > params.far_fraction * H;
   a.hips = hips_joint(sk, deforming);
 
+  a.shell_count = connected_components(a.graph, std::vector<char>(nw, 1), a.shell_of);
+  {
+    std::vector<int> sizes(a.shell_count, 0);
+    for (int w = 0; w < nw; ++w) ++sizes[a.shell_of[w]];
+    a.body_shell = static_cast<int>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+  }
   std::vector<int> labels;
   const int count = connected_components(a.graph, a.far, labels);
   std::vector<Region> parts(count);

@@ -52,6 +52,9 @@ TEST(Classify, ShortOrBulgeOrSheetIsNotATail) {
   f = tail_facts(BodyPart::kSpine);
   f.flatness = 6.0;  // a wing or long hair: a sheet
   EXPECT_EQ(classify(f, {}).action, Action::kUnchanged);
+  f = tail_facts(BodyPart::kHips);
+  f.flatness = 6.0;  // a tail curled in a plane is still a tail
+  EXPECT_EQ(classify(f, {}).action, Action::kChain);
 }
 
 TEST(Classify, WideTrunkUntouchedUnlessRequested) {

@@ -1,17 +1,56 @@
-// PLACEHOLDER until its issue lands: the subcommand exists so --help lists it.
+// `harness strip-tail IN --out OUT [--bones REGEX]`: take the weights off a
+// real rig's tail bones and give them to the nearest body bones (hips,
+// thighs, shins, feet) the way a humanoid auto-rigger would, turning a
+// tailed character into a test case for `harness fix`. The tail joints stay
+// in the file, weightless (their animation channels keep working and no node
+// index moves).
 #include <cstdio>
+#include <memory>
+#include <string>
 
 #include "command.h"
+#include "detect/strip_tail.h"
+#include "rig/io.h"
 
 namespace harness {
 
 Command add_strip_tail_command(CLI::App& root) {
+  struct Options {
+    std::string in, out, bones = detect::kDefaultTailRegex;
+  };
+  auto opt = std::make_shared<Options>();
   Command c;
-  c.app = root.add_subcommand("strip-tail", "(not implemented yet)");
-  c.app->allow_extras();
-  c.run = [] {
-    std::fprintf(stderr, "harness strip-tail: not implemented yet\n");
-    return kExitBadInput;
+  c.app = root.add_subcommand(
+      "strip-tail", "Give a tailed rig's tail weights to the nearest leg/hip bones (a humanoid rigger's result)");
+  c.app->add_option("IN", opt->in, "rigged character with tail bones")->required();
+  c.app->add_option("--out", opt->out, "output GLB")->required();
+  c.app->add_option("--bones", opt->bones,
+                    "regex (case-insensitive, searched) of tail bone names; descendants follow")
+      ->capture_default_str();
+  c.run = [opt] {
+    rig::Character ch;
+    if (rig::Status s = rig::load(opt->in, ch); !s.ok()) {
+      std::fprintf(stderr, "harness strip-tail: %s\n", s.message.c_str());
+      return int(kExitBadInput);
+    }
+    detect::StripTailParams params;
+    params.regex = opt->bones;
+    rig::Character out;
+    detect::StripTailResult res;
+    if (rig::Status s = detect::strip_tail(ch, params, out, &res); !s.ok()) {
+      std::fprintf(stderr, "harness strip-tail: %s: %s\n", opt->in.c_str(), s.message.c_str());
+      return int(kExitBadInput);
+    }
+    if (rig::Status s = rig::save_glb(out, opt->out); !s.ok()) {
+      std::fprintf(stderr, "harness strip-tail: %s\n", s.message.c_str());
+      return int(kExitBadInput);
+    }
+    std::string names;
+    for (int j : res.removed) names += " " + ch.skeleton.names[j];
+    std::printf("%s: %zu tail joints weightless (%s ), %d vertices reweighted -> %s\n",
+                opt->in.c_str(), res.removed.size(), names.c_str(), res.vertices_changed,
+                opt->out.c_str());
+    return int(kExitOk);
   };
   return c;
 }

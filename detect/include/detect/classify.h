@@ -24,7 +24,8 @@ struct ClassifyParams {
   double min_reach = 0.12;
   // Reading chosen: a tail or a scabbard has a round cross-section; wings,
   // hair and capes are sheets. A long region with flatness sqrt(λ2/λ3) above
-  // this is a sheet and is left untouched.
+  // this is a sheet and is left untouched. Not asked of pelvis-hung tails,
+  // which may curl in a plane.
   double max_flatness = 3.0;
   // Wide trunk regions (cape, skirt) are made rigid on Hips only on request.
   bool rigid_wide = false;
@@ -50,7 +51,7 @@ struct Classification {
 
 // `chain_tails`: tails become chains (true) or rigid on Hips (false; the
 // `rigid` milestone of SPEC §2).
-//   pelvis (hips/thigh) + protrudes + long + round  -> tail, chain
+//   pelvis (hips/thigh) + protrudes + long          -> tail, chain
 //   spine + protrudes + long + round                -> worn, rigid to its bone
 //   head/neck                                       -> ears (above) or hair, unchanged
 //   arms (sleeves)                                  -> other, unchanged

@@ -34,6 +34,7 @@ struct Region {
   std::vector<int> vertices;  // original vertex ids, ascending
   std::vector<int> ring;      // welded ids of the attachment ring
   rig::Vec3 ring_centroid = rig::Vec3::Zero();  // J0, bind space
+  rig::Vec3 hang_point = rig::Vec3::Zero();     // point the attachment joint is chosen for
   int attachment = -1;        // joint it hangs from (skeleton index)
   rig::Role attachment_role;
   double reach = 0.0;           // max skeleton distance in the region, bind units
@@ -61,13 +62,17 @@ struct Analysis {
   std::vector<double> skeleton_distance;  // per welded vertex
   std::vector<char> far;                  // per welded vertex
   std::vector<int> region_of;             // per welded vertex: region index or -1
+  std::vector<int> shell_of;              // per welded vertex: welded connected component
+  int shell_count = 0;
+  int body_shell = -1;                    // the largest shell
   std::vector<Region> regions;
   int hips = -1;                          // skeleton index of the hips joint
+  std::vector<rig::Role> roles;           // per joint: the roles used
 };
 
 // Detects and classifies. Data errors (no skin, no skeleton, flat model)
 // come back as a status; `c.skeleton.roles` is used when filled (one per
-// joint), otherwise roles are assigned on a copy.
+// joint, not all "none"), otherwise rig::assign_roles runs on a copy.
 rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& out);
 
 enum class Mode { kChain, kRigid, kReport };
