@@ -54,7 +54,7 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   // part (a scabbard's top, a tail shell's root), not only the ring.
   rig::Vec3 hang = r.ring_centroid;
   std::vector<char> shells(a.shell_count, 0);
-  bool on_body = false;
+  bool on_body = false;  // also stored in r.on_body
   for (int v : r.welded) {
     shells[a.shell_of[v]] = 1;
     on_body |= a.shell_of[v] == a.body_shell;
@@ -67,6 +67,7 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
     if (!root.empty()) hang = centroid(root);
   }
   r.hang_point = hang;
+  r.on_body = on_body;
   const auto choice = choose_attachment_joint(sk, hang, deforming, params.attachment_preference);
   r.attachment = choice.joint;
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
@@ -204,10 +205,35 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
 
     if (r.classification.cls != AppendageClass::kTail) continue;
     // Coordinate along the tail (SPEC §3): Dijkstra from the ring.
+    // Reading chosen: when the tail is a separate shell (or shells), the
+    // part of the shell between its root inside the body and the ring is
+    // tail too; g then counts from each shell's root (its vertices deepest
+    // in the body), so L is the whole tail length and not only the far part.
+    // A tail grown out of the body surface counts from the ring.
     std::vector<char> allowed(nw, 0);
     for (int v : r.welded) allowed[v] = 1;
     for (int v : r.ring) allowed[v] = 1;
-    std::vector<double> gw = geodesic_distance(a.graph, r.ring, allowed);
+    std::vector<int> sources = r.ring;
+    if (!r.on_body) {
+      std::vector<double> deepest(a.shell_count, std::numeric_limits<double>::infinity());
+      for (int v : r.welded) deepest[a.shell_of[v]] = 0.0;  // marks the region's shells
+      for (int w = 0; w < nw; ++w) {
+        const int sh = a.shell_of[w];
+        if (deepest[sh] == std::numeric_limits<double>::infinity()) continue;
+        allowed[w] = 1;
+      }
+      std::vector<double> min_d(a.shell_count, std::numeric_limits<double>::infinity());
+      for (int w = 0; w < nw; ++w) {
+        if (allowed[w]) min_d[a.shell_of[w]] = std::min(min_d[a.shell_of[w]], a.skeleton_distance[w]);
+      }
+      sources.clear();
+      for (int w = 0; w < nw; ++w) {
+        if (allowed[w] && a.skeleton_distance[w] <= min_d[a.shell_of[w]] + params.root_band * H) {
+          sources.push_back(w);
+        }
+      }
+    }
+    std::vector<double> gw = geodesic_distance(a.graph, sources, allowed);
     // Shells not reached from the ring take g of the nearest reached vertex.
     std::vector<int> reached, unreached;
     for (int v : r.welded) (std::isfinite(gw[v]) ? reached : unreached).push_back(v);

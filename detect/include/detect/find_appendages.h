@@ -23,6 +23,7 @@ struct Params {
   double attachment_preference = 1.5;  // trunk/thigh joint within this x shortest wins (§1.4)
   double merge_overlap = 0.5;       // merge when box intersection > this x smaller box (§1.7)
   int min_region_vertices = 4;      // smaller regions (welded) are reported as "other"
+  double root_band = 0.01;          // separate-shell tail root: within this x H of its deepest vertex
   ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
   ChainParams chain;                // L percentile, K rule, smoothing, bone names
 };
@@ -35,6 +36,7 @@ struct Region {
   std::vector<int> ring;      // welded ids of the attachment ring
   rig::Vec3 ring_centroid = rig::Vec3::Zero();  // J0, bind space
   rig::Vec3 hang_point = rig::Vec3::Zero();     // point the attachment joint is chosen for
+  bool on_body = true;        // false when the region lies on separate shells
   int attachment = -1;        // joint it hangs from (skeleton index)
   rig::Role attachment_role;
   double reach = 0.0;           // max skeleton distance in the region, bind units
