@@ -1,10 +1,40 @@
-// PLACEHOLDER
+// `harness info FILE [--json]`: what a rig or clip file holds.
+#include <cstdio>
+#include <memory>
+
+#include "character_summary.h"
 #include "command.h"
+#include "rig/io.h"
+
 namespace harness {
+
 Command add_info_command(CLI::App& root) {
+  struct Options {
+    std::string file;
+    bool json = false;
+  };
+  auto opt = std::make_shared<Options>();
   Command c;
-  c.app = root.add_subcommand("info", "(not implemented yet)");
-  c.run = [] { return kExitBadInput; };
+  c.app = root.add_subcommand("info", "Describe a rig or clip file: format, height, mesh, skeleton with roles, skin, clips");
+  c.app->add_option("FILE", opt->file, "glTF/GLB, FBX, BVH, DAE... file")->required();
+  c.app->add_flag("--json", opt->json, "Print JSON instead of text");
+  c.run = [opt] {
+    rig::Character ch;
+    if (rig::Status s = rig::load(opt->file, ch); !s.ok()) {
+      std::fprintf(stderr, "harness info: %s\n", s.message.c_str());
+      return int(kExitBadInput);
+    }
+    if (!ch.has_skin() && ch.clips.empty()) {
+      std::fprintf(stderr, "harness info: %s: no skinned mesh and no animation: not a character or clip source\n",
+                   opt->file.c_str());
+      return int(kExitBadInput);
+    }
+    const nlohmann::json s = summarize(ch);
+    if (opt->json) std::printf("%s\n", s.dump(2).c_str());
+    else print_summary(s, stdout);
+    return int(kExitOk);
+  };
   return c;
 }
+
 }  // namespace harness

@@ -1,1 +1,205 @@
-// in progress
+// FBX, BVH, DAE and the other formats through Assimp 5.2. Never used for
+// glTF (it misreads normalized-integer weights).
+#include <assimp/Importer.hpp>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "rig/io.h"
+
+namespace rig {
+namespace {
+
+Mat4 to_mat4(const aiMatrix4x4& a) {
+  Mat4 m;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m(r, c) = a[r][c];
+  return m;
+}
+
+}  // namespace
+
+Status load_assimp(const std::string& path, FileFormat format, Character& out) {
+  Assimp::Importer importer;
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate);
+  if (!scene || !scene->mRootNode)
+    return Status::Error(Status::Code::kBadData,
+                         path + ": not a readable file (" + importer.GetErrorString() + ")");
+  out = Character{};
+  out.source_path = path;
+  out.format = format;
+
+  // Node table in depth-first order (parents first).
+  std::vector<const aiNode*> nodes;
+  std::vector<int> parent;
+  std::function<void(const aiNode*, int)> walk = [&](const aiNode* n, int p) {
+    const int id = static_cast<int>(nodes.size());
+    nodes.push_back(n);
+    parent.push_back(p);
+    for (unsigned c = 0; c < n->mNumChildren; ++c) walk(n->mChildren[c], id);
+  };
+  walk(scene->mRootNode, -1);
+  std::vector<Mat4> world(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    world[i] = (parent[i] >= 0 ? world[parent[i]] : Mat4::Identity()) * to_mat4(nodes[i]->mTransformation);
+  std::map<std::string, int> node_by_name;
+  for (size_t i = 0; i < nodes.size(); ++i) node_by_name.emplace(nodes[i]->mName.C_Str(), static_cast<int>(i));
+
+  // Skinned meshes: the node that instances each mesh.
+  std::vector<int> mesh_node(scene->mNumMeshes, -1);
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (unsigned k = 0; k < nodes[i]->mNumMeshes; ++k) {
+      const unsigned mi = nodes[i]->mMeshes[k];
+      if (mi < scene->mNumMeshes && mesh_node[mi] < 0) mesh_node[mi] = static_cast<int>(i);
+    }
+  // Joints: bone nodes and animated nodes, closed under ancestors (below the
+  // scene root unless that is itself a joint).
+  std::set<int> marked;
+  std::map<int, Mat4> offset_world;  // node -> inverse bind in scene space
+  for (unsigned mi = 0; mi < scene->mNumMeshes; ++mi) {
+    const aiMesh* mesh = scene->mMeshes[mi];
+    if (!mesh->HasBones() || mesh_node[mi] < 0) continue;
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+      auto it = node_by_name.find(mesh->mBones[b]->mName.C_Str());
+      if (it == node_by_name.end()) continue;
+      marked.insert(it->second);
+      if (!offset_world.count(it->second))
+        offset_world[it->second] = to_mat4(mesh->mBones[b]->mOffsetMatrix) * world[mesh_node[mi]].inverse();
+    }
+  }
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a)
+    for (unsigned c = 0; c < scene->mAnimations[a]->mNumChannels; ++c) {
+      auto it = node_by_name.find(scene->mAnimations[a]->mChannels[c]->mNodeName.C_Str());
+      if (it != node_by_name.end()) marked.insert(it->second);
+    }
+  std::set<int> joints;
+  for (int j : marked)
+    for (int n = j; n >= 0 && !joints.count(n); n = parent[n]) {
+      if (n == 0 && !marked.count(0)) break;
+      joints.insert(n);
+    }
+  Skeleton& sk = out.skeleton;
+  std::map<int, int> joint_of_node;
+  for (int n : joints) {  // std::set iterates ascending node ids = parents first
+    const int idx = sk.size();
+    joint_of_node[n] = idx;
+    sk.names.push_back(nodes[n]->mName.length ? nodes[n]->mName.C_Str() : "node_" + std::to_string(n));
+    int p = parent[n];
+    while (p >= 0 && !joint_of_node.count(p)) p = parent[p];
+    sk.parents.push_back(p >= 0 ? joint_of_node[p] : -1);
+    const Mat4 bind = offset_world.count(n) ? Mat4(offset_world[n].inverse()) : world[n];
+    sk.bind_world.push_back(bind);
+    sk.inverse_bind.push_back(bind.inverse());
+    const Mat4 parent_world = p >= 0 ? world[p] : (parent[n] >= 0 ? world[parent[n]] : Mat4::Identity());
+    sk.root_parent_world.push_back(p >= 0 ? Mat4::Identity() : parent_world);
+    sk.stored_local.push_back(Transform::from_matrix(parent_world.inverse() * world[n]));
+  }
+  for (int i = 0; i < sk.size(); ++i) {
+    const int p = sk.parents[i];
+    const Mat4 pw = p >= 0 ? sk.bind_world[p] : sk.root_parent_world[i];
+    sk.neutral_local.push_back(Transform::from_matrix(pw.inverse() * sk.bind_world[i]));
+  }
+
+  // Mesh and skin: skinned meshes only, in scene space.
+  for (unsigned mi = 0; mi < scene->mNumMeshes; ++mi) {
+    const aiMesh* mesh = scene->mMeshes[mi];
+    if (!mesh->HasBones() || mesh_node[mi] < 0 || !(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
+      continue;
+    const Mat4& mw = world[mesh_node[mi]];
+    Mesh::Primitive prim{static_cast<int>(mi), 0, out.mesh.vertex_count(),
+                         static_cast<int>(mesh->mNumVertices), mesh->mName.C_Str()};
+    const int base = prim.first_vertex;
+    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+      const aiVector3D& p = mesh->mVertices[v];
+      const Eigen::Vector4d w = mw * Eigen::Vector4d(p.x, p.y, p.z, 1.0);
+      out.mesh.positions.emplace_back(w.head<3>());
+      out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
+      out.mesh.source_index.push_back(static_cast<int>(v));
+    }
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;
+      std::array<int, 3> t;
+      bool ok = true;
+      for (int k = 0; k < 3; ++k) {
+        ok &= face.mIndices[k] < mesh->mNumVertices;
+        t[k] = base + static_cast<int>(face.mIndices[k]);
+      }
+      if (ok) out.mesh.triangles.push_back(t);
+    }
+    out.skin.influences.resize(out.mesh.positions.size());
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+      const aiBone* bone = mesh->mBones[b];
+      auto it = node_by_name.find(bone->mName.C_Str());
+      if (it == node_by_name.end()) continue;
+      const int j = joint_of_node.at(it->second);
+      for (unsigned k = 0; k < bone->mNumWeights; ++k) {
+        const aiVertexWeight& vw = bone->mWeights[k];
+        if (vw.mVertexId < mesh->mNumVertices && vw.mWeight > 0 && std::isfinite(vw.mWeight))
+          out.skin.influences[base + vw.mVertexId].push_back({j, vw.mWeight});
+      }
+    }
+    out.mesh.primitives.push_back(prim);
+  }
+  for (auto& infl : out.skin.influences) {
+    std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
+    double sum = 0;
+    for (const auto& in : infl) sum += in.weight;
+    if (sum > 0)
+      for (auto& in : infl) in.weight /= sum;
+  }
+
+  // Clips: seconds = ticks / ticks-per-second.
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+    const aiAnimation* anim = scene->mAnimations[a];
+    const double tps = anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : 25.0;
+    Clip clip;
+    clip.name = anim->mName.length ? anim->mName.C_Str() : "clip_" + std::to_string(a);
+    clip.duration = anim->mDuration / tps;
+    for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+      const aiNodeAnim* ch = anim->mChannels[c];
+      auto it = node_by_name.find(ch->mNodeName.C_Str());
+      if (it == node_by_name.end() || !joint_of_node.count(it->second)) continue;
+      JointTracks jt;
+      jt.joint = joint_of_node[it->second];
+      for (unsigned k = 0; k < ch->mNumPositionKeys; ++k) {
+        const auto& key = ch->mPositionKeys[k];
+        jt.translation.times.push_back(key.mTime / tps);
+        jt.translation.values.emplace_back(key.mValue.x, key.mValue.y, key.mValue.z);
+      }
+      for (unsigned k = 0; k < ch->mNumRotationKeys; ++k) {
+        const auto& key = ch->mRotationKeys[k];
+        jt.rotation.times.push_back(key.mTime / tps);
+        jt.rotation.values.push_back(Quat(key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z).normalized());
+      }
+      for (unsigned k = 0; k < ch->mNumScalingKeys; ++k) {
+        const auto& key = ch->mScalingKeys[k];
+        jt.scale.times.push_back(key.mTime / tps);
+        jt.scale.values.emplace_back(key.mValue.x, key.mValue.y, key.mValue.z);
+      }
+      for (auto* tr : {&jt.translation.times, &jt.rotation.times, &jt.scale.times})
+        if (!std::is_sorted(tr->begin(), tr->end()))
+          return Status::Error(Status::Code::kBadData, path + ": animation keys are not in time order");
+      clip.tracks.push_back(std::move(jt));
+    }
+    out.clips.push_back(std::move(clip));
+  }
+  // FBX declares its unit (UnitScaleFactor is centimetres per unit).
+  double unit_scale = 0;
+  if (scene->mMetaData && scene->mMetaData->Get("UnitScaleFactor", unit_scale) && unit_scale > 0)
+    out.meters_per_unit = unit_scale * 0.01;
+  else
+    out.meters_per_unit = 0;  // unknown: load() guesses from the height
+  assign_roles(out.skeleton);
+  return Status::Ok();
+}
+
+}  // namespace rig

@@ -1,1 +1,481 @@
-// in progress
+// glTF/GLB reading with tinygltf. Accessors are decoded here (normalized
+// integers, byte strides, sparse) because Assimp 5.2 gets them wrong.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+
+#include "gltf_source.h"
+
+namespace rig {
+namespace {
+
+int component_size(int type) {
+  switch (type) {
+    case TINYGLTF_COMPONENT_TYPE_BYTE:
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return 1;
+    case TINYGLTF_COMPONENT_TYPE_SHORT:
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: return 2;
+    case TINYGLTF_COMPONENT_TYPE_INT:
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: return 4;
+    case TINYGLTF_COMPONENT_TYPE_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
+int component_count(int type) {
+  switch (type) {
+    case TINYGLTF_TYPE_SCALAR: return 1;
+    case TINYGLTF_TYPE_VEC2: return 2;
+    case TINYGLTF_TYPE_VEC3: return 3;
+    case TINYGLTF_TYPE_VEC4: return 4;
+    case TINYGLTF_TYPE_MAT2: return 4;
+    case TINYGLTF_TYPE_MAT3: return 9;
+    case TINYGLTF_TYPE_MAT4: return 16;
+    default: return 0;
+  }
+}
+
+double decode(const unsigned char* p, int type, bool normalized) {
+  switch (type) {
+    case TINYGLTF_COMPONENT_TYPE_BYTE: {
+      int8_t v;
+      std::memcpy(&v, p, 1);
+      return normalized ? std::max(v / 127.0, -1.0) : v;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? p[0] / 255.0 : p[0];
+    case TINYGLTF_COMPONENT_TYPE_SHORT: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return normalized ? std::max(v / 32767.0, -1.0) : v;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return normalized ? v / 65535.0 : v;
+    }
+    case TINYGLTF_COMPONENT_TYPE_INT: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case TINYGLTF_COMPONENT_TYPE_DOUBLE: {
+      double v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+  return 0.0;
+}
+
+// Reads `count` elements of `comps` components from a buffer view.
+bool read_view(const tinygltf::Model& m, int view_index, size_t offset, size_t count, int comps,
+               int type, bool normalized, std::vector<double>& out, std::string& error) {
+  if (view_index < 0 || view_index >= static_cast<int>(m.bufferViews.size())) {
+    error = "bufferView " + std::to_string(view_index) + " does not exist";
+    return false;
+  }
+  const tinygltf::BufferView& view = m.bufferViews[view_index];
+  if (view.buffer < 0 || view.buffer >= static_cast<int>(m.buffers.size())) {
+    error = "bufferView " + std::to_string(view_index) + " names a missing buffer";
+    return false;
+  }
+  const auto& data = m.buffers[view.buffer].data;
+  const size_t csize = component_size(type);
+  const size_t elem = csize * comps;
+  const size_t stride = view.byteStride ? view.byteStride : elem;
+  if (csize == 0 || stride < elem) {
+    error = "bufferView " + std::to_string(view_index) + " has an invalid stride or type";
+    return false;
+  }
+  const size_t begin = view.byteOffset + offset;
+  const size_t needed = count == 0 ? 0 : (count - 1) * stride + elem;
+  if (view.byteOffset + view.byteLength > data.size() || offset + needed > view.byteLength ||
+      begin + needed > data.size()) {
+    error = "accessor data runs past bufferView " + std::to_string(view_index);
+    return false;
+  }
+  out.resize(count * comps);
+  for (size_t i = 0; i < count; ++i)
+    for (int c = 0; c < comps; ++c)
+      out[i * comps + c] = decode(&data[begin + i * stride + c * csize], type, normalized);
+  return true;
+}
+
+}  // namespace
+
+bool read_accessor(const tinygltf::Model& m, int index, std::vector<double>& out, int& components,
+                   std::string& error) {
+  if (index < 0 || index >= static_cast<int>(m.accessors.size())) {
+    error = "accessor " + std::to_string(index) + " does not exist";
+    return false;
+  }
+  const tinygltf::Accessor& a = m.accessors[index];
+  components = component_count(a.type);
+  if (components == 0 || component_size(a.componentType) == 0) {
+    error = "accessor " + std::to_string(index) + " has an unknown type";
+    return false;
+  }
+  if (a.count > (size_t{1} << 31)) {
+    error = "accessor " + std::to_string(index) + " count is implausible";
+    return false;
+  }
+  if (a.bufferView >= 0) {
+    if (!read_view(m, a.bufferView, a.byteOffset, a.count, components, a.componentType,
+                   a.normalized, out, error))
+      return false;
+  } else {
+    out.assign(a.count * components, 0.0);  // no view: zeros, then sparse values
+  }
+  if (a.sparse.isSparse && a.sparse.count > 0) {
+    std::vector<double> idx, val;
+    const size_t n = a.sparse.count;
+    if (n > a.count) {
+      error = "accessor " + std::to_string(index) + " has more sparse values than elements";
+      return false;
+    }
+    if (!read_view(m, a.sparse.indices.bufferView, a.sparse.indices.byteOffset, n, 1,
+                   a.sparse.indices.componentType, false, idx, error) ||
+        !read_view(m, a.sparse.values.bufferView, a.sparse.values.byteOffset, n, components,
+                   a.componentType, a.normalized, val, error))
+      return false;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t k = static_cast<size_t>(idx[i]);
+      if (k >= a.count) {
+        error = "accessor " + std::to_string(index) + " sparse index out of range";
+        return false;
+      }
+      std::copy_n(&val[i * components], components, &out[k * components]);
+    }
+  }
+  for (double v : out) {
+    if (!std::isfinite(v)) {
+      error = "accessor " + std::to_string(index) + " holds NaN or infinity";
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Keeps the raw bytes of every image so writing can embed them unchanged.
+bool keep_image_bytes(tinygltf::Image* image, const int, std::string*, std::string*, int, int,
+                      const unsigned char* bytes, int size, void*) {
+  image->image.assign(bytes, bytes + size);
+  image->width = image->height = -1;
+  return true;
+}
+
+Transform node_local(const tinygltf::Node& n) {
+  if (n.matrix.size() == 16) {
+    Mat4 m;
+    for (int i = 0; i < 16; ++i) m(i % 4, i / 4) = n.matrix[i];  // column major
+    return Transform::from_matrix(m);
+  }
+  Transform t;
+  if (n.translation.size() == 3) t.translation = Vec3(n.translation[0], n.translation[1], n.translation[2]);
+  if (n.rotation.size() == 4)
+    t.rotation = Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).normalized();
+  if (n.scale.size() == 3) t.scale = Vec3(n.scale[0], n.scale[1], n.scale[2]);
+  return t;
+}
+
+Status bad(const std::string& path, const std::string& what) {
+  return Status::Error(Status::Code::kBadData, path + ": " + what);
+}
+
+template <typename T>
+bool valid_index(int i, const std::vector<T>& v) {
+  return i >= 0 && i < static_cast<int>(v.size());
+}
+
+}  // namespace
+
+Status load_gltf(const std::string& path, Character& out) {
+  auto src = std::make_shared<GltfSource>();
+  tinygltf::Model& m = src->model;
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(keep_image_bytes, nullptr);
+  std::string err, warn;
+  const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
+                                           path.substr(path.size() - 4) == ".GLB");
+  bool ok = false;
+  try {
+    ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, path)
+                : loader.LoadASCIIFromFile(&m, &err, &warn, path);
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  if (!ok) {
+    std::string first = err.substr(0, err.find('\n'));
+    return bad(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
+  }
+  out = Character{};
+  out.source_path = path;
+  out.format = binary ? FileFormat::kGlb : FileFormat::kGltf;
+
+  // Node parents and world matrices; refuse cycles and shared children.
+  const int node_count = static_cast<int>(m.nodes.size());
+  std::vector<int> parent(node_count, -1);
+  for (int n = 0; n < node_count; ++n)
+    for (int c : m.nodes[n].children) {
+      if (!valid_index(c, m.nodes) || parent[c] >= 0 || c == n)
+        return bad(path, "node hierarchy is not a tree (node " + std::to_string(n) + ")");
+      parent[c] = n;
+    }
+  std::vector<Mat4> world(node_count);
+  std::vector<int> state(node_count, 0);  // 0 todo, 1 visiting, 2 done
+  std::function<bool(int)> eval = [&](int n) {
+    if (state[n] == 2) return true;
+    if (state[n] == 1) return false;
+    state[n] = 1;
+    Mat4 p = Mat4::Identity();
+    if (parent[n] >= 0) {
+      if (!eval(parent[n])) return false;
+      p = world[parent[n]];
+    }
+    world[n] = p * node_local(m.nodes[n]).matrix();
+    state[n] = 2;
+    return true;
+  };
+  for (int n = 0; n < node_count; ++n)
+    if (!eval(n)) return bad(path, "node hierarchy has a cycle");
+
+  // Skinned mesh nodes and the union of their joints.
+  std::map<int, int> joint_of_node;  // node -> position in `joint_node_list`
+  std::vector<int> joint_node_list;
+  std::vector<Mat4> joint_ibm;
+  for (int n = 0; n < node_count; ++n) {
+    const tinygltf::Node& node = m.nodes[n];
+    if (node.mesh < 0 || node.skin < 0) continue;
+    if (!valid_index(node.mesh, m.meshes) || !valid_index(node.skin, m.skins))
+      return bad(path, "node " + std::to_string(n) + " names a missing mesh or skin");
+    src->skinned_nodes.push_back(n);
+  }
+  std::vector<int> used_skins;
+  for (int n : src->skinned_nodes)
+    if (std::find(used_skins.begin(), used_skins.end(), m.nodes[n].skin) == used_skins.end())
+      used_skins.push_back(m.nodes[n].skin);
+  // A file with no skinned mesh still yields its skins' joints (or none).
+  if (used_skins.empty())
+    for (int s = 0; s < static_cast<int>(m.skins.size()); ++s) used_skins.push_back(s);
+  for (int s : used_skins) {
+    const tinygltf::Skin& skin = m.skins[s];
+    std::vector<double> ibm;
+    int comps = 0;
+    if (skin.inverseBindMatrices >= 0) {
+      if (!read_accessor(m, skin.inverseBindMatrices, ibm, comps, err) || comps != 16 ||
+          ibm.size() < skin.joints.size() * 16)
+        return bad(path, "skin " + std::to_string(s) + " inverse bind matrices: " +
+                             (err.empty() ? "wrong size" : err));
+    }
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const int node = skin.joints[j];
+      if (!valid_index(node, m.nodes)) return bad(path, "skin joint names a missing node");
+      if (joint_of_node.count(node)) continue;
+      Mat4 b = Mat4::Identity();
+      if (!ibm.empty())
+        for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[j * 16 + i];
+      if (std::abs(b.determinant()) < 1e-30) return bad(path, "singular inverse bind matrix");
+      joint_of_node[node] = static_cast<int>(joint_node_list.size());
+      joint_node_list.push_back(node);
+      joint_ibm.push_back(b);
+    }
+  }
+
+  // Topological order: by depth in the node tree, then by first appearance.
+  auto depth = [&](int n) {
+    int d = 0;
+    while (parent[n] >= 0) n = parent[n], ++d;
+    return d;
+  };
+  std::vector<int> order(joint_node_list.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return depth(joint_node_list[a]) < depth(joint_node_list[b]);
+  });
+  Skeleton& sk = out.skeleton;
+  std::map<int, int> skeleton_index_of_node;
+  for (int i : order) {
+    const int node = joint_node_list[i];
+    const int idx = sk.size();
+    skeleton_index_of_node[node] = idx;
+    src->joint_nodes.push_back(node);
+    sk.names.push_back(m.nodes[node].name.empty() ? "node_" + std::to_string(node)
+                                                  : m.nodes[node].name);
+    int p = parent[node];
+    while (p >= 0 && !skeleton_index_of_node.count(p)) p = parent[p];
+    sk.parents.push_back(p >= 0 ? skeleton_index_of_node[p] : -1);
+    sk.inverse_bind.push_back(joint_ibm[i]);
+    sk.bind_world.push_back(joint_ibm[i].inverse());
+    const Mat4 parent_world = p >= 0 ? world[p] : (parent[node] >= 0 ? world[parent[node]] : Mat4::Identity());
+    sk.root_parent_world.push_back(p >= 0 ? Mat4::Identity() : parent_world);
+    // Stored pose relative to the parent joint; the node's own TRS when the
+    // parent node is that joint (exact), composed through helpers otherwise.
+    sk.stored_local.push_back(parent[node] == p ? node_local(m.nodes[node])
+                                                : Transform::from_matrix(parent_world.inverse() * world[node]));
+  }
+  // Mesh space -> world at bind. Skinned vertices land at world_j * IBM_j * v,
+  // so rest world = A v with A = N_root * IBM_root for a root joint at rest
+  // (an exporter's Armature scale lives here: Quaternius files are 0.3 units
+  // in mesh space, 15 in the scene). Model positions and bind_world are world.
+  Mat4 A = Mat4::Identity();
+  if (sk.size() > 0) {
+    A = world[src->joint_nodes[0]] * sk.inverse_bind[0];
+    if ((A - Mat4::Identity()).cwiseAbs().maxCoeff() < 1e-6) A = Mat4::Identity();
+  }
+  src->mesh_to_world = A;
+  for (int i = 0; i < sk.size(); ++i) {
+    sk.bind_world[i] = A * sk.bind_world[i];
+    sk.inverse_bind[i] = sk.bind_world[i].inverse();
+  }
+  for (int i = 0; i < sk.size(); ++i) {
+    const int p = sk.parents[i];
+    const Mat4 pw = p >= 0 ? sk.bind_world[p] : sk.root_parent_world[i];
+    sk.neutral_local.push_back(Transform::from_matrix(pw.inverse() * sk.bind_world[i]));
+  }
+
+  // Mesh and skin from every triangle primitive of the skinned nodes.
+  for (int n : src->skinned_nodes) {
+    const tinygltf::Node& node = m.nodes[n];
+    const tinygltf::Skin& skin = m.skins[node.skin];
+    const tinygltf::Mesh& mesh = m.meshes[node.mesh];
+    for (int pi = 0; pi < static_cast<int>(mesh.primitives.size()); ++pi) {
+      const tinygltf::Primitive& prim = mesh.primitives[pi];
+      if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;
+      auto pos_it = prim.attributes.find("POSITION");
+      if (pos_it == prim.attributes.end()) continue;
+      std::vector<double> pos;
+      int comps = 0;
+      if (!read_accessor(m, pos_it->second, pos, comps, err) || comps != 3)
+        return bad(path, "mesh " + std::to_string(node.mesh) + " positions: " + err);
+      const int count = static_cast<int>(pos.size() / 3);
+      Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
+      const int base = mp.first_vertex;
+      for (int v = 0; v < count; ++v) {
+        out.mesh.positions.emplace_back((A * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
+        out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
+        out.mesh.source_index.push_back(v);
+      }
+      std::vector<double> idx;
+      if (prim.indices >= 0) {
+        if (!read_accessor(m, prim.indices, idx, comps, err) || comps != 1)
+          return bad(path, "mesh " + std::to_string(node.mesh) + " indices: " + err);
+      } else {
+        idx.resize(count);
+        for (int v = 0; v < count; ++v) idx[v] = v;
+      }
+      for (size_t t = 0; t + 2 < idx.size(); t += 3) {
+        std::array<int, 3> tri;
+        for (int k = 0; k < 3; ++k) {
+          if (idx[t + k] < 0 || idx[t + k] >= count)
+            return bad(path, "mesh " + std::to_string(node.mesh) + " index out of range");
+          tri[k] = base + static_cast<int>(idx[t + k]);
+        }
+        out.mesh.triangles.push_back(tri);
+      }
+      // Every JOINTS_n / WEIGHTS_n set.
+      out.skin.influences.resize(out.mesh.positions.size());
+      for (int set = 0;; ++set) {
+        auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
+        auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
+        if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
+        std::vector<double> jv, wv;
+        int jc = 0, wc = 0;
+        if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) ||
+            jc != 4 || wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
+          return bad(path, "mesh " + std::to_string(node.mesh) + " skin attributes are malformed");
+        for (int v = 0; v < count; ++v)
+          for (int k = 0; k < 4; ++k) {
+            const double w = wv[4 * v + k];
+            if (w <= 0) continue;
+            const size_t local = static_cast<size_t>(jv[4 * v + k]);
+            if (local >= skin.joints.size())
+              return bad(path, "mesh " + std::to_string(node.mesh) + " joint index out of range");
+            out.skin.influences[base + v].push_back(
+                {skeleton_index_of_node.at(skin.joints[local]), w});
+          }
+      }
+      src->primitive_nodes.push_back(n);
+      out.mesh.primitives.push_back(mp);
+    }
+  }
+  // Merge duplicate joints per vertex and normalise to sum 1.
+  for (auto& infl : out.skin.influences) {
+    std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
+    std::vector<Influence> merged;
+    for (const Influence& in : infl) {
+      if (!merged.empty() && merged.back().joint == in.joint) merged.back().weight += in.weight;
+      else merged.push_back(in);
+    }
+    double sum = 0;
+    for (const Influence& in : merged) sum += in.weight;
+    if (sum > 0)
+      for (Influence& in : merged) in.weight /= sum;
+    infl = std::move(merged);
+  }
+
+  // Clips: channels on joint nodes.
+  for (const tinygltf::Animation& anim : m.animations) {
+    Clip clip;
+    clip.name = anim.name;
+    std::map<int, JointTracks> tracks;
+    for (const tinygltf::AnimationChannel& ch : anim.channels) {
+      auto it = skeleton_index_of_node.find(ch.target_node);
+      if (it == skeleton_index_of_node.end()) continue;
+      if (!valid_index(ch.sampler, anim.samplers)) return bad(path, "animation channel names a missing sampler");
+      const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
+      std::vector<double> times, values;
+      int tc = 0, vc = 0;
+      if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1)
+        return bad(path, "animation '" + anim.name + "': " + err);
+      const Interpolation interp = s.interpolation == "STEP" ? Interpolation::kStep
+                                   : s.interpolation == "CUBICSPLINE" ? Interpolation::kCubicSpline
+                                                                      : Interpolation::kLinear;
+      const size_t per_key = interp == Interpolation::kCubicSpline ? 3 : 1;
+      if (!std::is_sorted(times.begin(), times.end()) || times.empty())
+        return bad(path, "animation '" + anim.name + "' has unsorted or empty key times");
+      JointTracks& jt = tracks[it->second];
+      jt.joint = it->second;
+      const bool is_rot = ch.target_path == "rotation";
+      if (!is_rot && ch.target_path != "translation" && ch.target_path != "scale") continue;
+      const size_t want = is_rot ? 4 : 3;
+      if (static_cast<size_t>(vc) != want || values.size() != times.size() * per_key * want)
+        return bad(path, "animation '" + anim.name + "' output does not match its input");
+      if (is_rot) {
+        jt.rotation.times = times;
+        jt.rotation.interpolation = interp;
+        for (size_t k = 0; k < values.size(); k += 4)
+          jt.rotation.values.emplace_back(values[k + 3], values[k], values[k + 1], values[k + 2]);
+      } else {
+        Track<Vec3>& tr = ch.target_path == "translation" ? jt.translation : jt.scale;
+        tr.times = times;
+        tr.interpolation = interp;
+        for (size_t k = 0; k < values.size(); k += 3) tr.values.emplace_back(values[k], values[k + 1], values[k + 2]);
+      }
+      clip.duration = std::max(clip.duration, times.back());
+    }
+    for (auto& [j, jt] : tracks) clip.tracks.push_back(std::move(jt));
+    out.clips.push_back(std::move(clip));
+  }
+  src->animation_count = static_cast<int>(m.animations.size());
+  out.meters_per_unit = 1.0;  // glTF is metres by specification
+  out.gltf = std::move(src);
+  assign_roles(out.skeleton);
+  return Status::Ok();
+}
+
+}  // namespace rig

@@ -1,1 +1,505 @@
-// in progress
+// GLB writing with tinygltf. A loaded document is edited in place (new joints
+// and nodes, one skin for the whole skeleton, new JOINTS/WEIGHTS, added
+// animation channels; replaced accessors pruned and buffers repacked);
+// otherwise a new document is built from the model.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "gltf_source.h"
+
+namespace rig {
+namespace {
+
+constexpr size_t kAlign = 8;
+
+struct Writer {
+  tinygltf::Model& m;
+
+  std::vector<unsigned char>& bin() { return m.buffers[0].data; }
+
+  int add_view(const void* data, size_t bytes, int target) {
+    auto& b = bin();
+    while (b.size() % kAlign) b.push_back(0);
+    tinygltf::BufferView v;
+    v.buffer = 0;
+    v.byteOffset = b.size();
+    v.byteLength = bytes;
+    v.target = target;
+    const auto* p = static_cast<const unsigned char*>(data);
+    b.insert(b.end(), p, p + bytes);
+    m.bufferViews.push_back(v);
+    return static_cast<int>(m.bufferViews.size()) - 1;
+  }
+
+  template <typename T>
+  int add_accessor(const std::vector<T>& data, int count, int comp_type, int type, int target,
+                   bool with_bounds, bool normalized = false) {
+    tinygltf::Accessor a;
+    a.bufferView = add_view(data.data(), data.size() * sizeof(T), target);
+    a.componentType = comp_type;
+    a.type = type;
+    a.count = count;
+    a.normalized = normalized;
+    if (with_bounds && count > 0) {
+      const int comps = static_cast<int>(data.size()) / count;
+      a.minValues.assign(comps, 1e300);
+      a.maxValues.assign(comps, -1e300);
+      for (int i = 0; i < count; ++i)
+        for (int c = 0; c < comps; ++c) {
+          a.minValues[c] = std::min(a.minValues[c], static_cast<double>(data[i * comps + c]));
+          a.maxValues[c] = std::max(a.maxValues[c], static_cast<double>(data[i * comps + c]));
+        }
+    }
+    m.accessors.push_back(a);
+    return static_cast<int>(m.accessors.size()) - 1;
+  }
+};
+
+void set_node_trs(tinygltf::Node& n, const Transform& t) {
+  n.matrix.clear();
+  n.translation = {t.translation.x(), t.translation.y(), t.translation.z()};
+  n.rotation = {t.rotation.x(), t.rotation.y(), t.rotation.z(), t.rotation.w()};
+  n.scale = {t.scale.x(), t.scale.y(), t.scale.z()};
+  if (t.translation == Vec3::Zero()) n.translation.clear();
+  if (t.rotation.coeffs() == Quat::Identity().coeffs()) n.rotation.clear();
+  if (t.scale == Vec3::Ones()) n.scale.clear();
+}
+
+// JOINTS_n/WEIGHTS_n for the vertices [first, first+count) of the model.
+void write_skin_attributes(Writer& w, const Skin& skin, int first, int count,
+                           const std::vector<int>& skin_index_of_joint,
+                           std::map<std::string, int>& attributes) {
+  size_t max_infl = 1;
+  for (int v = first; v < first + count; ++v) max_infl = std::max(max_infl, skin.influences[v].size());
+  const int sets = static_cast<int>((max_infl + 3) / 4);
+  const bool wide = skin_index_of_joint.size() > 255;
+  for (int s = 0; s < sets; ++s) {
+    std::vector<uint8_t> j8;
+    std::vector<uint16_t> j16;
+    std::vector<float> wts(static_cast<size_t>(count) * 4, 0.0f);
+    (wide ? j16.resize(count * 4) : j8.resize(count * 4));
+    for (int v = 0; v < count; ++v) {
+      const auto& infl = skin.influences[first + v];
+      for (int k = 0; k < 4; ++k) {
+        const size_t i = s * 4 + k;
+        if (i >= infl.size()) continue;
+        const int sj = skin_index_of_joint[infl[i].joint];
+        if (wide) j16[v * 4 + k] = static_cast<uint16_t>(sj);
+        else j8[v * 4 + k] = static_cast<uint8_t>(sj);
+        wts[v * 4 + k] = static_cast<float>(infl[i].weight);
+      }
+    }
+    const int ja = wide ? w.add_accessor(j16, count, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                                         TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER, false)
+                        : w.add_accessor(j8, count, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                         TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    const int wa = w.add_accessor(wts, count, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4,
+                                  TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    attributes["JOINTS_" + std::to_string(s)] = ja;
+    attributes["WEIGHTS_" + std::to_string(s)] = wa;
+  }
+}
+
+int add_ibm(Writer& w, const Skeleton& sk, const std::vector<int>& joint_of_skin_index,
+            const Mat4& mesh_to_world) {
+  std::vector<float> ibm;
+  for (int j : joint_of_skin_index) {
+    const Mat4 file_ibm = sk.inverse_bind[j] * mesh_to_world;
+    for (int i = 0; i < 16; ++i) ibm.push_back(static_cast<float>(file_ibm(i % 4, i / 4)));
+  }
+  return w.add_accessor(ibm, static_cast<int>(joint_of_skin_index.size()),
+                        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4, -1, false);
+}
+
+// Adds a sampler + channel for one track. Times are shared per unique list.
+template <typename T, typename Pack>
+void add_channel(Writer& w, tinygltf::Animation& anim, const Track<T>& tr, int node,
+                 const char* path, std::map<std::vector<double>, int>& time_accessors, Pack pack) {
+  if (tr.empty()) return;
+  int input;
+  auto it = time_accessors.find(tr.times);
+  if (it != time_accessors.end()) {
+    input = it->second;
+  } else {
+    std::vector<float> t(tr.times.begin(), tr.times.end());
+    input = w.add_accessor(t, static_cast<int>(t.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                           TINYGLTF_TYPE_SCALAR, -1, true);
+    time_accessors[tr.times] = input;
+  }
+  std::vector<float> out;
+  for (const T& v : tr.values) pack(v, out);
+  tinygltf::AnimationSampler s;
+  s.input = input;
+  s.output = w.add_accessor(out, static_cast<int>(tr.values.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                            std::is_same_v<T, Quat> ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, -1,
+                            false);
+  s.interpolation = tr.interpolation == Interpolation::kStep          ? "STEP"
+                    : tr.interpolation == Interpolation::kCubicSpline ? "CUBICSPLINE"
+                                                                      : "LINEAR";
+  anim.samplers.push_back(s);
+  tinygltf::AnimationChannel c;
+  c.sampler = static_cast<int>(anim.samplers.size()) - 1;
+  c.target_node = node;
+  c.target_path = path;
+  anim.channels.push_back(c);
+}
+
+void add_tracks(Writer& w, tinygltf::Animation& anim, const JointTracks& jt, int node,
+                const std::set<std::string>& skip_paths,
+                std::map<std::vector<double>, int>& time_accessors) {
+  auto vec3 = [](const Vec3& v, std::vector<float>& o) {
+    o.insert(o.end(), {float(v.x()), float(v.y()), float(v.z())});
+  };
+  auto quat = [](const Quat& q, std::vector<float>& o) {
+    o.insert(o.end(), {float(q.x()), float(q.y()), float(q.z()), float(q.w())});
+  };
+  if (!skip_paths.count("translation"))
+    add_channel(w, anim, jt.translation, node, "translation", time_accessors, vec3);
+  if (!skip_paths.count("rotation"))
+    add_channel(w, anim, jt.rotation, node, "rotation", time_accessors, quat);
+  if (!skip_paths.count("scale")) add_channel(w, anim, jt.scale, node, "scale", time_accessors, vec3);
+}
+
+// Drops accessors not referenced any more, then the buffer views only they
+// used, and repacks every kept view (and uri images) into one buffer.
+Status prune_and_repack(tinygltf::Model& m) {
+  std::vector<char> used(m.accessors.size(), 0);
+  auto mark = [&](int a) {
+    if (a >= 0 && a < static_cast<int>(used.size())) used[a] = 1;
+  };
+  for (const auto& mesh : m.meshes)
+    for (const auto& p : mesh.primitives) {
+      for (const auto& [k, a] : p.attributes) mark(a);
+      mark(p.indices);
+      for (const auto& t : p.targets)
+        for (const auto& [k, a] : t) mark(a);
+    }
+  for (const auto& s : m.skins) mark(s.inverseBindMatrices);
+  for (const auto& an : m.animations)
+    for (const auto& s : an.samplers) mark(s.input), mark(s.output);
+  std::vector<int> acc_map(m.accessors.size(), -1);
+  std::vector<tinygltf::Accessor> kept;
+  for (size_t i = 0; i < m.accessors.size(); ++i)
+    if (used[i]) acc_map[i] = static_cast<int>(kept.size()), kept.push_back(m.accessors[i]);
+  auto remap = [&](int& a) {
+    if (a >= 0) a = a < static_cast<int>(acc_map.size()) ? acc_map[a] : -1;
+  };
+  for (auto& mesh : m.meshes)
+    for (auto& p : mesh.primitives) {
+      for (auto& [k, a] : p.attributes) remap(a);
+      remap(p.indices);
+      for (auto& t : p.targets)
+        for (auto& [k, a] : t) remap(a);
+    }
+  for (auto& s : m.skins) remap(s.inverseBindMatrices);
+  for (auto& an : m.animations)
+    for (auto& s : an.samplers) remap(s.input), remap(s.output);
+  // Views referenced by a pruned accessor and by nothing kept are dropped.
+  std::vector<char> view_used(m.bufferViews.size(), 0), view_pruned(m.bufferViews.size(), 0);
+  auto views_of = [](const tinygltf::Accessor& a) {
+    return std::vector<int>{a.bufferView, a.sparse.isSparse ? a.sparse.indices.bufferView : -1,
+                            a.sparse.isSparse ? a.sparse.values.bufferView : -1};
+  };
+  for (size_t i = 0; i < m.accessors.size(); ++i)
+    for (int v : views_of(m.accessors[i]))
+      if (v >= 0 && v < static_cast<int>(m.bufferViews.size())) (used[i] ? view_used : view_pruned)[v] = 1;
+  for (const auto& img : m.images)
+    if (img.bufferView >= 0 && img.bufferView < static_cast<int>(view_used.size())) view_used[img.bufferView] = 1;
+  m.accessors = std::move(kept);
+
+  std::vector<unsigned char> packed;
+  std::vector<tinygltf::BufferView> views;
+  std::vector<int> view_map(m.bufferViews.size(), -1);
+  for (size_t v = 0; v < m.bufferViews.size(); ++v) {
+    if (view_pruned[v] && !view_used[v]) continue;
+    tinygltf::BufferView bv = m.bufferViews[v];
+    if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()) ||
+        bv.byteOffset + bv.byteLength > m.buffers[bv.buffer].data.size())
+      return Status::Error(Status::Code::kBadData, "bufferView " + std::to_string(v) + " runs past its buffer");
+    while (packed.size() % kAlign) packed.push_back(0);
+    const auto& src = m.buffers[bv.buffer].data;
+    const size_t off = packed.size();
+    packed.insert(packed.end(), src.begin() + bv.byteOffset, src.begin() + bv.byteOffset + bv.byteLength);
+    bv.buffer = 0;
+    bv.byteOffset = off;
+    view_map[v] = static_cast<int>(views.size());
+    views.push_back(bv);
+  }
+  for (auto& a : m.accessors) {
+    if (a.bufferView >= 0) a.bufferView = view_map[a.bufferView];
+    if (a.sparse.isSparse) {
+      a.sparse.indices.bufferView = view_map[a.sparse.indices.bufferView];
+      a.sparse.values.bufferView = view_map[a.sparse.values.bufferView];
+    }
+  }
+  for (auto& img : m.images) {
+    if (img.bufferView >= 0) {
+      img.bufferView = view_map[img.bufferView];
+    } else if (!img.image.empty()) {
+      // A uri image (external or data uri): embed its original bytes.
+      while (packed.size() % kAlign) packed.push_back(0);
+      tinygltf::BufferView bv;
+      bv.buffer = 0;
+      bv.byteOffset = packed.size();
+      bv.byteLength = img.image.size();
+      packed.insert(packed.end(), img.image.begin(), img.image.end());
+      views.push_back(bv);
+      img.bufferView = static_cast<int>(views.size()) - 1;
+      if (img.mimeType.empty()) {
+        const std::string& u = img.uri;
+        img.mimeType = (u.find(".jpg") != std::string::npos || u.find(".jpeg") != std::string::npos ||
+                        u.rfind("data:image/jpeg", 0) == 0)
+                           ? "image/jpeg"
+                           : "image/png";
+      }
+      img.uri.clear();
+    }
+  }
+  m.bufferViews = std::move(views);
+  tinygltf::Buffer buf;
+  buf.data = std::move(packed);
+  if (!m.buffers.empty()) buf.name = m.buffers[0].name;
+  m.buffers = {std::move(buf)};
+  return Status::Ok();
+}
+
+bool write_file(tinygltf::Model& m, const std::string& path, std::string& error) {
+  for (auto& img : m.images) img.image.clear();  // bytes live in buffer views now
+  tinygltf::TinyGLTF w;
+  try {
+    if (!w.WriteGltfSceneToFile(&m, path, true, true, false, true)) {
+      error = "cannot write " + path;
+      return false;
+    }
+  } catch (const std::exception& e) {
+    error = std::string("cannot write ") + path + ": " + e.what();
+    return false;
+  }
+  return true;
+}
+
+Status check_model(const Character& c) {
+  const Skeleton& sk = c.skeleton;
+  const size_t n = sk.names.size();
+  if (sk.parents.size() != n || sk.inverse_bind.size() != n || sk.stored_local.size() != n ||
+      sk.root_parent_world.size() != n)
+    return Status::Error(Status::Code::kBadData, "skeleton arrays differ in length");
+  for (size_t i = 0; i < n; ++i)
+    if (sk.parents[i] >= static_cast<int>(i))
+      return Status::Error(Status::Code::kBadData, "skeleton is not in parent-first order");
+  if (c.skin.influences.size() != c.mesh.positions.size())
+    return Status::Error(Status::Code::kBadData, "skin and mesh differ in vertex count");
+  for (const auto& infl : c.skin.influences)
+    for (const Influence& in : infl)
+      if (in.joint < 0 || in.joint >= static_cast<int>(n))
+        return Status::Error(Status::Code::kBadData, "skin names a joint that does not exist");
+  return Status::Ok();
+}
+
+Status save_new(const Character& c, const std::string& path) {
+  tinygltf::Model m;
+  m.asset.version = "2.0";
+  m.asset.generator = "tailrig";
+  m.buffers.resize(1);
+  Writer w{m};
+  const Skeleton& sk = c.skeleton;
+  tinygltf::Scene scene;
+  // Joint nodes; roots under one node carrying root_parent_world when it is
+  // not identity (e.g. an Armature scaled 0.01).
+  std::vector<int> joint_node(sk.size());
+  int armature = -1;
+  for (int j = 0; j < sk.size(); ++j) {
+    tinygltf::Node n;
+    n.name = sk.names[j];
+    set_node_trs(n, sk.stored_local[j]);
+    joint_node[j] = static_cast<int>(m.nodes.size());
+    m.nodes.push_back(n);
+    if (sk.parents[j] >= 0) {
+      m.nodes[joint_node[sk.parents[j]]].children.push_back(joint_node[j]);
+    } else if (!sk.root_parent_world[j].isIdentity(0)) {
+      if (armature < 0) {
+        tinygltf::Node a;
+        a.name = "Armature";
+        set_node_trs(a, Transform::from_matrix(sk.root_parent_world[j]));
+        armature = static_cast<int>(m.nodes.size());
+        m.nodes.push_back(a);
+        scene.nodes.push_back(armature);
+      }
+      m.nodes[armature].children.push_back(joint_node[j]);
+    } else {
+      scene.nodes.push_back(joint_node[j]);
+    }
+  }
+  if (c.has_skin()) {
+    std::vector<int> identity(sk.size());
+    for (int j = 0; j < sk.size(); ++j) identity[j] = j;
+    tinygltf::Skin skin;
+    skin.joints = joint_node;
+    skin.inverseBindMatrices = add_ibm(w, sk, identity, Mat4::Identity());
+    m.skins.push_back(skin);
+    tinygltf::Mesh mesh;
+    mesh.name = "body";
+    std::vector<Mesh::Primitive> prims = c.mesh.primitives;
+    if (prims.empty()) prims.push_back({0, 0, 0, c.mesh.vertex_count(), "body"});
+    std::vector<std::vector<uint32_t>> indices(prims.size());
+    for (const auto& t : c.mesh.triangles) {
+      const int p = c.mesh.source_primitive.empty() ? 0 : c.mesh.source_primitive[t[0]];
+      if (p < 0 || p >= static_cast<int>(prims.size()))
+        return Status::Error(Status::Code::kBadData, "triangle names a missing primitive");
+      for (int k = 0; k < 3; ++k) {
+        const int local = t[k] - prims[p].first_vertex;
+        if (local < 0 || local >= prims[p].vertex_count)
+          return Status::Error(Status::Code::kBadData, "triangle spans two primitives");
+        indices[p].push_back(static_cast<uint32_t>(local));
+      }
+    }
+    for (size_t p = 0; p < prims.size(); ++p) {
+      tinygltf::Primitive prim;
+      prim.mode = TINYGLTF_MODE_TRIANGLES;
+      std::vector<float> pos;
+      for (int v = prims[p].first_vertex; v < prims[p].first_vertex + prims[p].vertex_count; ++v)
+        for (int k = 0; k < 3; ++k) pos.push_back(static_cast<float>(c.mesh.positions[v][k]));
+      prim.attributes["POSITION"] =
+          w.add_accessor(pos, prims[p].vertex_count, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
+                         TINYGLTF_TARGET_ARRAY_BUFFER, true);
+      write_skin_attributes(w, c.skin, prims[p].first_vertex, prims[p].vertex_count, identity,
+                            prim.attributes);
+      prim.indices = w.add_accessor(indices[p], static_cast<int>(indices[p].size()),
+                                    TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR,
+                                    TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER, false);
+      mesh.primitives.push_back(prim);
+    }
+    m.meshes.push_back(mesh);
+    tinygltf::Node mesh_node;
+    mesh_node.name = "body";
+    mesh_node.mesh = 0;
+    mesh_node.skin = 0;
+    scene.nodes.push_back(static_cast<int>(m.nodes.size()));
+    m.nodes.push_back(mesh_node);
+  }
+  for (const Clip& clip : c.clips) {
+    tinygltf::Animation anim;
+    anim.name = clip.name;
+    std::map<std::vector<double>, int> times;
+    for (const JointTracks& jt : clip.tracks)
+      if (jt.joint >= 0 && jt.joint < sk.size()) add_tracks(w, anim, jt, joint_node[jt.joint], {}, times);
+    if (!anim.channels.empty()) m.animations.push_back(anim);
+  }
+  m.scenes.push_back(scene);
+  m.defaultScene = 0;
+  std::string error;
+  if (!write_file(m, path, error)) return Status::Error(Status::Code::kIoError, error);
+  return Status::Ok();
+}
+
+Status save_in_place(const Character& c, const std::string& path) {
+  const GltfSource& src = *c.gltf;
+  tinygltf::Model m = src.model;
+  for (const std::string& e : m.extensionsUsed)
+    if (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression")
+      return Status::Error(Status::Code::kUnsupported,
+                           "cannot rewrite a compressed document (" + e + ")");
+  const Skeleton& sk = c.skeleton;
+  const int loaded = static_cast<int>(src.joint_nodes.size());
+  if (sk.size() < loaded)
+    return Status::Error(Status::Code::kUnsupported, "joints were removed; only appending is supported");
+
+  // Joint nodes: the loaded ones, then new nodes for appended joints.
+  std::vector<int> joint_node(src.joint_nodes);
+  for (int j = loaded; j < sk.size(); ++j) {
+    tinygltf::Node n;
+    n.name = sk.names[j];
+    set_node_trs(n, sk.stored_local[j]);
+    const int id = static_cast<int>(m.nodes.size());
+    m.nodes.push_back(n);
+    joint_node.push_back(id);
+    if (sk.parents[j] >= 0) {
+      m.nodes[joint_node[sk.parents[j]]].children.push_back(id);
+    } else {
+      if (m.scenes.empty()) m.scenes.emplace_back();
+      m.scenes[std::max(0, m.defaultScene)].nodes.push_back(id);
+    }
+  }
+  // One skin for the whole skeleton: the first skin's joints keep their
+  // indices (primitives we did not load may still use them), others follow.
+  std::vector<int> skin_order;  // skin index -> skeleton joint
+  std::vector<int> skin_index_of_joint(sk.size(), -1);
+  const int first_skin = src.skinned_nodes.empty() ? -1 : m.nodes[src.skinned_nodes[0]].skin;
+  if (first_skin >= 0)
+    for (int node : m.skins[first_skin].joints) {
+      const auto it = std::find(joint_node.begin(), joint_node.end(), node);
+      const int j = static_cast<int>(it - joint_node.begin());
+      skin_index_of_joint[j] = static_cast<int>(skin_order.size());
+      skin_order.push_back(j);
+    }
+  for (int j = 0; j < sk.size(); ++j)
+    if (skin_index_of_joint[j] < 0) {
+      skin_index_of_joint[j] = static_cast<int>(skin_order.size());
+      skin_order.push_back(j);
+    }
+
+  // Detach what gets replaced, prune, then append the new data.
+  for (const Mesh::Primitive& p : c.mesh.primitives) {
+    auto& attrs = m.meshes[p.mesh].primitives[p.primitive].attributes;
+    for (auto it = attrs.begin(); it != attrs.end();)
+      it = (it->first.rfind("JOINTS_", 0) == 0 || it->first.rfind("WEIGHTS_", 0) == 0) ? attrs.erase(it) : std::next(it);
+  }
+  if (first_skin >= 0) m.skins[first_skin].inverseBindMatrices = -1;
+  if (Status s = prune_and_repack(m); !s.ok()) return s;
+  Writer w{m};
+  if (first_skin >= 0) {
+    tinygltf::Skin& skin = m.skins[first_skin];
+    skin.joints.clear();
+    for (int j : skin_order) skin.joints.push_back(joint_node[j]);
+    skin.inverseBindMatrices = add_ibm(w, sk, skin_order, src.mesh_to_world);
+    for (int node : src.skinned_nodes) m.nodes[node].skin = first_skin;
+    for (const Mesh::Primitive& p : c.mesh.primitives)
+      write_skin_attributes(w, c.skin, p.first_vertex, p.vertex_count, skin_index_of_joint,
+                            m.meshes[p.mesh].primitives[p.primitive].attributes);
+    // Skins no node uses any more are removed.
+    std::vector<char> skin_used(m.skins.size(), 0);
+    for (const auto& n : m.nodes)
+      if (n.skin >= 0 && n.skin < static_cast<int>(m.skins.size())) skin_used[n.skin] = 1;
+    std::vector<int> skin_map(m.skins.size(), -1);
+    std::vector<tinygltf::Skin> skins;
+    for (size_t s = 0; s < m.skins.size(); ++s)
+      if (skin_used[s]) skin_map[s] = static_cast<int>(skins.size()), skins.push_back(m.skins[s]);
+    for (auto& n : m.nodes)
+      if (n.skin >= 0) n.skin = skin_map[n.skin];
+    m.skins = std::move(skins);
+    // The unused skins' IBM accessors are now orphans: prune once more.
+    if (Status s = prune_and_repack(m); !s.ok()) return s;
+  }
+
+  // Animations: keep every existing channel; add channels the clips gained.
+  for (size_t ci = 0; ci < c.clips.size(); ++ci) {
+    const Clip& clip = c.clips[ci];
+    const bool existing = ci < static_cast<size_t>(src.animation_count) && ci < m.animations.size();
+    tinygltf::Animation fresh;
+    tinygltf::Animation& anim = existing ? m.animations[ci] : fresh;
+    if (!existing) anim.name = clip.name;
+    std::map<std::vector<double>, int> times;
+    for (const JointTracks& jt : clip.tracks) {
+      if (jt.joint < 0 || jt.joint >= sk.size()) continue;
+      std::set<std::string> present;
+      for (const auto& ch : anim.channels)
+        if (ch.target_node == joint_node[jt.joint]) present.insert(ch.target_path);
+      add_tracks(w, anim, jt, joint_node[jt.joint], present, times);
+    }
+    if (!existing && !anim.channels.empty()) m.animations.push_back(anim);
+  }
+  std::string error;
+  if (!write_file(m, path, error)) return Status::Error(Status::Code::kIoError, error);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status save_glb(const Character& c, const std::string& path) {
+  if (Status s = check_model(c); !s.ok()) return s;
+  return c.gltf ? save_in_place(c, path) : save_new(c, path);
+}
+
+}  // namespace rig

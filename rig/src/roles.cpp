@@ -1,1 +1,269 @@
-// in progress
+// Bone roles from names (token matching, never substrings) and, when names
+// carry no meaning, from bind geometry and topology.
+#include "rig/roles.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "rig/model.h"
+
+namespace rig {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+// Strips namespaces/prefixes: "mixamorig:LeftArm" -> "LeftArm",
+// "Character1_LeftArm" -> "LeftArm", "DEF-thigh.L" -> "thigh.L",
+// "J_Bip_C_Hips" -> "C_Hips", "Armature|Hips" -> "Hips".
+std::string strip_prefix(std::string_view name) {
+  std::string s(name);
+  for (char sep : {':', '|'}) {
+    auto p = s.rfind(sep);
+    if (p != std::string::npos) s = s.substr(p + 1);
+  }
+  for (std::string_view pre : {"mixamorig1_", "mixamorig_", "mixamorig", "Character1_", "DEF-", "ORG-",
+                               "J_Bip_", "Bip01_", "Bip01 ", "bip_", "b_"}) {
+    if (s.size() > pre.size() && lower(s.substr(0, pre.size())) == lower(pre)) {
+      s = s.substr(pre.size());
+      break;
+    }
+  }
+  return s;
+}
+
+// Splits into lower-case tokens at separators and camelCase boundaries,
+// digit runs kept as tokens: "LeftUpLeg" -> left up leg; "thigh_l" -> thigh l;
+// "UpperLeg.L" -> upper leg l; "b_Spine01_02" -> spine 01 02.
+std::vector<std::string> tokens(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty()) out.push_back(lower(cur)), cur.clear();
+  };
+  for (size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (!std::isalnum(c)) {
+      flush();
+      continue;
+    }
+    if (!cur.empty() && (std::isdigit(c) != 0) != (std::isdigit(static_cast<unsigned char>(cur.back())) != 0))
+      flush();  // digit runs are tokens of their own
+    if (std::isupper(c) && !cur.empty()) {
+      const bool prev_lower = std::islower(static_cast<unsigned char>(cur.back()));
+      const bool next_lower = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
+      if (prev_lower || (next_lower && std::isupper(static_cast<unsigned char>(cur.back())))) flush();
+    }
+    cur.push_back(static_cast<char>(c));
+  }
+  flush();
+  return out;
+}
+
+bool has(const std::vector<std::string>& t, std::string_view w) {
+  return std::find(t.begin(), t.end(), w) != t.end();
+}
+
+}  // namespace
+
+const char* part_name(BodyPart p) {
+  switch (p) {
+    case BodyPart::kNone: return "none";
+    case BodyPart::kHips: return "hips";
+    case BodyPart::kSpine: return "spine";
+    case BodyPart::kNeck: return "neck";
+    case BodyPart::kHead: return "head";
+    case BodyPart::kShoulder: return "shoulder";
+    case BodyPart::kUpperArm: return "upper_arm";
+    case BodyPart::kForearm: return "forearm";
+    case BodyPart::kHand: return "hand";
+    case BodyPart::kThigh: return "thigh";
+    case BodyPart::kShin: return "shin";
+    case BodyPart::kFoot: return "foot";
+    case BodyPart::kToe: return "toe";
+  }
+  return "none";
+}
+
+std::string role_name(Role r) {
+  if (r.part == BodyPart::kNone) return "none";
+  std::string side = r.side == Side::kLeft ? "left " : r.side == Side::kRight ? "right " : "";
+  return side + part_name(r.part);
+}
+
+Role role_from_name(std::string_view name) {
+  const std::string base = strip_prefix(name);
+  std::vector<std::string> t = tokens(base);
+  if (t.empty()) return {};
+  Role r;
+  // Side: a token, or a one-letter suffix (.L, _l, _R), or a leading L/R
+  // letter token as in "LThigh"/"L_Thigh"/"LHipJoint".
+  std::vector<std::string> w;
+  int first_number = -1;  // "Leg01" / "Leg02" in chains numbered per segment
+  for (const auto& tok : t) {
+    if (std::isdigit(static_cast<unsigned char>(tok[0]))) {
+      if (first_number < 0) first_number = std::stoi(tok.substr(0, 6));
+      continue;
+    }
+    if (tok == "c" || tok == "center" || tok == "mid") continue;  // VRM J_Bip_C_*
+    if (tok == "left" || tok == "l" || tok == "lf") {
+      r.side = Side::kLeft;
+    } else if (tok == "right" || tok == "r" || tok == "rt") {
+      r.side = Side::kRight;
+    } else {
+      w.push_back(tok);
+    }
+  }
+  // Words that mark helpers, fingers, props, or non-body appendages.
+  for (std::string_view stop : {"tail", "ear", "ears", "ik", "pole", "target", "end", "site", "nub",
+                                "thumb", "index", "middle", "ring", "pinky", "little", "finger",
+                                "twist", "roll", "eye", "jaw", "wing", "hair", "tongue", "teeth",
+                                "weapon", "prop", "ctrl", "control", "mch", "rigmesh", "breast",
+                                "skirt", "cape", "cloth", "bust", "sleeve"}) {
+    if (has(w, stop)) return {};
+  }
+  auto set = [&](BodyPart p) {
+    r.part = p;
+    if (p == BodyPart::kHips || p == BodyPart::kSpine || p == BodyPart::kNeck || p == BodyPart::kHead)
+      r.side = Side::kCenter;
+    return r;
+  };
+  const bool sided = r.side != Side::kCenter;
+  if (w.size() == 1 && (w[0] == "hips" || w[0] == "hip" || w[0] == "pelvis")) {
+    if (!sided) return set(BodyPart::kHips);
+  }
+  if (w == std::vector<std::string>{"root"} || w.empty()) return {};
+  // Legs.
+  if (has(w, "thigh") || (has(w, "up") && has(w, "leg")) || (has(w, "upper") && has(w, "leg")) ||
+      (has(w, "hip") && sided && !has(w, "joint")) || w == std::vector<std::string>{"femur"})
+    return sided ? set(BodyPart::kThigh) : Role{};
+  if (w == std::vector<std::string>{"leg"} && first_number == 1) return sided ? set(BodyPart::kThigh) : Role{};
+  if (w == std::vector<std::string>{"foot"} && first_number == 2) return sided ? set(BodyPart::kToe) : Role{};
+  if (has(w, "shin") || has(w, "calf") || (has(w, "lower") && has(w, "leg")) ||
+      (has(w, "low") && has(w, "leg")) || w == std::vector<std::string>{"knee"} ||
+      (w == std::vector<std::string>{"leg"}))
+    return sided ? set(BodyPart::kShin) : Role{};
+  if (has(w, "foot") || has(w, "ankle")) return sided ? set(BodyPart::kFoot) : Role{};
+  if (has(w, "toe") || has(w, "toes") || has(w, "ball")) return sided ? set(BodyPart::kToe) : Role{};
+  // Arms.
+  if (has(w, "shoulder") || has(w, "clavicle") || has(w, "collar"))
+    return sided ? set(BodyPart::kShoulder) : Role{};
+  if (has(w, "forearm") || (has(w, "fore") && has(w, "arm")) || has(w, "lowerarm") || (has(w, "lower") && has(w, "arm")) ||
+      (has(w, "low") && has(w, "arm")) || has(w, "elbow"))
+    return sided ? set(BodyPart::kForearm) : Role{};
+  if (has(w, "hand") || has(w, "wrist")) return sided ? set(BodyPart::kHand) : Role{};
+  if (has(w, "arm") || has(w, "upperarm") || has(w, "humerus"))
+    return sided ? set(BodyPart::kUpperArm) : Role{};
+  if (sided) return {};
+  // Trunk.
+  if (has(w, "spine") || has(w, "chest") || has(w, "abdomen") || has(w, "torso") ||
+      has(w, "back") || has(w, "body") || has(w, "waist") || has(w, "stomach"))
+    return set(BodyPart::kSpine);
+  if (has(w, "neck")) return set(BodyPart::kNeck);
+  if (has(w, "head")) return set(BodyPart::kHead);
+  return {};
+}
+
+namespace {
+
+// Geometry fallback for names that say nothing (bone_0..N): hips is the joint
+// with the most child chains (≥3) nearest the root; legs go down from it,
+// the spine up; arms branch sideways from the spine. Y up, +X = left.
+void infer_roles(Skeleton& sk) {
+  const int n = sk.size();
+  auto pos = [&](int j) { return Vec3(sk.bind_world[j].block<3, 1>(0, 3)); };
+  auto kids = [&](int j) { return sk.children(j); };
+  int hips = -1;
+  for (int j = 0; j < n && hips < 0; ++j) {
+    auto c = kids(j);
+    int down = 0, up = 0;
+    for (int k : c) (pos(k).y() < pos(j).y() ? down : up)++;
+    if (c.size() >= 3 && down >= 2 && up >= 1) hips = j;
+  }
+  if (hips < 0) return;
+  sk.roles[hips] = {BodyPart::kHips, Side::kCenter};
+  // Main chain from `start`: at each fork, prefer children that continue
+  // (have children), then the one pointing most along `dir`.
+  auto chain_of = [&](int start, const Vec3& dir) {
+    std::vector<int> ch{start};
+    while (true) {
+      auto c = kids(ch.back());
+      if (c.empty()) break;
+      int best = c[0];
+      double best_score = -1e300;
+      for (int k : c) {
+        const Vec3 d = pos(k) - pos(ch.back());
+        const double score = (kids(k).empty() ? 0.0 : 10.0) + (d.norm() > 0 ? d.normalized().dot(dir) : 0.0);
+        if (score > best_score) best_score = score, best = k;
+      }
+      ch.push_back(best);
+    }
+    return ch;
+  };
+  const double hy = pos(hips).y();
+  for (int k : kids(hips)) {
+    const Vec3 d = pos(k) - pos(hips);
+    auto ch = chain_of(k, d.y() < 0 ? Vec3(0, -1, 0) : Vec3(0, 1, 0));
+    if (pos(ch.back()).y() < hy - 0.2 * std::abs(pos(ch.back()).y() - hy) && std::abs(d.x()) > 1e-9 &&
+        ch.size() >= 3) {
+      const Side side = d.x() > 0 ? Side::kLeft : Side::kRight;
+      const BodyPart parts[] = {BodyPart::kThigh, BodyPart::kShin, BodyPart::kFoot, BodyPart::kToe};
+      // A short first link is a hip helper (CMU LHipJoint): skip it.
+      size_t start = 0;
+      if (ch.size() >= 5) start = 1;
+      for (size_t i = start; i < ch.size() && i - start < 4; ++i) sk.roles[ch[i]] = {parts[i - start], side};
+    } else if (pos(ch.back()).y() > hy) {
+      // Spine chain up to the head.
+      for (size_t i = 0; i < ch.size(); ++i) {
+        const bool last = i + 1 == ch.size();
+        const bool neck = i + 2 == ch.size();
+        sk.roles[ch[i]] = {last ? BodyPart::kHead : neck ? BodyPart::kNeck : BodyPart::kSpine, Side::kCenter};
+        for (int a : kids(ch[i])) {
+          if (a == (last ? -1 : ch[i + 1])) continue;
+          const Vec3 out_dir = pos(a) - pos(ch[i]);
+          auto arm = chain_of(a, Vec3(out_dir.x() > 0 ? 1.0 : -1.0, 0, 0));
+          const double dx = pos(arm.back()).x() - pos(ch[i]).x();
+          if (arm.size() < 3 || std::abs(dx) < 1e-9) continue;
+          const Side side = dx > 0 ? Side::kLeft : Side::kRight;
+          const BodyPart parts[] = {BodyPart::kShoulder, BodyPart::kUpperArm, BodyPart::kForearm, BodyPart::kHand};
+          const size_t off = arm.size() >= 4 ? 0 : 1;
+          for (size_t q = 0; q < arm.size() && q + off < 4; ++q) sk.roles[arm[q]] = {parts[q + off], side};
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void assign_roles(Skeleton& sk) {
+  sk.roles.assign(sk.size(), Role{});
+  bool has_hips = false;
+  for (int j = 0; j < sk.size(); ++j) {
+    sk.roles[j] = role_from_name(sk.names[j]);
+    has_hips |= sk.roles[j].part == BodyPart::kHips;
+  }
+  // Only one hips: the one nearest the root; other "hip" names lose it.
+  int hips = -1;
+  for (int j = 0; j < sk.size(); ++j)
+    if (sk.roles[j].part == BodyPart::kHips) {
+      if (hips < 0) hips = j;
+      else sk.roles[j] = {};
+    }
+  // Rigify and some others name no hips: the joint the thighs hang from is.
+  if (!has_hips)
+    for (int j = 0; j < sk.size(); ++j)
+      if (sk.roles[j].part == BodyPart::kThigh && sk.parents[j] >= 0 &&
+          sk.roles[sk.parents[j]].part != BodyPart::kThigh) {
+        sk.roles[sk.parents[j]] = {BodyPart::kHips, Side::kCenter};
+        has_hips = true;
+        break;
+      }
+  if (!has_hips && sk.bind_world.size() == sk.names.size()) infer_roles(sk);
+}
+
+}  // namespace rig

@@ -1,1 +1,98 @@
-// in progress
+#include "rig/weld.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <unordered_map>
+
+namespace rig {
+namespace {
+
+struct CellKey {
+  int64_t x, y, z;
+  bool operator==(const CellKey&) const = default;
+};
+struct CellHash {
+  size_t operator()(const CellKey& k) const {
+    uint64_t h = static_cast<uint64_t>(k.x) * 0x9E3779B97F4A7C15ull;
+    h ^= static_cast<uint64_t>(k.y) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+    h ^= static_cast<uint64_t>(k.z) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+    return static_cast<size_t>(h);
+  }
+};
+
+}  // namespace
+
+Welded weld_by_position(const std::vector<Vec3>& positions,
+                        const std::vector<std::array<int, 3>>& triangles, double tolerance) {
+  Welded w;
+  w.weld_of.assign(positions.size(), -1);
+  // Cells of size `tolerance`: any partner lies in the 27 surrounding cells.
+  const double cell = tolerance > 0 ? tolerance : std::numeric_limits<double>::min();
+  const double tol2 = tolerance * tolerance;
+  std::unordered_map<CellKey, std::vector<int>, CellHash> grid;  // cell -> welded ids
+  grid.reserve(positions.size());
+  auto key_of = [&](const Vec3& p) {
+    return CellKey{static_cast<int64_t>(std::floor(p.x() / cell)),
+                   static_cast<int64_t>(std::floor(p.y() / cell)),
+                   static_cast<int64_t>(std::floor(p.z() / cell))};
+  };
+  for (size_t v = 0; v < positions.size(); ++v) {
+    const Vec3& p = positions[v];
+    const CellKey k = key_of(p);
+    int found = -1;
+    for (int dx = -1; dx <= 1 && found < 0; ++dx)
+      for (int dy = -1; dy <= 1 && found < 0; ++dy)
+        for (int dz = -1; dz <= 1 && found < 0; ++dz) {
+          auto it = grid.find({k.x + dx, k.y + dy, k.z + dz});
+          if (it == grid.end()) continue;
+          for (int id : it->second) {  // ids ascend: the lowest matching id wins
+            if ((positions[w.representative[id]] - p).squaredNorm() <= tol2) {
+              found = id;
+              break;
+            }
+          }
+        }
+    if (found < 0) {
+      found = static_cast<int>(w.representative.size());
+      w.representative.push_back(static_cast<int>(v));
+      grid[k].push_back(found);
+    }
+    w.weld_of[v] = found;
+  }
+  w.triangles.reserve(triangles.size());
+  for (const auto& t : triangles) {
+    std::array<int, 3> u = {w.weld_of[t[0]], w.weld_of[t[1]], w.weld_of[t[2]]};
+    if (u[0] == u[1] || u[1] == u[2] || u[0] == u[2]) continue;
+    w.triangles.push_back(u);
+  }
+  return w;
+}
+
+std::vector<std::pair<int, int>> unique_edges(const std::vector<std::array<int, 3>>& triangles) {
+  std::vector<std::pair<int, int>> e;
+  e.reserve(triangles.size() * 3);
+  for (const auto& t : triangles) {
+    for (int i = 0; i < 3; ++i) {
+      int a = t[i], b = t[(i + 1) % 3];
+      if (a == b) continue;
+      e.emplace_back(std::min(a, b), std::max(a, b));
+    }
+  }
+  std::sort(e.begin(), e.end());
+  e.erase(std::unique(e.begin(), e.end()), e.end());
+  return e;
+}
+
+double model_height(const std::vector<Vec3>& positions) {
+  if (positions.empty()) return 0.0;
+  double lo = positions[0].y(), hi = lo;
+  for (const Vec3& p : positions) {
+    lo = std::min(lo, p.y());
+    hi = std::max(hi, p.y());
+  }
+  return hi - lo;
+}
+
+}  // namespace rig

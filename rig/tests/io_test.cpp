@@ -1,1 +1,215 @@
-// in progress
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+
+#include "rig/io.h"
+#include "rig/pose.h"
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string asset(const std::string& rel) { return std::string(TAILRIG_ASSETS) + "/" + rel; }
+
+std::string temp_path(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("tailrig_rig_tests_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+
+#define REQUIRE_ASSET(path) \
+  if (!fs::exists(path)) GTEST_SKIP() << "asset missing: " << path << " (set TAILRIG_ASSETS)"
+
+Mat4 translate(Vec3 t) {
+  Mat4 m = Mat4::Identity();
+  m.block<3, 1>(0, 3) = t;
+  return m;
+}
+
+// A two-triangle strip skinned to a three-joint chain, with one clip.
+Character tiny_character() {
+  Character c;
+  Skeleton& sk = c.skeleton;
+  sk.names = {"Hips", "Tail_1", "Tail_2"};
+  sk.parents = {-1, 0, 1};
+  for (int i = 0; i < 3; ++i) {
+    sk.bind_world.push_back(translate({0, 1.0 - 0.25 * i, -0.1 * i}));
+    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
+    sk.root_parent_world.push_back(Mat4::Identity());
+    Mat4 parent = i == 0 ? Mat4::Identity() : sk.bind_world[i - 1];
+    sk.neutral_local.push_back(Transform::from_matrix(parent.inverse() * sk.bind_world[i]));
+  }
+  sk.stored_local = sk.neutral_local;
+  sk.roles.resize(3);
+  c.mesh.positions = {{-0.05, 1, 0}, {0.05, 1, 0}, {-0.05, 0.75, -0.1}, {0.05, 0.75, -0.1}, {0, 0.5, -0.2}};
+  c.mesh.triangles = {{0, 2, 1}, {1, 2, 3}, {2, 4, 3}};
+  c.mesh.source_primitive.assign(5, 0);
+  c.mesh.source_index = {0, 1, 2, 3, 4};
+  c.mesh.primitives = {{0, 0, 0, 5, "strip"}};
+  c.skin.influences = {{{0, 1.0}}, {{0, 1.0}}, {{0, 0.5}, {1, 0.5}}, {{1, 0.25}, {2, 0.75}}, {{2, 1.0}}};
+  Clip clip;
+  clip.name = "wag";
+  clip.duration = 1.0;
+  JointTracks jt;
+  jt.joint = 1;
+  jt.rotation = {{0.0, 0.5, 1.0},
+                 {Quat::Identity(), Quat(Eigen::AngleAxisd(0.5, Vec3::UnitY())), Quat::Identity()},
+                 Interpolation::kLinear};
+  clip.tracks.push_back(jt);
+  c.clips.push_back(clip);
+  return c;
+}
+
+void expect_same_character(const Character& a, const Character& b, double tol) {
+  ASSERT_EQ(a.skeleton.names, b.skeleton.names);
+  ASSERT_EQ(a.skeleton.parents, b.skeleton.parents);
+  ASSERT_EQ(a.mesh.vertex_count(), b.mesh.vertex_count());
+  ASSERT_EQ(a.mesh.triangles, b.mesh.triangles);
+  for (int v = 0; v < a.mesh.vertex_count(); ++v) {
+    ASSERT_LE((a.mesh.positions[v] - b.mesh.positions[v]).norm(), tol) << "vertex " << v;
+    ASSERT_EQ(a.skin.influences[v].size(), b.skin.influences[v].size()) << "vertex " << v;
+    for (size_t k = 0; k < a.skin.influences[v].size(); ++k) {
+      ASSERT_EQ(a.skin.influences[v][k].joint, b.skin.influences[v][k].joint);
+      ASSERT_NEAR(a.skin.influences[v][k].weight, b.skin.influences[v][k].weight, 1e-6);
+    }
+  }
+  for (int j = 0; j < a.skeleton.size(); ++j)
+    ASSERT_LE((a.skeleton.inverse_bind[j] - b.skeleton.inverse_bind[j]).cwiseAbs().maxCoeff(),
+              tol * std::max(1.0, a.skeleton.inverse_bind[j].cwiseAbs().maxCoeff()))
+        << "joint " << a.skeleton.names[j];
+  ASSERT_EQ(a.clips.size(), b.clips.size());
+  for (size_t ci = 0; ci < a.clips.size(); ++ci) {
+    EXPECT_EQ(a.clips[ci].name, b.clips[ci].name);
+    EXPECT_NEAR(a.clips[ci].duration, b.clips[ci].duration, 1e-6);
+    for (int s = 0; s <= 8; ++s) {
+      const double t = a.clips[ci].duration * s / 8;
+      auto wa = pose_at(a.skeleton, a.clips[ci], t);
+      auto wb = pose_at(b.skeleton, b.clips[ci], t);
+      for (int j = 0; j < a.skeleton.size(); ++j)
+        ASSERT_LE((wa[j] - wb[j]).cwiseAbs().maxCoeff(), tol * std::max(1.0, wa[j].cwiseAbs().maxCoeff()))
+            << "clip " << a.clips[ci].name << " t=" << t << " joint " << a.skeleton.names[j];
+    }
+  }
+}
+
+TEST(GltfRoundTrip, NewDocument) {
+  Character c = tiny_character();
+  const std::string path = temp_path("tiny.glb");
+  ASSERT_TRUE(save_glb(c, path).ok());
+  Character back;
+  Status s = load(path, back);
+  ASSERT_TRUE(s.ok()) << s.message;
+  expect_same_character(c, back, 1e-6);
+}
+
+// The stored (loaded) pose is not the bind pose: neutral locals must come
+// from the inverse bind matrices, the stored pose must survive as it was.
+TEST(GltfRead, NeutralPoseFromInverseBindNotStoredPose) {
+  Character c = tiny_character();
+  const Quat bent(Eigen::AngleAxisd(28.0 * std::numbers::pi / 180, Vec3::UnitX()));
+  c.skeleton.stored_local[2].rotation = bent;
+  const std::string path = temp_path("bent.glb");
+  ASSERT_TRUE(save_glb(c, path).ok());
+  Character back;
+  ASSERT_TRUE(load(path, back).ok());
+  EXPECT_NEAR(back.skeleton.stored_local[2].rotation.angularDistance(bent), 0.0, 1e-6);
+  EXPECT_NEAR(back.skeleton.neutral_local[2].rotation.angularDistance(Quat::Identity()), 0.0, 1e-6);
+  auto w = local_to_world(back.skeleton, back.skeleton.neutral_local);
+  for (int j = 0; j < 3; ++j) EXPECT_TRUE(w[j].isApprox(c.skeleton.bind_world[j], 1e-6));
+}
+
+TEST(GltfRoundTrip, KhronosFoxUnchanged) {
+  const std::string in = asset("characters/Fox.glb");
+  REQUIRE_ASSET(in);
+  Character a;
+  Status s = load(in, a);
+  ASSERT_TRUE(s.ok()) << s.message;
+  EXPECT_EQ(a.skeleton.size(), 24);
+  EXPECT_EQ(a.clips.size(), 3u);
+  const std::string out = temp_path("fox_roundtrip.glb");
+  s = save_glb(a, out);
+  ASSERT_TRUE(s.ok()) << s.message;
+  Character b;
+  s = load(out, b);
+  ASSERT_TRUE(s.ok()) << s.message;
+  expect_same_character(a, b, 1e-6);
+}
+
+// Quaternius files keep an Armature scale between mesh space and the scene.
+TEST(GltfRoundTrip, TrexArmatureScaleSurvives) {
+  const std::string in = asset("characters/Trex.glb");
+  REQUIRE_ASSET(in);
+  Character a, b;
+  ASSERT_TRUE(load(in, a).ok());
+  EXPECT_GT(a.mesh.positions.size(), 1000u);
+  const std::string out = temp_path("trex_roundtrip.glb");
+  ASSERT_TRUE(save_glb(a, out).ok());
+  ASSERT_TRUE(load(out, b).ok());
+  expect_same_character(a, b, 1e-5);
+  // Skinning the first clip's first frame must not change the scale of the
+  // mesh: bind space and clip poses agree.
+  auto pose = pose_at(a.skeleton, a.clips[0], 0.0);
+  auto skinned = skin_positions(a.mesh, a.skin, a.skeleton, pose);
+  double lo = 1e300, hi = -1e300, blo = 1e300, bhi = -1e300;
+  for (size_t v = 0; v < skinned.size(); ++v) {
+    lo = std::min(lo, skinned[v].y()), hi = std::max(hi, skinned[v].y());
+    blo = std::min(blo, a.mesh.positions[v].y()), bhi = std::max(bhi, a.mesh.positions[v].y());
+  }
+  EXPECT_NEAR((hi - lo) / (bhi - blo), 1.0, 0.35);
+}
+
+TEST(Load, MissingFileIsNotFound) {
+  Character c;
+  Status s = load("/nonexistent/dir/x.glb", c);
+  EXPECT_EQ(s.code, Status::Code::kNotFound);
+  EXPECT_EQ(s.message.find('\n'), std::string::npos);
+}
+
+TEST(Load, GarbageAndTruncatedFilesFailCleanly) {
+  const std::string garbage = temp_path("garbage.glb");
+  std::ofstream(garbage, std::ios::binary) << "this is not a glb at all";
+  Character c;
+  Status s = load(garbage, c);
+  EXPECT_EQ(s.code, Status::Code::kBadData);
+  EXPECT_EQ(s.message.find('\n'), std::string::npos);
+  for (const std::string ext : {".fbx", ".bvh", ".gltf", ".dae"}) {
+    const std::string g = temp_path("garbage" + ext);
+    std::ofstream(g, std::ios::binary) << "{ not json \x01\x02\x03";
+    EXPECT_FALSE(load(g, c).ok()) << ext;
+  }
+  // Every truncation of a real GLB: an error or a valid load, never a crash.
+  Character tiny = tiny_character();
+  const std::string full = temp_path("full.glb");
+  ASSERT_TRUE(save_glb(tiny, full).ok());
+  std::ifstream f(full, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), {});
+  const std::string cut = temp_path("cut.glb");
+  for (size_t n = 0; n < bytes.size(); n += std::max<size_t>(1, bytes.size() / 97)) {
+    std::ofstream(cut, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(n));
+    Character t;
+    Status st = load(cut, t);
+    EXPECT_FALSE(st.ok()) << "truncated at " << n;
+  }
+}
+
+TEST(Load, BvhIsAClipSource) {
+  const std::string in = asset("clips/walk.bvh");
+  REQUIRE_ASSET(in);
+  Character c;
+  Status s = load(in, c);
+  ASSERT_TRUE(s.ok()) << s.message;
+  EXPECT_FALSE(c.has_skin());
+  ASSERT_EQ(c.clips.size(), 1u);
+  EXPECT_NEAR(c.clips[0].duration, 1.09, 0.05);
+  int hips = -1;
+  for (int j = 0; j < c.skeleton.size(); ++j)
+    if (c.skeleton.roles[j].part == BodyPart::kHips) hips = j;
+  ASSERT_GE(hips, 0);
+}
+
+}  // namespace
+}  // namespace rig

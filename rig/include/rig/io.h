@@ -27,6 +27,10 @@ Status load(const std::string& path, Character& out);
 // edited in place: joints, nodes, inverse bind matrices, JOINTS/WEIGHTS and
 // animation channels are updated or added; everything else is kept. Otherwise
 // a new document is built from the model.
+// Metres per unit for a model `height_in_units` tall (glTF says metres, but
+// centimetre exports are common; FBX declares its unit and is trusted).
+double guess_meters_per_unit(double height_in_units);
+
 Status save_glb(const Character& c, const std::string& path);
 
 }  // namespace rig

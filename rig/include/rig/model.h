@@ -1,7 +1,10 @@
 // The character model as plain data: skeleton, mesh, skin, clips.
 // Everything a file loader produces and every other library consumes.
-// Spaces: "bind space" is the skinned mesh's model space at bind time (for
-// glTF the scene space, since a skinned mesh node's own transform is ignored).
+// Spaces: "bind space" is the scene (world) space of the character in its bind
+// pose: mesh positions and joint bind transforms are both given there, so
+// skinning with the bind pose returns the positions unchanged. (A glTF file's
+// mesh space can differ from it by an exporter's Armature transform; the
+// loader folds that in and the writer takes it out again.)
 // Units: whatever the file uses; `meters_per_unit` says how to get metres.
 #pragma once
 
@@ -38,9 +41,9 @@ struct Skeleton {
   std::vector<int> parents;  // -1 for a root joint
   std::vector<Role> roles;   // filled by assign_roles()
 
-  // Bind world transform of each joint in bind space: W_i = inverse_bind_i^-1.
+  // Bind world transform of each joint in bind space.
   std::vector<Mat4> bind_world;
-  // As stored in the file (glTF skin.inverseBindMatrices).
+  // bind_world^-1: takes bind-space positions into each joint's frame.
   std::vector<Mat4> inverse_bind;
   // Neutral local transforms reconstructed from the inverse bind matrices:
   // L_i = W_parent^-1 W_i (for roots W_parent is root_parent_world). Evaluating
