@@ -43,8 +43,17 @@ std::vector<BoneSegment> skeleton_segments(const rig::Skeleton& skeleton,
   }
   std::vector<BoneSegment> out;
   for (int j = 0; j < n; ++j) {
-    if (!deforming[j]) continue;
     const Vec3 a = joint_position(skeleton, j);
+    if (!deforming[j]) {
+      // A weightless joint inside the skeleton (Quaternius' non-deforming
+      // Hips above a deforming Torso) still carries the bone to a deforming
+      // child; a weightless root (a floor-level `root`) does not.
+      if (skeleton.parents[j] < 0) continue;
+      for (int c : children[j]) {
+        if (deforming[c]) out.push_back({a, joint_position(skeleton, c), j, false});
+      }
+      continue;
+    }
     bool has_child_segment = false;
     for (int c : children[j]) {
       if (deforming[c] || children[c].empty()) {

@@ -1,2 +1,104 @@
-// End-to-end tests on the real assets in ${TAILRIG_ASSETS}.
+// End-to-end tests on the real assets in ${TAILRIG_ASSETS} (issue 5).
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "check_util.h"
+#include "detect/find_appendages.h"
+#include "detect/strip_tail.h"
+#include "rig/io.h"
+
+namespace detect {
+namespace {
+
+using detect_test::check_weights;
+using detect_test::count_action;
+using detect_test::describe;
+
+bool load_asset(const std::string& name, rig::Character& c) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/" + name;
+  if (!std::filesystem::exists(path)) return false;
+  const rig::Status s = rig::load(path, c);
+  EXPECT_TRUE(s.ok()) << path << ": " << s.message;
+  return s.ok();
+}
+
+#define LOAD_OR_SKIP(name, c)                                                              \
+  rig::Character c;                                                                        \
+  if (!load_asset(name, c)) GTEST_SKIP() << "asset missing: " << TAILRIG_ASSETS            \
+                                         << "/characters/" << name << " (set TAILRIG_ASSETS)"
+
+TEST(Assets, TrexStrippedGrowsOneChainFromTheHips) {
+  LOAD_OR_SKIP("Trex.glb", in);
+  rig::Character stripped;
+  StripTailResult sr;
+  ASSERT_TRUE(strip_tail(in, {}, stripped, &sr).ok());
+  EXPECT_GE(sr.removed.size(), 5u);
+  FixResult r;
+  ASSERT_TRUE(fix(stripped, Mode::kChain, {}, r).ok());
+  const std::string info = describe(stripped, r.analysis);
+  ASSERT_EQ(count_action(r.analysis, Action::kChain), 1) << info;
+  for (const auto& reg : r.analysis.regions) {
+    if (reg.classification.action != Action::kChain) continue;
+    EXPECT_TRUE(reg.attachment_role.part == rig::BodyPart::kHips ||
+                reg.attachment_role.part == rig::BodyPart::kThigh)
+        << info;
+    EXPECT_EQ(r.analysis.roles[r.analysis.hips].part, rig::BodyPart::kHips);
+    EXPECT_LT(reg.bone_distance_after, reg.bone_distance_before) << info;
+  }
+  check_weights(stripped, r);
+  std::cout << info << "\n";
+}
+
+TEST(Assets, BunnyNoChainEarsUnchanged) {
+  LOAD_OR_SKIP("Bunny.glb", in);
+  FixResult r;
+  ASSERT_TRUE(fix(in, Mode::kChain, {}, r).ok());
+  const std::string info = describe(in, r.analysis);
+  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << info;
+  // Every vertex on an ear bone keeps its weights.
+  for (int v = 0; v < in.mesh.vertex_count(); ++v) {
+    bool ear = false;
+    for (const auto& i : in.skin.influences[v]) {
+      ear |= in.skeleton.names[i.joint].rfind("Ear", 0) == 0;
+    }
+    if (ear) {
+      EXPECT_TRUE(detect_test::same_influences(in.skin.influences[v], r.character.skin.influences[v]))
+          << "ear vertex " << v;
+    }
+  }
+  check_weights(in, r);
+  std::cout << info << "\n";
+}
+
+TEST(Assets, WitchSkirtUntouched) {
+  LOAD_OR_SKIP("Witch.glb", in);
+  FixResult r;
+  ASSERT_TRUE(fix(in, Mode::kChain, {}, r).ok());
+  const std::string info = describe(in, r.analysis);
+  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << info;
+  EXPECT_EQ(check_weights(in, r), 0) << info;
+  std::cout << info << "\n";
+}
+
+TEST(Assets, DemonNoChain) {
+  LOAD_OR_SKIP("demon.gltf", in);
+  FixResult r;
+  ASSERT_TRUE(fix(in, Mode::kChain, {}, r).ok());
+  const std::string info = describe(in, r.analysis);
+  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << info;
+  check_weights(in, r);
+  std::cout << info << "\n";
+}
+
+TEST(Assets, FoxKeepsItsOwnTail) {
+  LOAD_OR_SKIP("Fox.glb", in);
+  FixResult r;
+  ASSERT_TRUE(fix(in, Mode::kChain, {}, r).ok());
+  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << describe(in, r.analysis);
+}
+
+}  // namespace
+}  // namespace detect

@@ -36,8 +36,10 @@ std::vector<char> deforming_joints(const rig::Skin& skin, int joint_count);
 // leaf (an end helper such as HeadTop_End). A deforming joint with no such
 // child segment is an end joint and gets an extension segment of
 // `end_extension` x the incoming bone's length along the incoming direction
-// (a root joint with no bone gets a point segment). Non-deforming chains
-// (root at the floor, IK helpers, stripped tail bones) are left out.
+// (a root joint with no bone gets a point segment). A non-deforming joint
+// that is not a root still gets its segments to deforming children. Other
+// non-deforming chains (root at the floor, IK helpers, stripped tail bones)
+// are left out.
 // `deforming` has one entry per joint (use deforming_joints()).
 std::vector<BoneSegment> skeleton_segments(const rig::Skeleton& skeleton,
                                            const std::vector<char>& deforming,
