@@ -1,17 +1,43 @@
-// PLACEHOLDER until its issue lands: the subcommand exists so --help lists it.
+// `harness list`: every scenario with its one-line description and last result.
 #include <cstdio>
+#include <fstream>
+#include <memory>
 
 #include "command.h"
+#include "paths.h"
+#include "scenario.h"
 
 namespace harness {
 
 Command add_list_command(CLI::App& root) {
+  auto dir = std::make_shared<std::string>(default_scenarios_dir());
   Command c;
-  c.app = root.add_subcommand("list", "(not implemented yet)");
-  c.app->allow_extras();
-  c.run = [] {
-    std::fprintf(stderr, "harness list: not implemented yet\n");
-    return kExitBadInput;
+  c.app = root.add_subcommand("list", "List scenarios with their description and last result");
+  c.app->add_option("--scenarios", *dir, "Scenario directory")->capture_default_str();
+  c.run = [dir] {
+    std::vector<std::string> paths;
+    if (rig::Status s = list_scenarios(*dir, paths); !s.ok()) {
+      std::fprintf(stderr, "harness list: %s\n", s.message.c_str());
+      return int(kExitBadInput);
+    }
+    nlohmann::json last = nlohmann::json::object();
+    if (std::ifstream f(last_results_path()); f) {
+      try {
+        last = nlohmann::json::parse(f);
+      } catch (const std::exception&) {
+      }
+    }
+    int code = kExitOk;
+    for (const auto& p : paths) {
+      Scenario s;
+      if (rig::Status st = load_scenario(p, s); !st.ok()) {
+        std::fprintf(stderr, "harness list: %s\n", st.message.c_str());
+        code = kExitBadInput;
+        continue;
+      }
+      std::printf("%-28s %-11s %s\n", s.name.c_str(), last.value(s.name, "never run").c_str(), s.description.c_str());
+    }
+    return code;
   };
   return c;
 }

@@ -1,18 +1,173 @@
-// PLACEHOLDER until its issue lands: the subcommand exists so --help lists it.
+// `harness run NAME... | --all`: run scenarios, compare with goldens, print
+// the tables, write JSON and reports. Exit 0 pass, 1 regression, 2 bad input.
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
 
 #include "command.h"
+#include "golden.h"
+#include "paths.h"
+#include "report.h"
+#include "runners.h"
+#include "version.h"
 
 namespace harness {
 
-Command add_run_command(CLI::App& root) {
-  Command c;
-  c.app = root.add_subcommand("run", "(not implemented yet)");
-  c.app->allow_extras();
-  c.run = [] {
-    std::fprintf(stderr, "harness run: not implemented yet\n");
+namespace {
+
+struct Options {
+  std::vector<std::string> names;
+  bool all = false;
+  std::string scenarios = default_scenarios_dir();
+  std::string golden = default_golden_dir();
+  std::string json_path;
+  std::string report_dir;
+  bool update_golden = false;
+  int jobs = 1;
+};
+
+struct Outcome {
+  ScenarioResult result;
+  rig::Status status;  // data error, if any
+  double seconds = 0;
+};
+
+void update_last_results(const std::vector<Outcome>& outcomes) {
+  nlohmann::json last = nlohmann::json::object();
+  if (std::ifstream f(last_results_path()); f) {
+    try {
+      last = nlohmann::json::parse(f);
+    } catch (const std::exception&) {
+    }
+  }
+  for (const auto& o : outcomes)
+    last[o.result.name] = !o.status.ok() ? "error" : o.result.pass ? "pass" : "regression";
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(last_results_path()).parent_path(), ec);
+  std::ofstream(last_results_path()) << last.dump(2) << "\n";
+}
+
+int run(const Options& o) {
+  std::vector<std::string> paths;
+  if (o.all) {
+    if (rig::Status s = list_scenarios(o.scenarios, paths); !s.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", s.message.c_str());
+      return kExitBadInput;
+    }
+  } else {
+    for (const auto& n : o.names) paths.push_back(o.scenarios + "/" + n + ".json");
+  }
+  if (paths.empty()) {
+    std::fprintf(stderr, "harness run: no scenario named (give NAME... or --all)\n");
     return kExitBadInput;
+  }
+  std::vector<Scenario> scenarios(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!std::filesystem::exists(paths[i])) {
+      std::fprintf(stderr, "harness run: no scenario '%s' in %s (see harness list)\n",
+                   std::filesystem::path(paths[i]).stem().c_str(), o.scenarios.c_str());
+      return kExitBadInput;
+    }
+    if (rig::Status s = load_scenario(paths[i], scenarios[i]); !s.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", s.message.c_str());
+      return kExitBadInput;
+    }
+  }
+  RunOptions ro;
+  ro.contact_sheet = !o.report_dir.empty();
+  std::vector<Outcome> outcomes(scenarios.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < scenarios.size(); i = next++) {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::fprintf(stderr, "[%zu/%zu] %s ...\n", i + 1, scenarios.size(), scenarios[i].name.c_str());
+      Outcome& out = outcomes[i];
+      out.status = run_scenario(scenarios[i], ro, out.result);
+      out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::fprintf(stderr, "[%zu/%zu] %s done in %.1f s\n", i + 1, scenarios.size(), scenarios[i].name.c_str(),
+                   out.seconds);
+    }
   };
+  const int jobs = std::max(1, std::min<int>(o.jobs, static_cast<int>(scenarios.size())));
+  std::vector<std::thread> threads;
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+
+  int code = kExitOk;
+  nlohmann::json doc = {{"tool_version", kToolVersion}, {"scenarios", nlohmann::json::array()}};
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    Outcome& out = outcomes[i];
+    const Scenario& s = scenarios[i];
+    if (!out.status.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", out.status.message.c_str());
+      code = kExitBadInput;
+      continue;
+    }
+    ScenarioResult& r = out.result;
+    check_expectations(s, r);
+    const std::string golden_path = o.golden + "/" + s.name + ".json";
+    if (o.update_golden) {
+      std::vector<std::string> diff;
+      if (!r.failures.empty()) {
+        std::fprintf(stderr, "harness run: %s: not updating the golden while invariants fail\n", s.name.c_str());
+        for (const auto& f : r.failures) std::fprintf(stderr, "  FAIL %s\n", f.c_str());
+        code = std::max(code, int(kExitRegression));
+        continue;
+      }
+      if (rig::Status st = write_golden(golden_path, s, r, diff); !st.ok()) {
+        std::fprintf(stderr, "harness run: %s\n", st.message.c_str());
+        code = kExitBadInput;
+        continue;
+      }
+      std::printf("%s: golden %s (%zu change%s)\n", s.name.c_str(), golden_path.c_str(), diff.size(),
+                  diff.size() == 1 ? "" : "s");
+      for (const auto& d : diff) std::printf("  %s\n", d.c_str());
+    } else if (rig::Status st = compare_with_golden(golden_path, r); !st.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", st.message.c_str());
+      code = kExitBadInput;
+      r.failures.push_back(st.message);
+    }
+    r.pass = r.failures.empty();
+    print_table(r, stdout);
+    if (!r.pass) code = std::max(code, int(kExitRegression));
+    if (!o.report_dir.empty())
+      if (rig::Status st = write_report(o.report_dir, r); !st.ok()) {
+        std::fprintf(stderr, "harness run: %s\n", st.message.c_str());
+        code = kExitBadInput;
+      }
+    doc["scenarios"].push_back(result_json(r));
+  }
+  if (!o.json_path.empty()) {
+    std::ofstream f(o.json_path);
+    if (!f) {
+      std::fprintf(stderr, "harness run: cannot write %s\n", o.json_path.c_str());
+      return kExitBadInput;
+    }
+    f << doc.dump(2) << "\n";
+  }
+  update_last_results(outcomes);
+  return code;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& root) {
+  auto opt = std::make_shared<Options>();
+  Command c;
+  c.app = root.add_subcommand("run", "Run scenarios and compare them with their goldens (exit 0 pass, 1 regression, 2 bad input)");
+  c.app->add_option("NAME", opt->names, "Scenario names (files scenarios/NAME.json)");
+  c.app->add_flag("--all", opt->all, "Run every scenario");
+  c.app->add_option("--scenarios", opt->scenarios, "Scenario directory")->capture_default_str();
+  c.app->add_option("--golden", opt->golden, "Golden directory")->capture_default_str();
+  c.app->add_option("--json", opt->json_path, "Write the machine-readable result here");
+  c.app->add_option("--report", opt->report_dir, "Write Markdown, CSV and JSON reports (and plot data) here");
+  c.app->add_flag("--update-golden", opt->update_golden, "Rewrite the goldens from this run and show the diff");
+  c.app->add_option("--jobs,-j", opt->jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64));
+  c.run = [opt] { return run(*opt); };
   return c;
 }
 

@@ -1,0 +1,128 @@
+#include "golden.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "version.h"
+
+namespace harness {
+
+using rig::Status;
+using nlohmann::json;
+
+namespace {
+
+std::string fmt(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+// '*' matches any run of characters.
+bool glob(const std::string& pat, const std::string& s, size_t i = 0, size_t j = 0) {
+  if (i == pat.size()) return j == s.size();
+  if (pat[i] == '*') {
+    for (size_t k = j; k <= s.size(); ++k)
+      if (glob(pat, s, i + 1, k)) return true;
+    return false;
+  }
+  return j < s.size() && pat[i] == s[j] && glob(pat, s, i + 1, j + 1);
+}
+
+// Tolerance for a metric: the most specific matching pattern (longest).
+json tolerance_for(const json& tolerances, const std::string& metric) {
+  json best = {{"rel", 0.01}, {"abs", 1e-9}};
+  size_t best_len = 0;
+  bool found = false;
+  for (const auto& [pat, tol] : tolerances.items())
+    if (glob(pat, metric) && (!found || pat.size() > best_len)) best = tol, best_len = pat.size(), found = true;
+  return best;
+}
+
+double allowed(const json& tol, double golden) {
+  return std::max(tol.value("abs", 0.0), tol.value("rel", 0.0) * std::abs(golden));
+}
+
+}  // namespace
+
+Status compare_with_golden(const std::string& path, ScenarioResult& r) {
+  std::ifstream f(path);
+  if (!f) return Status::Error(Status::Code::kNotFound, path + ": golden missing (run with --update-golden after inspecting the result)");
+  json g;
+  try {
+    g = json::parse(f);
+  } catch (const std::exception&) {
+    return Status::Error(Status::Code::kBadData, path + ": golden is not valid JSON");
+  }
+  const json metrics = g.value("metrics", json::object());
+  for (const auto& [name, entry] : metrics.items()) {
+    if (!r.metrics.contains(name)) {
+      r.failures.push_back(name + ": in the golden but not measured");
+      continue;
+    }
+    if (!r.metrics[name].is_number()) continue;
+    const double actual = r.metrics[name];
+    const double golden = entry.at("value");
+    const json tol = entry.value("tolerance", json{{"rel", 0.01}});
+    const double a = allowed(tol, golden);
+    if (!std::isfinite(actual) || std::abs(actual - golden) > a)
+      r.failures.push_back(name + ": golden " + fmt(golden) + ", actual " + fmt(actual) + ", tolerance ±" + fmt(a));
+  }
+  for (const auto& [name, v] : r.metrics.items())
+    if (v.is_number() && !metrics.contains(name))
+      r.failures.push_back(name + ": measured " + fmt(v) + " but not in the golden (inspect, then --update-golden)");
+  return Status::Ok();
+}
+
+void check_expectations(const Scenario& s, ScenarioResult& r) {
+  for (const Expectation& e : s.expect) {
+    if (!r.metrics.contains(e.metric) || !r.metrics[e.metric].is_number()) {
+      r.failures.push_back(e.metric + ": expected " + e.op + " " + fmt(e.value) + " but not measured");
+      continue;
+    }
+    const double v = r.metrics[e.metric];
+    const bool ok = e.op == "<" ? v < e.value : e.op == "<=" ? v <= e.value : e.op == ">" ? v > e.value : v >= e.value;
+    if (!ok)
+      r.failures.push_back(e.metric + ": " + fmt(v) + " violates " + e.op + " " + fmt(e.value) +
+                           (e.why.empty() ? "" : " (" + e.why + ")"));
+  }
+}
+
+Status write_golden(const std::string& path, const Scenario& s, const ScenarioResult& r,
+                    std::vector<std::string>& diff) {
+  json old_metrics = json::object();
+  if (std::ifstream f(path); f) {
+    try {
+      old_metrics = json::parse(f).value("metrics", json::object());
+    } catch (const std::exception&) {
+    }
+  }
+  json g;
+  g["scenario"] = s.name;
+  g["tool_version"] = kToolVersion;
+  g["parameters"] = s.raw;
+  g["metrics"] = json::object();
+  for (const auto& [name, v] : r.metrics.items()) {
+    if (!v.is_number()) continue;
+    const double value = v;
+    g["metrics"][name] = {{"value", value}, {"tolerance", tolerance_for(s.tolerances, name)}};
+    if (!old_metrics.contains(name)) {
+      diff.push_back("+ " + name + " = " + fmt(value));
+    } else {
+      const double before = old_metrics[name].value("value", NAN);
+      if (before != value) diff.push_back("~ " + name + ": " + fmt(before) + " -> " + fmt(value));
+    }
+  }
+  for (const auto& [name, v] : old_metrics.items())
+    if (!g["metrics"].contains(name)) diff.push_back("- " + name);
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  std::ofstream out(path);
+  if (!out) return Status::Error(Status::Code::kIoError, path + ": cannot write golden");
+  out << g.dump(2) << "\n";
+  return Status::Ok();
+}
+
+}  // namespace harness

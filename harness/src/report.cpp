@@ -1,0 +1,94 @@
+#include "report.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace harness {
+
+using nlohmann::json;
+
+json row_json(const Row& r) {
+  return {{"variant", r.variant}, {"set", r.set}, {"edges", r.edges}, {"samples", r.stats.samples},
+          {"p01", r.stats.p01}, {"p25", r.stats.p25}, {"p50", r.stats.p50}, {"p75", r.stats.p75},
+          {"p95", r.stats.p95}, {"p99", r.stats.p99}, {"max", r.stats.max}, {"min", r.stats.min},
+          {"torn_fraction", r.stats.torn_fraction}, {"note", r.note}};
+}
+
+json result_json(const ScenarioResult& r) {
+  json rows = json::array();
+  for (const Row& row : r.rows) rows.push_back(row_json(row));
+  return {{"name", r.name}, {"description", r.description}, {"pass", r.pass}, {"rows", rows},
+          {"metrics", r.metrics}, {"failures", r.failures}, {"notes", r.notes}};
+}
+
+namespace {
+
+std::string table_markdown(const ScenarioResult& r) {
+  std::string s = "| variant | set | samples | p95 | p99 | max | torn |\n|---|---|---|---|---|---|---|\n";
+  char b[256];
+  for (const Row& row : r.rows) {
+    std::snprintf(b, sizeof b, "| %s | %s | %ld | %.2f | %.2f | %.2f | %.1f %% |\n", row.variant.c_str(),
+                  row.set.c_str(), row.stats.samples, row.stats.p95, row.stats.p99, row.stats.max,
+                  100.0 * row.stats.torn_fraction);
+    s += b;
+  }
+  return s;
+}
+
+}  // namespace
+
+void print_table(const ScenarioResult& r, std::FILE* out) {
+  std::fprintf(out, "%s: %s\n", r.name.c_str(), r.description.c_str());
+  if (!r.rows.empty()) {
+    std::fprintf(out, "  %-10s %-5s %9s %7s %7s %7s %8s  %s\n", "variant", "set", "samples", "p95", "p99", "max",
+                 "torn", "note");
+    for (const Row& row : r.rows)
+      std::fprintf(out, "  %-10s %-5s %9ld %7.2f %7.2f %7.2f %7.1f%%  %s\n", row.variant.c_str(), row.set.c_str(),
+                   row.stats.samples, row.stats.p95, row.stats.p99, row.stats.max, 100.0 * row.stats.torn_fraction,
+                   row.note.c_str());
+  }
+  for (const auto& [k, v] : r.metrics.items()) {
+    if (v.is_number() && (k.find(".tail.") != std::string::npos || k.find(".body.") != std::string::npos)) continue;
+    if (v.is_number()) std::fprintf(out, "  %-40s %.6g\n", k.c_str(), v.get<double>());
+  }
+  for (const auto& n : r.notes) std::fprintf(out, "  note: %s\n", n.c_str());
+  for (const auto& f : r.failures) std::fprintf(out, "  FAIL %s\n", f.c_str());
+  std::fprintf(out, "  => %s\n", r.pass ? "pass" : "REGRESSION");
+}
+
+rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path base = fs::path(dir) / r.name;
+  std::ofstream md(base.string() + ".md"), csv(base.string() + ".csv"), js(base.string() + ".json");
+  if (!md || !csv || !js) return rig::Status::Error(rig::Status::Code::kIoError, dir + ": cannot write report");
+  md << "# " << r.name << "\n\n" << r.description << "\n\n";
+  if (!r.rows.empty()) md << "Edge stretch (skinned / bind length); torn = ratio > 1.5 or < 0.67.\n\n" << table_markdown(r) << "\n";
+  md << "| metric | value |\n|---|---|\n";
+  for (const auto& [k, v] : r.metrics.items())
+    if (v.is_number()) md << "| " << k << " | " << v.dump() << " |\n";
+  if (r.metrics.contains("lift_table")) {
+    md << "\n| time (s) | hips, tail counted (m) | hips, tail excluded (m) | extra lift (m) |\n|---|---|---|---|\n";
+    for (const auto& row : r.metrics["lift_table"])
+      md << "| " << row["time"].dump() << " | " << row["hips_tail_counted"].dump() << " | "
+         << row["hips_tail_excluded"].dump() << " | " << row["extra_lift"].dump() << " |\n";
+  }
+  md << "\nResult: " << (r.pass ? "pass" : "REGRESSION") << "\n";
+  for (const auto& f : r.failures) md << "- FAIL " << f << "\n";
+  csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction\n";
+  for (const Row& row : r.rows)
+    csv << row.variant << "," << row.set << "," << row.edges << "," << row.stats.samples << "," << row.stats.p01 << ","
+        << row.stats.p25 << "," << row.stats.p50 << "," << row.stats.p75 << "," << row.stats.p95 << ","
+        << row.stats.p99 << "," << row.stats.max << "," << row.stats.min << "," << row.stats.torn_fraction << "\n";
+  json j = result_json(r);
+  j["series"] = r.series;
+  js << j.dump(1) << "\n";
+  if (!r.contact.empty()) {
+    std::ofstream c(base.string() + ".contact.json");
+    c << r.contact.dump() << "\n";
+  }
+  return rig::Status::Ok();
+}
+
+}  // namespace harness

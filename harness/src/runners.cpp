@@ -1,0 +1,13 @@
+#include "runners.h"
+
+namespace harness {
+
+rig::Status run_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
+  out.name = s.name;
+  out.description = s.description;
+  if (s.kind == "edge_stretch") return run_edge_stretch(s, o, out);
+  if (s.kind.rfind("solver_", 0) == 0) return run_solver_invariant(s, o, out);
+  return rig::Status::Error(rig::Status::Code::kBadData, s.path + ": unknown scenario kind '" + s.kind + "'");
+}
+
+}  // namespace harness

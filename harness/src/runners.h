@@ -1,0 +1,22 @@
+// Scenario runners by kind. Each fills a ScenarioResult (rows, metrics,
+// series) or returns a data error; golden comparison happens afterwards.
+#pragma once
+
+#include "result.h"
+#include "rig/io.h"
+#include "scenario.h"
+
+namespace harness {
+
+struct RunOptions {
+  bool contact_sheet = false;  // collect geometry for the contact sheet plot
+};
+
+rig::Status run_edge_stretch(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+// Kinds starting with "solver_" (run_solver_invariants.cpp).
+rig::Status run_solver_invariant(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+
+// Dispatches on s.kind; unknown kinds are a data error.
+rig::Status run_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+
+}  // namespace harness

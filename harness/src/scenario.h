@@ -1,0 +1,49 @@
+// A scenario: one JSON file under scenarios/ saying what to measure.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "rig/io.h"
+
+namespace harness {
+
+inline constexpr int kScenarioSchemaVersion = 1;
+
+struct Expectation {  // an invariant the scenario states, checked every run
+  std::string metric;
+  std::string op;  // "<", "<=", ">", ">="
+  double value = 0;
+  std::string why;
+};
+
+struct Scenario {
+  std::string name;         // file stem
+  std::string path;         // the JSON file
+  std::string description;  // one line
+  std::string kind;         // which runner: "edge_stretch", ...
+  nlohmann::json character;  // {"fixture": NAME, "params": {...}} or {"file": PATH}
+  std::string clip;
+  int samples = 24;  // evenly spaced over the clip
+  std::vector<std::string> variants;
+  nlohmann::json solver;      // ChainParams overrides by field name
+  nlohmann::json tolerances;  // metric -> {"abs": x} / {"rel": x}; "*" is the default
+  std::vector<Expectation> expect;
+  std::string notes;
+  nlohmann::json raw;  // the whole file, for runners with extra fields
+};
+
+// Reads and checks one scenario file; one-line message on error.
+rig::Status load_scenario(const std::string& path, Scenario& out);
+
+// Every scenarios/*.json under `dir`, sorted by name.
+rig::Status list_scenarios(const std::string& dir, std::vector<std::string>& paths);
+
+// The character a scenario names: a fixture (with parameters) or a file
+// (relative to the scenario file; a leading "assets:" means $TAILRIG_ASSETS
+// or ../shared/assets beside the repository).
+rig::Status load_scenario_character(const Scenario& s, rig::Character& out);
+
+}  // namespace harness
