@@ -380,15 +380,39 @@ def frame_for(arrays, aspect, pad_frac):
     return z0, z1, y0, y1
 
 
+def tip_index(samples):
+    """(row index, endpoint 0/1) of the measured endpoint farthest from the context centroid
+    in the first sample: the tail tip, for a tail set.  None without context or measured edges."""
+    a = samples[0][1]
+    if not len(a):
+        return None
+    ctx, meas_rows = a[a[:, 5] == 0], np.flatnonzero(a[:, 5] != 0)
+    if not len(ctx) or not len(meas_rows):
+        return None
+    cz = np.mean(np.concatenate([ctx[:, 0], ctx[:, 2]]))
+    cy = np.mean(np.concatenate([ctx[:, 1], ctx[:, 3]]))
+    m = a[meas_rows]
+    d0 = np.hypot(m[:, 0] - cz, m[:, 1] - cy)
+    d1 = np.hypot(m[:, 2] - cz, m[:, 3] - cy)
+    if d0.max() >= d1.max():
+        return int(meas_rows[np.argmax(d0)]), 0
+    return int(meas_rows[np.argmax(d1)]), 1
+
+
+def point_at(a, tip):
+    r, e = tip
+    return (a[r, 0], a[r, 1]) if e == 0 else (a[r, 2], a[r, 3])
+
+
 def plot_contact(sc, contact, out_dir):
     order = variant_order(contact.keys())
     sets = measured_set_of(sc, contact)
     ncols = max(len(contact[v]) for v in order)
     nrows = len(order)
     panel_w, panel_h = 3.0, 3.0
-    fig = plt.figure(figsize=(panel_w * ncols + 1.3, panel_h * nrows + 1.0), facecolor="#e8e8e8")
+    fig = plt.figure(figsize=(panel_w * ncols + 1.3, panel_h * nrows + 1.3), facecolor="#e8e8e8")
     gs = fig.add_gridspec(nrows, ncols + 1, width_ratios=[1] * ncols + [0.06],
-                          left=0.03, right=0.92, top=0.93, bottom=0.02, wspace=0.08, hspace=0.2)
+                          left=0.03, right=0.92, top=0.905, bottom=0.02, wspace=0.08, hspace=0.2)
     norm = TwoSlopeNorm(vmin=TORN_LOW, vcenter=1.0, vmax=TORN_HIGH)
     cmap = plt.get_cmap(CONTACT_CMAP)
     aspect = panel_h / panel_w * 0.92
@@ -396,6 +420,10 @@ def plot_contact(sc, contact, out_dir):
     # that measure the same edges: where a coloured tail leaves the ghost, it moved.
     ghost_src = contact.get("rigid")
     ghost_times = {round(t, 6): a[a[:, 5] != 0] for t, a in ghost_src} if ghost_src else {}
+    ghost_full = {round(t, 6): a for t, a in ghost_src} if ghost_src else {}
+    # The edges are listed in the same order in every sample of the variants that share a
+    # measured set, so one tip index found on the rigid tail serves them all.
+    ghost_tip = tip_index(ghost_src) if ghost_src else None
     used_ghost = False
     for ri, v in enumerate(order):
         samples = contact[v]
@@ -441,11 +469,27 @@ def plot_contact(sc, contact, out_dir):
                 torn = np.mean((meas[:, 4] > TORN_HIGH) | (meas[:, 4] < TORN_LOW))
                 ax.text(0.03, 0.03, f"torn {100 * torn:.1f}%", transform=ax.transAxes,
                         color="white", fontsize=8.5, va="bottom")
+            g_full = ghost_full.get(round(t, 6))
+            if (ghost_tip is not None and g_full is not None and (use_ghost or v == "rigid")
+                    and len(a) == len(g_full) and ghost_tip[0] < len(a)):
+                gz, gy = point_at(g_full, ghost_tip)
+                tz, ty = point_at(a, ghost_tip)
+                ax.plot([gz], [gy], "o", ms=6, mfc="none", mec=CONTACT_GHOST, mew=1.6)
+                ax.plot([tz], [ty], "o", ms=4.5, color="#00e5ff", mec="black", mew=0.6)
+                if v != "rigid":
+                    ax.plot([gz, tz], [gy, ty], "-", color="#00e5ff", lw=1.0)
+                    off = math.hypot(tz - gz, ty - gy) * 100
+                    ax.text(0.97, 0.03, f"tip {off:.0f} cm off rigid", transform=ax.transAxes,
+                            color="#00e5ff", fontsize=8.5, va="bottom", ha="right")
             if limits:
                 ax.set_xlim(limits[0], limits[1])
                 ax.set_ylim(limits[2], limits[3])
             ax.set_aspect("equal", adjustable="datalim")
             ax.set_title(f"{v} @ {t:.2f} s", fontsize=10)
+            tip_range = sc["metrics"].get(f"{v}.tip_range_m")
+            if ci == 0 and isinstance(tip_range, (int, float)) and not isinstance(tip_range, bool):
+                ax.text(0.03, 0.97, f"tip range over the clip\n(3D, hips frame): {tip_range * 100:.1f} cm",
+                        transform=ax.transAxes, color="#00e5ff", fontsize=8, va="top")
     cax = fig.add_subplot(gs[:, ncols])
     cb = fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap=cmap), cax=cax, extend="both")
     cb.set_ticks([TORN_LOW, 0.8, 0.9, 1.0, 1.1, 1.25, TORN_HIGH])
@@ -453,7 +497,8 @@ def plot_contact(sc, contact, out_dir):
     cb.set_label("edge stretch ratio, skinned / bind (clipped to 0.67–1.5)")
     sub = "grey = context edges, coloured = measured edges"
     if used_ghost:
-        sub += ", yellow = rigid tail at the same time (a tail that stays on it did not move)"
+        sub += (",\nyellow = rigid tail at the same time, cyan dot = tail tip "
+                "(a tail that stays on the yellow did not move; sideways swing is not visible in this view)")
     fig.suptitle(f"{sc['name']}: contact sheet, side view (z horizontal, y up)\n{sub}", fontsize=12)
     path = os.path.join(out_dir, f"{sc['name']}_contact.png")
     save(fig, path)
