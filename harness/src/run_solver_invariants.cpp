@@ -318,8 +318,14 @@ Status lr_symmetry(const Scenario& s, ScenarioResult& out) {
   const double fps = param(s, "fps", 60.0), duration = param(s, "duration_s", 3.0);
   const double H = param(s, "model_height_m", 1.9);
   double worst = 0, min_lateral = 1e30;
+  // Optionally the same with every tail bone in its own (non-mirrored) bind
+  // frame: the response must not depend on the bone axes (SPEC §4 hips frame).
+  std::vector<bool> twists = {false};
+  if (param(s, "twisted_frames", false)) twists.push_back(true);
+  for (bool twist : twists)
   for (int n : chains) {
-    const SynthSpec sp = synth_from(s, n);
+    SynthSpec sp = synth_from(s, n);
+    sp.twist_bones = twist;
     solver::ChainDesc desc;
     if (Status st = build(s, make_rig(sp), p, desc); !st.ok()) return st;
     HipSwing right = swing_from(s), left = right;
@@ -335,7 +341,7 @@ Status lr_symmetry(const Scenario& s, ScenarioResult& out) {
         err = std::isfinite(e) ? std::max(err, e) : std::numeric_limits<double>::infinity();
         lateral = std::max(lateral, std::abs(a.points_hips[f][i].x()));
       }
-    const std::string pre = "bones_" + std::to_string(n) + ".";
+    const std::string pre = std::string(twist ? "twisted." : "") + "bones_" + std::to_string(n) + ".";
     out.metrics[pre + "max_mirror_error_rel_H"] = err / H;
     out.metrics[pre + "max_lateral_swing_m"] = lateral;
     out.metrics[pre + "nan_count"] = a.nan_count + b.nan_count;
