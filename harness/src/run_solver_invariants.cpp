@@ -6,6 +6,7 @@
 // inside the same run and reported as bug_* metrics whose expectations show
 // that the detection still fires.
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -154,6 +155,7 @@ struct Run {
   std::vector<std::vector<Vector3d>> points;        // per frame, N+1 world points
   std::vector<std::vector<Vector3d>> points_hips;   // per frame, N+1 points in the hips frame
   std::vector<double> min_particle_y;   // per frame, metres
+  std::vector<std::vector<Quaterniond>> local;  // per frame, output local rotations
   int teleports = 0;
 };
 
@@ -180,6 +182,7 @@ Run run_motion(const solver::ChainDesc& desc, const solver::ChainParams& params,
       if (i > 0) miny = std::min(miny, st.points[i].y());
     }
     r.points.push_back(st.points);
+    r.local.push_back(rot);
     r.points_hips.push_back(local);
     r.tip_world.push_back(st.points[n]);
     r.min_particle_y.push_back(miny);
@@ -659,6 +662,385 @@ Status contact_never_moves_body(const Scenario& s, ScenarioResult& out) {
   return Status::Ok();
 }
 
+// ---------------------------------------------------------------------------
+// bend_smoothness: under the hip swing, the bend of each link (hips-frame
+// swing from its settled rest direction) compared with its neighbour's;
+// with coupling (k = 12 /s) against k = 0 in the same run.
+struct BendStats {
+  double max_adjacent_deg = 0;   // max over frames/links of angle(s_i, s_{i-1}), s_-1 = identity
+  double mean_adjacent_deg = 0;  // mean over frames and links
+  double max_bend_deg = 0;       // max local bend past the rest pose (SPEC theta_i)
+  double mean_bend_deg = 0;
+};
+
+// s_i = hips-frame swing of link i from its settled rest direction (frame 0);
+// theta_i = angle of bone i's output local rotation from its corrected rest
+// local rotation (the bend past rest in the parent's frame, SPEC §4).
+BendStats bend_stats(const solver::ChainDesc& desc, const Run& r) {
+  BendStats b;
+  const auto& rest = r.points_hips.front();
+  const size_t n = rest.size() - 1;
+  double sum = 0, sum_b = 0;
+  long count = 0;
+  for (size_t f = 0; f < r.points_hips.size(); ++f) {
+    const auto& pts = r.points_hips[f];
+    Quaterniond prev = Quaterniond::Identity();
+    for (size_t i = 0; i < n; ++i) {
+      const Vector3d r0 = (rest[i + 1] - rest[i]).normalized();
+      const Vector3d d = (pts[i + 1] - pts[i]).normalized();
+      const Quaterniond q = Quaterniond::FromTwoVectors(r0, d);
+      const double adj = q.angularDistance(prev) / kDeg;
+      const double bend = r.local[f][i].angularDistance(desc.links[i].rest_local_rotation) / kDeg;
+      b.max_adjacent_deg = std::max(b.max_adjacent_deg, adj);
+      b.max_bend_deg = std::max(b.max_bend_deg, bend);
+      sum += adj;
+      sum_b += bend;
+      ++count;
+      prev = q;
+    }
+  }
+  b.mean_adjacent_deg = count ? sum / count : 0;
+  b.mean_bend_deg = count ? sum_b / count : 0;
+  return b;
+}
+
+Status bend_smoothness(const Scenario& s, ScenarioResult& out) {
+  solver::ChainParams p;
+  if (Status st = base_params(s, p); !st.ok()) return st;
+  solver::ChainParams k0 = p;
+  k0.bend_coupling_rate = 0.0;
+  const std::vector<int> chains = chains_from(s, {2, 4, 8});
+  const double fps = param(s, "fps", 60.0), duration = param(s, "duration_s", 3.0);
+  const HipSwing motion = swing_from(s);
+  double worst = 0, worst_k0 = 0, worst_bend = 0, min_gain = 1e30, min_mean_gain = 1e30;
+  for (int n : chains) {
+    const SynthSpec sp = synth_from(s, n);
+    const SynthRig rig = make_rig(sp);
+    solver::ChainDesc desc, desc0;
+    if (Status st = build(s, rig, p, desc); !st.ok()) return st;
+    if (Status st = build(s, rig, k0, desc0); !st.ok()) return st;
+    const Run a = run_motion(desc, p, motion, fps, duration);
+    const Run b = run_motion(desc0, k0, motion, fps, duration);
+    const BendStats ba = bend_stats(desc, a), bb = bend_stats(desc0, b);
+    const std::string pre = "bones_" + std::to_string(n) + ".";
+    for (const auto& [px, bs] : {std::pair<std::string, const BendStats*>{"", &ba}, {"k0.", &bb}}) {
+      out.metrics[px + pre + "max_adjacent_bend_deg"] = bs->max_adjacent_deg;
+      out.metrics[px + pre + "mean_adjacent_bend_deg"] = bs->mean_adjacent_deg;
+      out.metrics[px + pre + "max_bend_deg"] = bs->max_bend_deg;
+      out.metrics[px + pre + "mean_bend_deg"] = bs->mean_bend_deg;
+    }
+    out.metrics[pre + "nan_count"] = a.nan_count + b.nan_count;
+    worst = std::max(worst, ba.max_adjacent_deg);
+    worst_k0 = std::max(worst_k0, bb.max_adjacent_deg);
+    worst_bend = std::max(worst_bend, ba.max_bend_deg);
+    min_gain = std::min(min_gain, bb.max_adjacent_deg - ba.max_adjacent_deg);
+    min_mean_gain = std::min(min_mean_gain, bb.mean_adjacent_deg - ba.mean_adjacent_deg);
+  }
+  out.metrics["max_bend_deg"] = worst_bend;
+  out.metrics["max_adjacent_bend_deg"] = worst;
+  out.metrics["k0.max_adjacent_bend_deg"] = worst_k0;
+  out.metrics["min_coupling_reduction_max_deg"] = min_gain;
+  out.metrics["min_coupling_reduction_mean_deg"] = min_mean_gain;
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------
+// ground: fixture clips with the tail reaching the floor, at the default and
+// a raised floor; every particle (internal and displayed) at or above F + rho.
+struct GroundStats {
+  double min_margin = 1e30;            // min (y - (F + rho)) of the displayed points, metres
+  double min_margin_internal = 1e30;   // same for the internal particles
+  double min_head_margin = 1e30;       // min (y - (F + rho)) of every link head (the root included)
+  double max_len_err = 0;
+  double max_display_offset = 0;       // max |displayed point - internal particle|, metres
+  int nan = 0, contact_frames = 0;
+};
+
+void ground_frame(const solver::ChainDesc& desc, const solver::ChainParams& p, const solver::ChainState& st,
+                  const Vector3d& root, GroundStats& g) {
+  const double F = p.floor_height + p.floor_clearance;
+  bool contact = false;
+  for (int i = 0; i < desc.size(); ++i) {
+    const size_t u = static_cast<size_t>(i);
+    if (!st.pos[u].allFinite() || !st.points[u + 1].allFinite()) {
+      ++g.nan;
+      continue;
+    }
+    g.min_margin = std::min(g.min_margin, st.points[u + 1].y() - F);
+    g.min_margin_internal = std::min(g.min_margin_internal, st.pos[u].y() - F);
+    g.max_display_offset = std::max(g.max_display_offset, (st.points[u + 1] - st.pos[u]).norm());
+    g.min_head_margin = std::min(g.min_head_margin, (i == 0 ? root : st.points[u]).y() - F);
+    const double dl = (st.points[u + 1] - (i == 0 ? root : st.points[u])).norm();
+    g.max_len_err = std::max(g.max_len_err, std::abs(dl / desc.links[u].length - 1.0));
+    contact = contact || st.contact[u] != 0;
+  }
+  if (contact) ++g.contact_frames;
+}
+
+Status ground(const Scenario& s, ScenarioResult& out) {
+  solver::ChainParams base;
+  if (Status st = base_params(s, base); !st.ok()) return st;
+  const std::vector<std::string> clips = s.raw.value("clips", std::vector<std::string>{"crouch_backward", "crawl_idle"});
+  const std::vector<double> floors = s.raw.value("floors_m", std::vector<double>{0.0, 0.2});
+  const double fps = param(s, "fps", 60.0);
+  const int loops = param(s, "loops", 2);
+  double worst_margin = 1e30, worst_len = 0;
+  int nans = 0;
+  for (const std::string& clip : clips) {
+    solver::ChainParams p0;
+    FixtureChain fc;
+    if (Status st = load_fixture_chain(s, clip, base, fc, p0); !st.ok()) return st;
+    for (double floor : floors) {
+      solver::ChainParams p = p0;
+      p.floor_height = floor;
+      const int frames = std::max(1, static_cast<int>(std::lround(fc.clip.duration * fps)));
+      const double dt = fc.clip.duration / frames;
+      solver::ChainState st;
+      solver::init_state(fc.desc, st);
+      std::vector<Quaterniond> rot(static_cast<size_t>(fc.desc.size()));
+      GroundStats g;
+      double min_hips = 1e30;
+      for (int k = 0; k <= frames * loops; ++k) {
+        const Affine3d h = hips_of(fc, (k % frames) * dt);
+        if (k == 0) solver::reset(fc.desc, p, st, h);
+        solver::step(fc.desc, p, st, k == 0 ? 0.0 : dt, h, rot);
+        ground_frame(fc.desc, p, st, solver::root_head_world(fc.desc, h), g);
+        min_hips = std::min(min_hips, h.translation().y() * fc.mpu);
+      }
+      char fl[32];
+      std::snprintf(fl, sizeof fl, "floor_%+.2f", floor);
+      const std::string pre = clip + "." + fl + ".";
+      out.metrics[pre + "min_margin_m"] = g.min_margin;
+      out.metrics[pre + "min_margin_internal_m"] = g.min_margin_internal;
+      out.metrics[pre + "min_head_margin_m"] = g.min_head_margin;
+      out.metrics[pre + "max_display_offset_m"] = g.max_display_offset;
+      out.metrics[pre + "max_length_error_rel"] = g.max_len_err;
+      out.metrics[pre + "contact_frames"] = g.contact_frames;
+      out.metrics[pre + "frames"] = frames * loops + 1;
+      out.metrics[pre + "nan_count"] = g.nan;
+      out.metrics[clip + ".min_hips_height_m"] = min_hips;
+      worst_margin = std::min(worst_margin, g.min_margin);
+      worst_len = std::max(worst_len, g.max_len_err);
+      nans += g.nan;
+    }
+  }
+  out.metrics["min_margin_m"] = worst_margin;
+  out.metrics["max_length_error_rel"] = worst_len;
+  out.metrics["nan_count"] = nans;
+
+  // Settle and lift-off: synthetic tail, hips lowered until the tail lies on
+  // the floor, held, raised again; contact must appear, then release.
+  {
+    solver::ChainParams p = base;
+    SynthSpec sp = synth_from(s, param(s, "settle_bones", 8));
+    const double h0 = sp.hips_height, low = param(s, "settle_low_hips_m", 0.3);
+    const double move = param(s, "settle_move_s", 1.0), hold = param(s, "settle_hold_s", 2.0);
+    solver::ChainDesc desc;
+    if (Status st = build(s, make_rig(sp), p, desc); !st.ok()) return st;
+    auto hips_y = [&](double t) {
+      auto ease = [](double u) { return 0.5 * (1.0 - std::cos(kPi * std::clamp(u, 0.0, 1.0))); };
+      if (t < move) return h0 + (low - h0) * ease(t / move);
+      if (t < move + hold) return low;
+      return low + (h0 - low) * ease((t - move - hold) / move);
+    };
+    const double total = 2 * move + 2 * hold, rise_start = move + hold, rise_end = 2 * move + hold;
+    solver::ChainState st;
+    solver::init_state(desc, st);
+    std::vector<Quaterniond> rot(static_cast<size_t>(desc.size()));
+    GroundStats g;
+    double max_speed = 0, max_accel = 0, release_t = -1, last_contact_t = -1, held_speed = 0;
+    int max_contacts_low = 0;
+    std::vector<double> speeds;
+    std::vector<int> contact_counts;
+    std::vector<Vector3d> prev, prev2;
+    const int frames = static_cast<int>(std::lround(total * fps));
+    for (int k = 0; k <= frames; ++k) {
+      const double t = k / fps;
+      const Affine3d h = hips_pose(Vector3d(0, hips_y(t), 0), 0.0);
+      if (k == 0) solver::reset(desc, p, st, h);
+      solver::step(desc, p, st, k == 0 ? 0.0 : 1.0 / fps, h, rot);
+      ground_frame(desc, p, st, solver::root_head_world(desc, h), g);
+      int contacts = 0;
+      for (auto c : st.contact) contacts += c ? 1 : 0;
+      if (t >= move && t < rise_start) max_contacts_low = std::max(max_contacts_low, contacts);
+      if (contacts > 0) last_contact_t = t;
+      if (contacts == 0 && t >= rise_start && release_t < 0) release_t = t - rise_start;
+      std::vector<Vector3d> cur(st.points.begin() + 1, st.points.end());
+      if (!prev.empty())
+        for (size_t i = 0; i < cur.size(); ++i) {
+          max_speed = std::max(max_speed, (cur[i] - prev[i]).norm() * fps);
+          if (t >= move + 0.5 * hold && t < rise_start) held_speed = std::max(held_speed, (cur[i] - prev[i]).norm() * fps);
+          if (!prev2.empty()) max_accel = std::max(max_accel, (cur[i] - 2 * prev[i] + prev2[i]).norm() * fps * fps);
+        }
+      if (!prev.empty()) {
+        double sp_max = 0;
+        for (size_t i = 0; i < cur.size(); ++i) sp_max = std::max(sp_max, (cur[i] - prev[i]).norm() * fps);
+        speeds.push_back(sp_max);
+        contact_counts.push_back(contacts);
+      }
+      prev2 = prev;
+      prev = cur;
+    }
+    out.metrics["settle.min_margin_m"] = g.min_margin;
+    out.metrics["settle.max_length_error_rel"] = g.max_len_err;
+    out.metrics["settle.nan_count"] = g.nan;
+    out.metrics["settle.max_contacts_while_low"] = max_contacts_low;
+    out.metrics["settle.release_after_rise_s"] = release_t;
+    out.metrics["settle.last_contact_after_rise_end_s"] = last_contact_t < 0 ? -1.0 : last_contact_t - rise_end;
+    out.metrics["settle.max_particle_speed_mps"] = max_speed;
+    out.metrics["settle.max_particle_accel_mps2"] = max_accel;
+    out.metrics["settle.max_speed_late_hold_mps"] = held_speed;
+    out.series["settle.max_particle_speed_mps"] = speeds;
+    out.series["settle.contacts"] = contact_counts;
+  }
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------
+// bind_pose_recovery: a fixture whose stored pose differs from bind (the
+// mouse_chained 28 deg on the last joint) against the same rig with the
+// stored pose set to bind: identical tail motion and posed tail joints.
+Status bind_pose_recovery(const Scenario& s, ScenarioResult& out) {
+  solver::ChainParams base, p;
+  if (Status st = base_params(s, base); !st.ok()) return st;
+  rig::Character stored;
+  if (Status st = load_scenario_character(s, stored); !st.ok()) return st;
+  auto clip_it = std::find_if(stored.clips.begin(), stored.clips.end(), [&](const rig::Clip& c) { return c.name == s.clip; });
+  if (clip_it == stored.clips.end()) return bad(s, "character has no clip '" + s.clip + "'");
+  const rig::Clip clip = *clip_it;
+  rig::Character clean = stored;
+  clean.skeleton.stored_local = clean.skeleton.neutral_local;
+  p = base;
+  p.meters_per_unit = stored.meters_per_unit;
+  const double fps = param(s, "fps", 30.0);
+  const int loops = param(s, "loops", 2);
+  struct Side {
+    const rig::Character* ch;
+    solver::ChainDesc desc;
+    std::vector<std::vector<Eigen::Matrix4d>> tail_world;  // per frame, tail joints
+    std::vector<Quaterniond> rest_rot;
+  };
+  Side sides[2] = {{&stored, {}, {}, {}}, {&clean, {}, {}, {}}};
+  for (Side& sd : sides) {
+    const rig::Skeleton& sk = sd.ch->skeleton;
+    solver::ChainRigInput in;
+    in.names = sk.names;
+    in.parents = sk.parents;
+    in.inverse_bind = sk.inverse_bind;
+    in.hips = hips_joint(sk);
+    if (auto st = solver::build_chain(in, p, sd.desc); !st.ok()) return bad(s, "solver setup: " + st.message);
+    const int frames = std::max(1, static_cast<int>(std::lround(clip.duration * fps)));
+    const double dt = clip.duration / frames;
+    solver::ChainState st;
+    solver::init_state(sd.desc, st);
+    std::vector<Quaterniond> rot(static_cast<size_t>(sd.desc.size()));
+    for (int k = 0; k <= frames * loops; ++k) {
+      std::vector<rig::Transform> locals = sk.stored_local;
+      rig::apply_clip(clip, (k % frames) * dt, locals);
+      const auto w0 = rig::local_to_world(sk, locals);
+      Affine3d h;
+      h.matrix() = w0[sd.desc.hips];
+      if (k == 0) {
+        solver::reset(sd.desc, p, st, h);
+        solver::step(sd.desc, p, st, 0.0, h, rot);
+        sd.rest_rot = rot;
+      } else {
+        solver::step(sd.desc, p, st, dt, h, rot);
+      }
+      for (size_t i = 0; i < rot.size(); ++i) locals[static_cast<size_t>(sd.desc.links[i].joint)].rotation = rot[i];
+      const auto w = rig::local_to_world(sk, locals);
+      std::vector<Eigen::Matrix4d> tw;
+      for (const auto& l : sd.desc.links) tw.push_back(w[l.joint]);
+      sd.tail_world.push_back(tw);
+    }
+  }
+  const rig::Skeleton& sk = stored.skeleton;
+  const int last = sides[0].desc.links.back().joint;
+  double stored_deg = 0;
+  for (const auto& l : sides[0].desc.links)
+    stored_deg = std::max(stored_deg, sk.stored_local[l.joint].rotation.angularDistance(sk.neutral_local[l.joint].rotation) / kDeg);
+  double pos_diff = 0, rot_diff = 0, rest_diff = 0;
+  for (size_t f = 0; f < sides[0].tail_world.size(); ++f)
+    for (size_t i = 0; i < sides[0].tail_world[f].size(); ++i) {
+      const Eigen::Matrix4d& a = sides[0].tail_world[f][i];
+      const Eigen::Matrix4d& b = sides[1].tail_world[f][i];
+      pos_diff = std::max(pos_diff, (a.block<3, 1>(0, 3) - b.block<3, 1>(0, 3)).norm() * stored.meters_per_unit);
+      rot_diff = std::max(rot_diff, (a.block<3, 3>(0, 0) - b.block<3, 3>(0, 0)).cwiseAbs().maxCoeff());
+    }
+  for (size_t i = 0; i < sides[0].rest_rot.size(); ++i)
+    rest_diff = std::max(rest_diff, sides[0].rest_rot[i].angularDistance(sides[1].rest_rot[i]) / kDeg);
+  // The settled rest of the last joint against its neutral (bind) rotation:
+  // the carry arc moves it, the stored 28 deg must not be baked in.
+  const size_t li = sides[0].desc.links.size() - 1;
+  out.metrics["stored_pose_max_deg"] = stored_deg;
+  out.metrics["last_joint.stored_deg"] =
+      sk.stored_local[last].rotation.angularDistance(sk.neutral_local[last].rotation) / kDeg;
+  out.metrics["last_joint.rest_vs_stored_deg"] = sides[0].rest_rot[li].angularDistance(sk.stored_local[last].rotation) / kDeg;
+  out.metrics["last_joint.rest_vs_neutral_deg"] = sides[0].rest_rot[li].angularDistance(sk.neutral_local[last].rotation) / kDeg;
+  out.metrics["rest_rotation_diff_deg"] = rest_diff;
+  out.metrics["max_tail_position_diff_m"] = pos_diff;
+  out.metrics["max_tail_rotation_diff"] = rot_diff;
+  out.metrics["tail_bones"] = sides[0].desc.size();
+  return Status::Ok();
+}
+
+// ---------------------------------------------------------------------------
+// rotated_end_bone: no Tail_End, the last bone's bind frame rotated away from
+// its parent's: the synthesised end continues the incoming tangent, and the
+// motion equals the same chain with an unrotated last bone.
+Status rotated_end_bone(const Scenario& s, ScenarioResult& out) {
+  solver::ChainParams p;
+  if (Status st = base_params(s, p); !st.ok()) return st;
+  const std::vector<int> chains = chains_from(s, {2, 4, 8});
+  const double fps = param(s, "fps", 60.0), duration = param(s, "duration_s", 3.0);
+  const double H = param(s, "model_height_m", 1.9);
+  const HipSwing motion = swing_from(s);
+  double worst_tan = 0, worst_len = 0, worst_motion = 0, min_rot = 1e30;
+  for (int n : chains) {
+    SynthSpec sp = synth_from(s, n);
+    sp.with_end = false;
+    SynthSpec plain = sp;
+    sp.end_twist = true;
+    const SynthRig rig = make_rig(sp), rig_plain = make_rig(plain);
+    solver::ChainDesc desc, desc_plain;
+    if (Status st = build(s, rig, p, desc); !st.ok()) return st;
+    if (Status st = build(s, rig_plain, p, desc_plain); !st.ok()) return st;
+    // Bind-space check of the synthesised end segment.
+    const int last = desc.links.back().joint, prev = desc.links[desc.links.size() - 2].joint;
+    const Eigen::Matrix4d wl = rig.inverse_bind[static_cast<size_t>(last)].inverse();
+    const Eigen::Matrix4d wp = rig.inverse_bind[static_cast<size_t>(prev)].inverse();
+    const Vector3d incoming = (wl.block<3, 1>(0, 3) - wp.block<3, 1>(0, 3));
+    const Vector3d end_dir = (wl.block<3, 3>(0, 0) * desc.links.back().bind_dir_local).normalized();
+    const double tan_err = std::acos(std::clamp(end_dir.dot(incoming.normalized()), -1.0, 1.0)) / kDeg;
+    const double len_err = std::abs(desc.links.back().length / incoming.norm() - 1.0);
+    const double frame_rot = Quaterniond(wl.block<3, 3>(0, 0)).angularDistance(Quaterniond(wp.block<3, 3>(0, 0))) / kDeg;
+    const Run a = run_motion(desc, p, motion, fps, duration);
+    const Run b = run_motion(desc_plain, p, motion, fps, duration);
+    double diff = 0;
+    for (size_t f = 0; f < a.points.size(); ++f)
+      for (size_t i = 0; i < a.points[f].size(); ++i) {
+        const double e = (a.points[f][i] - b.points[f][i]).norm();
+        diff = std::isfinite(e) ? std::max(diff, e) : std::numeric_limits<double>::infinity();
+      }
+    const std::string pre = "bones_" + std::to_string(n) + ".";
+    out.metrics[pre + "end_frame_rotation_deg"] = frame_rot;
+    out.metrics[pre + "end_tangent_error_deg"] = tan_err;
+    out.metrics[pre + "end_length_error_rel"] = len_err;
+    out.metrics[pre + "motion_diff_rel_H"] = diff / H;
+    out.metrics[pre + "tip_excursion_rel_H"] = a.tip_excursion / H;
+    out.metrics[pre + "nan_count"] = a.nan_count;
+    worst_tan = std::max(worst_tan, tan_err);
+    worst_len = std::max(worst_len, len_err);
+    worst_motion = std::max(worst_motion, diff / H);
+    min_rot = std::min(min_rot, frame_rot);
+  }
+  out.metrics["max_end_tangent_error_deg"] = worst_tan;
+  out.metrics["max_end_length_error_rel"] = worst_len;
+  out.metrics["max_motion_diff_rel_H"] = worst_motion;
+  out.metrics["min_end_frame_rotation_deg"] = min_rot;
+  return Status::Ok();
+}
+
 }  // namespace
 
 rig::Status run_solver_invariant(const Scenario& s, const RunOptions&, ScenarioResult& out) {
@@ -669,6 +1051,10 @@ rig::Status run_solver_invariant(const Scenario& s, const RunOptions&, ScenarioR
     if (s.kind == "solver_teleport") return teleport(s, out);
     if (s.kind == "solver_loop_closure") return loop_closure(s, out);
     if (s.kind == "solver_contact_never_moves_body") return contact_never_moves_body(s, out);
+    if (s.kind == "solver_bend_smoothness") return bend_smoothness(s, out);
+    if (s.kind == "solver_ground") return ground(s, out);
+    if (s.kind == "solver_bind_pose_recovery") return bind_pose_recovery(s, out);
+    if (s.kind == "solver_rotated_end_bone") return rotated_end_bone(s, out);
   } catch (const std::exception& e) {
     return bad(s, std::string("scenario parameters: ") + e.what());
   }
