@@ -21,5 +21,6 @@ Command add_list_command(CLI::App& root);
 Command add_run_command(CLI::App& root);
 Command add_fix_command(CLI::App& root);
 Command add_strip_tail_command(CLI::App& root);
+Command add_convert_command(CLI::App& root);
 
 }  // namespace harness

@@ -305,9 +305,12 @@ Status fast_hip_swing(const Scenario& s, ScenarioResult& out) {
     out.metrics[v.prefix + "nan_count"] = nans;
     out.metrics[v.prefix + "failed_chains"] = failed;
   }
-  out.notes.push_back("pass per chain: no NaN, length error <= " + std::to_string(max_len_err) +
-                      ", angle range <= " + std::to_string(factor) + " x (neighbours' max + " + std::to_string(slack) +
-                      " deg), tip excursion >= " + std::to_string(min_exc) + " of the tail length");
+  char note[256];
+  std::snprintf(note, sizeof note,
+                "pass per chain: no NaN, length error <= %g, angle range <= %g x (neighbours' max + %g deg), "
+                "tip excursion >= %g of the tail length",
+                max_len_err, factor, slack, min_exc);
+  out.notes.push_back(note);
   return Status::Ok();
 }
 
@@ -437,42 +440,53 @@ Status teleport(const Scenario& s, ScenarioResult& out) {
   const Motion motion = [&](double t) {
     return t < jump_t - 1e-9 ? hips_pose(Vector3d(0, h, 0), 0.0) : hips_pose(Vector3d(jump, h, 0), turn);
   };
-  double worst_after = 0, worst_len = 0;
-  int nans = 0, min_teleports = 1 << 30;
-  for (int n : chains) {
-    const SynthSpec sp = synth_from(s, n);
-    solver::ChainDesc desc;
-    if (Status st = build(s, make_rig(sp), p, desc); !st.ok()) return st;
-    const Run r = run_motion(desc, p, motion, fps, duration);
-    const auto& ref = r.points_hips.front();  // settled carry pose after reset
-    double after = 0, during = 0;
-    for (size_t f = 0; f < r.points_hips.size(); ++f) {
-      const double t = f / fps;
-      if (t < jump_t - 1e-9) continue;
-      double d = 0;
-      for (size_t i = 0; i < ref.size(); ++i) {
-        const double e = (r.points_hips[f][i] - ref[i]).norm();
-        d = std::isfinite(e) ? std::max(d, e) : std::numeric_limits<double>::infinity();
-      }
-      during = std::max(during, d);
-      if (t >= jump_t + settle - 1e-9) after = std::max(after, d);
-    }
-    const std::string pre = "bones_" + std::to_string(n) + ".";
-    out.metrics[pre + "nan_count"] = r.nan_count;
-    out.metrics[pre + "max_length_error_rel"] = r.max_length_error;
-    out.metrics[pre + "teleports"] = r.teleports;
-    out.metrics[pre + "max_pose_error_rel_H"] = during / H;
-    out.metrics[pre + "pose_error_after_settle_rel_H"] = after / H;
-    out.metrics[pre + "tip_world_travel_m"] = (r.tip_world.back() - r.tip_world.front()).norm();
-    worst_after = std::max(worst_after, after / H);
-    worst_len = std::max(worst_len, r.max_length_error);
-    nans += r.nan_count;
-    min_teleports = std::min(min_teleports, r.teleports);
+  // Extra variants (name -> solver overrides), e.g. teleport handling off,
+  // to show the checks catch an unhandled jump; metrics prefixed "<name>.".
+  std::vector<std::pair<std::string, solver::ChainParams>> variants = {{"", p}};
+  for (const auto& [name, overrides] : s.raw.value("variants_solver", json::object()).items()) {
+    solver::ChainParams pv = p;
+    std::string err;
+    if (!apply_solver_overrides(overrides, pv, err)) return bad(s, name + ": " + err);
+    variants.emplace_back(name + ".", pv);
   }
-  out.metrics["nan_count"] = nans;
-  out.metrics["max_length_error_rel"] = worst_len;
-  out.metrics["pose_error_after_settle_rel_H"] = worst_after;
-  out.metrics["min_teleports"] = min_teleports;
+  for (const auto& [prefix, pv] : variants) {
+    double worst_after = 0, worst_len = 0;
+    int nans = 0, min_teleports = 1 << 30;
+    for (int n : chains) {
+      const SynthSpec sp = synth_from(s, n);
+      solver::ChainDesc desc;
+      if (Status st = build(s, make_rig(sp), pv, desc); !st.ok()) return st;
+      const Run r = run_motion(desc, pv, motion, fps, duration);
+      const auto& ref = r.points_hips.front();  // settled carry pose after reset
+      double after = 0, during = 0;
+      for (size_t f = 0; f < r.points_hips.size(); ++f) {
+        const double t = f / fps;
+        if (t < jump_t - 1e-9) continue;
+        double d = 0;
+        for (size_t i = 0; i < ref.size(); ++i) {
+          const double e = (r.points_hips[f][i] - ref[i]).norm();
+          d = std::isfinite(e) ? std::max(d, e) : std::numeric_limits<double>::infinity();
+        }
+        during = std::max(during, d);
+        if (t >= jump_t + settle - 1e-9) after = std::max(after, d);
+      }
+      const std::string pre = prefix + "bones_" + std::to_string(n) + ".";
+      out.metrics[pre + "nan_count"] = r.nan_count;
+      out.metrics[pre + "max_length_error_rel"] = r.max_length_error;
+      out.metrics[pre + "teleports"] = r.teleports;
+      out.metrics[pre + "max_pose_error_rel_H"] = during / H;
+      out.metrics[pre + "pose_error_after_settle_rel_H"] = after / H;
+      out.metrics[pre + "tip_world_travel_m"] = (r.tip_world.back() - r.tip_world.front()).norm();
+      worst_after = std::max(worst_after, after / H);
+      worst_len = std::max(worst_len, r.max_length_error);
+      nans += r.nan_count;
+      min_teleports = std::min(min_teleports, r.teleports);
+    }
+    out.metrics[prefix + "nan_count"] = nans;
+    out.metrics[prefix + "max_length_error_rel"] = worst_len;
+    out.metrics[prefix + "pose_error_after_settle_rel_H"] = worst_after;
+    out.metrics[prefix + "min_teleports"] = min_teleports;
+  }
   return Status::Ok();
 }
 

@@ -1,1 +1,54 @@
-# CLI tests (ctest) are added here
+# CLI contract tests: exit codes (0 ok, 1 regression, 2 bad input), one-line
+# errors, every real asset readable, the walk_stretch gate, validator checks.
+set(expect_exit "${CMAKE_SOURCE_DIR}/scripts/expect_exit.sh")
+set(data "${CMAKE_CURRENT_SOURCE_DIR}/tests/data")
+set(work "${CMAKE_CURRENT_BINARY_DIR}/cli_work")
+file(MAKE_DIRECTORY "${work}")
+
+add_test(NAME cli_help COMMAND harness --help)
+set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "info.*\n(.*\n)*.*run")
+add_test(NAME cli_no_subcommand COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness>)
+add_test(NAME cli_unknown_option COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> info --frobnicate x.glb)
+add_test(NAME cli_info_missing_file COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> info "${work}/does_not_exist.glb")
+add_test(NAME cli_info_garbage_file COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> info "${data}/garbage.glb")
+add_test(NAME cli_info_no_skin COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> info "${data}/static_triangle.gltf")
+add_test(NAME cli_info_truncated_file
+  COMMAND sh -c "\"$<TARGET_FILE:harness>\" fixture fox --density 0.4 --out \"${work}/whole.glb\" && head -c 30000 \"${work}/whole.glb\" > \"${work}/truncated.glb\" && \"${expect_exit}\" 2 --one-line-error \"$<TARGET_FILE:harness>\" info \"${work}/truncated.glb\"")
+add_test(NAME cli_fix_no_skin COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> fix "${data}/static_triangle.gltf" --out "${work}/x.glb")
+add_test(NAME cli_run_unknown_scenario COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> run no_such_scenario)
+
+# Every shared asset reads, with its roles (skipped, not passed, when the
+# assets are absent).
+foreach(asset characters/Trex.glb characters/Bunny.glb characters/demon.gltf characters/Witch.glb
+        characters/Fox.glb clips/backflip.bvh clips/walk.bvh clips/cmu_07_01_walk.fbx)
+  string(REGEX REPLACE "[/.]" "_" id "${asset}")
+  add_test(NAME cli_info_${id}
+    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/${asset}\" || exit 77; \"$<TARGET_FILE:harness>\" info \"${TAILRIG_ASSETS}/${asset}\"")
+  set_tests_properties(cli_info_${id} PROPERTIES SKIP_RETURN_CODE 77
+    PASS_REGULAR_EXPRESSION "\\[hips\\](.*\n)*.*\\[left thigh\\](.*\n)*.*\\[left shin\\]")
+endforeach()
+
+# Round trip through the writer, checked by the Khronos validator.
+set(validate "${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js")
+foreach(asset Fox.glb Trex.glb demon.gltf Witch.glb)
+  string(REGEX REPLACE "[/.]" "_" id "${asset}")
+  add_test(NAME gltf_roundtrip_valid_${id}
+    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; \"$<TARGET_FILE:harness>\" convert \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/rt_${id}.glb\" && node \"${validate}\" \"${work}/rt_${id}.glb\"")
+  set_tests_properties(gltf_roundtrip_valid_${id} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+
+# The CI gate: one ctest per scenario, named after it.
+file(GLOB scenario_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/scenarios/*.json")
+foreach(f ${scenario_files})
+  get_filename_component(name "${f}" NAME_WE)
+  add_test(NAME scenario_${name} COMMAND harness run ${name} --json "${work}/result_${name}.json")
+endforeach()
+add_test(NAME cli_golden_regression_detected
+  COMMAND ${CMAKE_COMMAND} -DHARNESS=$<TARGET_FILE:harness> -DSRC=${CMAKE_SOURCE_DIR} -DWORK=${work}
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/tests/tamper_golden.cmake")
+
+# Reports and plots: the PNGs are drawn from a fresh report folder.
+if(Python3_FOUND)
+  add_test(NAME report_plots
+    COMMAND sh -c "\"$<TARGET_FILE:harness>\" run walk_stretch --report \"${work}/report\" > /dev/null && /usr/bin/python3 \"${CMAKE_SOURCE_DIR}/scripts/plot_report.py\" \"${work}/report\" && test -s \"${work}/report/walk_stretch_contact.png\"")
+endif()

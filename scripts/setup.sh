@@ -1,0 +1,25 @@
+#!/bin/sh
+# Installs what tailrig needs on Debian 12 (apt packages, the pinned npm
+# validator) and configures + builds. Idempotent: installs only what is missing.
+# Usage: scripts/setup.sh [BUILD_DIR]   (default: build/release)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-"$root/build/release"}
+packages="cmake ninja-build g++ libassimp-dev libeigen3-dev nlohmann-json3-dev libgtest-dev
+  libbenchmark-dev libcli11-dev libtinygltf-dev python3-matplotlib nodejs npm"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing$missing" >&2
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
+fi
+if [ ! -d "$root/scripts/node_modules/gltf-validator" ]; then
+  echo "setup: installing the pinned Khronos glTF validator (npm ci)" >&2
+  (cd "$root/scripts" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${TAILRIG_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "$(nproc)"
