@@ -296,6 +296,21 @@ Status load_gltf(const std::string& path, Character& out) {
     }
   }
 
+  // A clip source (no skin at all): its joints are the animated nodes and
+  // their ancestors, bind = the stored node pose.
+  if (joint_node_list.empty()) {
+    std::vector<char> take(node_count, 0);
+    for (const auto& anim : m.animations)
+      for (const auto& ch : anim.channels)
+        for (int n = ch.target_node; valid_index(n, m.nodes) && !take[n]; n = parent[n]) take[n] = 1;
+    for (int n = 0; n < node_count; ++n)
+      if (take[n] && m.nodes[n].mesh < 0) {
+        joint_of_node[n] = static_cast<int>(joint_node_list.size());
+        joint_node_list.push_back(n);
+        joint_ibm.push_back(world[n].inverse());
+      }
+  }
+
   // Topological order: by depth in the node tree, then by first appearance.
   auto depth = [&](int n) {
     int d = 0;

@@ -162,6 +162,26 @@ TEST(GltfRoundTrip, TrexArmatureScaleSurvives) {
   EXPECT_NEAR((hi - lo) / (bhi - blo), 1.0, 0.35);
 }
 
+// A GLB with animations and no skin reads back as a clip source.
+TEST(GltfRoundTrip, ClipSourceKeepsJointsAndTracks) {
+  Character c = tiny_character();
+  c.mesh = Mesh{};
+  c.skin = Skin{};
+  const std::string path = temp_path("clips_only.glb");
+  ASSERT_TRUE(save_glb(c, path).ok());
+  Character back;
+  Status s = load(path, back);
+  ASSERT_TRUE(s.ok()) << s.message;
+  EXPECT_FALSE(back.has_skin());
+  ASSERT_GE(back.skeleton.size(), 2);
+  EXPECT_EQ(back.skeleton.names[0], "Hips");
+  EXPECT_EQ(back.skeleton.names[1], "Tail_1");
+  ASSERT_EQ(back.clips.size(), 1u);
+  ASSERT_EQ(back.clips[0].tracks.size(), 1u);
+  EXPECT_EQ(back.clips[0].tracks[0].joint, 1);
+  EXPECT_NEAR(back.clips[0].duration, 1.0, 1e-6);
+}
+
 TEST(Load, MissingFileIsNotFound) {
   Character c;
   Status s = load("/nonexistent/dir/x.glb", c);
