@@ -6,11 +6,15 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build/release"}
 packages="cmake ninja-build g++ libassimp-dev libeigen3-dev nlohmann-json3-dev libgtest-dev
-  libbenchmark-dev libcli11-dev libtinygltf-dev python3-matplotlib nodejs npm"
+  libbenchmark-dev libcli11-dev libtinygltf-dev python3-matplotlib"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# Node.js may come from another source (e.g. nodesource, which bundles npm):
+# take Debian's only when there is none.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
   echo "setup: installing$missing" >&2
   sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

@@ -443,7 +443,8 @@ Status teleport(const Scenario& s, ScenarioResult& out) {
   // Extra variants (name -> solver overrides), e.g. teleport handling off,
   // to show the checks catch an unhandled jump; metrics prefixed "<name>.".
   std::vector<std::pair<std::string, solver::ChainParams>> variants = {{"", p}};
-  for (const auto& [name, overrides] : s.raw.value("variants_solver", json::object()).items()) {
+  const json extra = s.raw.contains("variants_solver") ? s.raw["variants_solver"] : json::object();
+  for (const auto& [name, overrides] : extra.items()) {
     solver::ChainParams pv = p;
     std::string err;
     if (!apply_solver_overrides(overrides, pv, err)) return bad(s, name + ": " + err);
