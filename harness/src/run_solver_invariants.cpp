@@ -550,67 +550,78 @@ Status loop_closure(const Scenario& s, ScenarioResult& out) {
   if (Status st = base_params(s, base); !st.ok()) return st;
   FixtureChain fc;
   if (Status st = load_fixture_chain(s, s.clip, base, fc, p); !st.ok()) return st;
-  const double fps = param(s, "fps", 60.0);
   const int loops = param(s, "warmup_loops", 10);
-  const int frames = std::max(1, static_cast<int>(std::lround(fc.clip.duration * fps)));
-  const double dt = fc.clip.duration / frames;
-  std::vector<Affine3d> hips(frames);
-  for (int k = 0; k < frames; ++k) hips[k] = hips_of(fc, k * dt);
-  const int n = fc.desc.size();
-  solver::ChainState st;
-  solver::init_state(fc.desc, st);
-  solver::reset(fc.desc, p, st, hips[0]);
-  std::vector<Quaterniond> rot(static_cast<size_t>(n));
-  auto in_hips = [&](const Affine3d& h) {
-    const Quaterniond hf = solver::hips_frame_world(fc.desc, h);
-    const Vector3d root = solver::root_head_world(fc.desc, h);
-    std::vector<Vector3d> v;
-    for (const auto& q : st.points) v.push_back(hf.conjugate() * (q - root));
-    for (const auto& q : st.vel) v.push_back(hf.conjugate() * q);  // m/s (x 1 s)
-    return v;
+  if (loops < 2) return bad(s, "warmup_loops must be >= 2");
+  // One warm-up + closure measurement at a frame rate; metrics prefixed.
+  auto run_at = [&](double fps, const std::string& prefix) -> bool {
+    const int frames = std::max(1, static_cast<int>(std::lround(fc.clip.duration * fps)));
+    const double dt = fc.clip.duration / frames;
+    std::vector<Affine3d> hips(frames);
+    for (int k = 0; k < frames; ++k) hips[k] = hips_of(fc, k * dt);
+    const int n = fc.desc.size();
+    solver::ChainState st;
+    solver::init_state(fc.desc, st);
+    solver::reset(fc.desc, p, st, hips[0]);
+    std::vector<Quaterniond> rot(static_cast<size_t>(n));
+    auto in_hips = [&](const Affine3d& h) {
+      const Quaterniond hf = solver::hips_frame_world(fc.desc, h);
+      const Vector3d root = solver::root_head_world(fc.desc, h);
+      std::vector<Vector3d> v;
+      for (const auto& q : st.points) v.push_back(hf.conjugate() * (q - root));
+      for (const auto& q : st.vel) v.push_back(hf.conjugate() * q);  // m/s (x 1 s)
+      return v;
+    };
+    std::vector<Vector3d> start, prev_start;
+    double tip_range = 0;
+    std::vector<double> errors;
+    for (int l = 0; l <= loops; ++l) {
+      prev_start = start;
+      start = in_hips(hips[0]);
+      if (!prev_start.empty()) {
+        double e = 0;
+        for (size_t i = 0; i < start.size(); ++i) e = std::max(e, (start[i] - prev_start[i]).norm());
+        errors.push_back(e / fc.H);
+      }
+      if (l == loops) break;
+      std::vector<Vector3d> tips;
+      for (int k = 1; k <= frames; ++k) {
+        const Affine3d& h = hips[k % frames];
+        solver::step(fc.desc, p, st, dt, h, rot);
+        if (l == loops - 1) tips.push_back(in_hips(h)[static_cast<size_t>(n)]);
+      }
+      for (const auto& a : tips)
+        for (const auto& b : tips) tip_range = std::max(tip_range, (a - b).norm());
+    }
+    // Position-only error of the last loop (points only, not velocities).
+    double pos_err = 0;
+    for (int i = 0; i <= n; ++i) pos_err = std::max(pos_err, (start[static_cast<size_t>(i)] - prev_start[static_cast<size_t>(i)]).norm());
+    out.series[prefix + "loop_change_rel_H"] = errors;
+    out.metrics[prefix + "height_m"] = fc.H;
+    out.metrics[prefix + "tail_bones"] = n;
+    out.metrics[prefix + "frames_per_loop"] = frames;
+    out.metrics[prefix + "loop_duration_s"] = fc.clip.duration;
+    out.metrics[prefix + "max_position_error_rel_H"] = pos_err / fc.H;
+    out.metrics[prefix + "max_state_error_rel_H"] = errors.back();
+    out.metrics[prefix + "tip_range_m"] = tip_range;
+    out.metrics[prefix + "first_loop_change_rel_H"] = errors.front();
+    // The offline bake on the same samples converges and closes.
+    solver::BakeOptions bo;
+    bo.sample_rate = 1.0 / dt;
+    bo.model_height = fc.H;
+    solver::BakeResult br;
+    if (!solver::bake_loop(fc.desc, p, hips, bo, br)) return false;
+    out.metrics[prefix + "bake.passes"] = br.passes;
+    out.metrics[prefix + "bake.converged"] = br.converged ? 1 : 0;
+    out.metrics[prefix + "bake.closure_error_deg"] = br.closure_error_deg;
+    return true;
   };
-  std::vector<Vector3d> start, prev_start;
-  double tip_range = 0;
-  std::vector<double> errors;
-  for (int l = 0; l <= loops; ++l) {
-    prev_start = start;
-    start = in_hips(hips[0]);
-    if (!prev_start.empty()) {
-      double e = 0;
-      for (size_t i = 0; i < start.size(); ++i) e = std::max(e, (start[i] - prev_start[i]).norm());
-      errors.push_back(e / fc.H);
-    }
-    if (l == loops) break;
-    std::vector<Vector3d> tips;
-    for (int k = 1; k <= frames; ++k) {
-      const Affine3d& h = hips[k % frames];
-      solver::step(fc.desc, p, st, dt, h, rot);
-      if (l == loops - 1) tips.push_back(in_hips(h)[static_cast<size_t>(n)]);
-    }
-    for (const auto& a : tips)
-      for (const auto& b : tips) tip_range = std::max(tip_range, (a - b).norm());
+  if (!run_at(param(s, "fps", 60.0), "")) return bad(s, "solver bake failed");
+  const std::vector<double> extra = s.raw.value("extra_fps", std::vector<double>{});
+  for (double f : extra) {
+    char pre[32];
+    std::snprintf(pre, sizeof pre, "fps_%g.", f);
+    if (!run_at(f, pre)) return bad(s, "solver bake failed");
   }
-  // Position-only error of the last loop (points only, not velocities).
-  double pos_err = 0;
-  for (int i = 0; i <= n; ++i) pos_err = std::max(pos_err, (start[static_cast<size_t>(i)] - prev_start[static_cast<size_t>(i)]).norm());
-  out.series["loop_change_rel_H"] = errors;
-  out.metrics["height_m"] = fc.H;
-  out.metrics["tail_bones"] = n;
-  out.metrics["frames_per_loop"] = frames;
-  out.metrics["loop_duration_s"] = fc.clip.duration;
-  out.metrics["max_position_error_rel_H"] = pos_err / fc.H;
-  out.metrics["max_state_error_rel_H"] = errors.back();
-  out.metrics["tip_range_m"] = tip_range;
-  out.metrics["first_loop_change_rel_H"] = errors.front();
-  // The offline bake on the same samples converges and closes.
-  solver::BakeOptions bo;
-  bo.sample_rate = 1.0 / dt;
-  bo.model_height = fc.H;
-  solver::BakeResult br;
-  if (!solver::bake_loop(fc.desc, p, hips, bo, br)) return bad(s, "solver bake failed");
-  out.metrics["bake.passes"] = br.passes;
-  out.metrics["bake.converged"] = br.converged ? 1 : 0;
-  out.metrics["bake.closure_error_deg"] = br.closure_error_deg;
   return Status::Ok();
 }
 
