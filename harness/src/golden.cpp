@@ -112,7 +112,8 @@ Status write_golden(const std::string& path, const Scenario& s, const ScenarioRe
       diff.push_back("+ " + name + " = " + fmt(value));
     } else {
       const double before = old_metrics[name].value("value", NAN);
-      if (before != value) diff.push_back("~ " + name + ": " + fmt(before) + " -> " + fmt(value));
+      // Compared as printed: the diff is for people, the gate compares exactly.
+      if (fmt(before) != fmt(value)) diff.push_back("~ " + name + ": " + fmt(before) + " -> " + fmt(value));
     }
   }
   for (const auto& [name, v] : old_metrics.items())
