@@ -1,0 +1,65 @@
+// Retargeting clips between skeletons by body role (SPEC §6).
+//
+// Every retarget works on private data built from a Calibration captured once
+// from each skeleton's bind (neutral) pose. The live or stored pose of the
+// target skeleton is never read, so preview playback that moves the target's
+// joints between requests cannot leak into generated tracks, and parallel
+// requests share nothing mutable.
+//
+// Assumptions: Y up in bind space; joint scales are uniform (world rotations
+// compose as quaternions).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rig/model.h"
+
+namespace rig {
+
+// Plain-data snapshot of a skeleton's bind pose. Copyable; owns no pointers.
+struct Calibration {
+  std::vector<std::string> names;
+  std::vector<int> parents;
+  std::vector<Role> roles;
+  std::vector<Transform> neutral_local;     // bind pose locals
+  std::vector<Mat4> root_parent_world;      // per joint, used for roots
+  std::vector<Mat4> bind_world;             // per joint, bind space
+  std::vector<Quat> bind_world_rotation;    // rotation part of bind_world
+  int hips = -1;                            // joint index, -1 if none
+  Vec3 hips_bind_position = Vec3::Zero();   // bind space
+  double hips_bind_height = 0.0;            // y of hips_bind_position
+  // Thigh -> shin -> foot chain length in bind space (mean of the sides that
+  // have the full chain); falls back to hips_bind_height, then 1.
+  double leg_length = 0.0;
+
+  int size() const { return static_cast<int>(names.size()); }
+};
+
+// Captured from bind_world / neutral_local only; stored_local is not read.
+// Uses skeleton.roles as they are (call assign_roles() first).
+Calibration calibrate(const Skeleton& skeleton);
+
+// Target joint -> source joint pairs (target index first), by role: parts
+// with one joint per (part, side) map one to one; spine joints below the hips
+// map by their order along the chain from the hips (first min(n, m)).
+// Roles that occur more than once (other than a spine chain) are skipped.
+std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& source,
+                                                    const Calibration& target);
+
+// Retargets `clip` (animating `source`'s skeleton) onto `target`.
+// - Mapped joint: target world rotation(t) =
+//     source world rotation(t) * source bind rotation^-1 * target bind rotation.
+// - Unmapped target joints keep their neutral local.
+// - Hips position: target bind hips + (source hips(t) - source bind hips) *
+//   target leg length / source leg length (root motion kept).
+// Source joints the clip does not animate hold their neutral local.
+// Output: a clip on the target's joints, sampled at `sample_rate` Hz over the
+// source clip's duration (last sample exactly at the duration); rotation,
+// translation and scale tracks for every joint (constant ones have one key).
+// `target` is only checked for size against `target_cal`; `source` likewise.
+Clip retarget(const Character& source, const Clip& clip, const Calibration& source_cal,
+              const Calibration& target_cal, const Skeleton& target, double sample_rate = 30.0);
+
+}  // namespace rig

@@ -1,0 +1,175 @@
+#include "rig/grounding.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <string>
+
+#include "rig/pose.h"
+
+namespace rig {
+namespace {
+
+std::vector<std::string> split_tokens(std::string_view name) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty()) out.push_back(cur);
+    cur.clear();
+  };
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(name[i]);
+    if (!std::isalnum(ch)) {
+      flush();
+      continue;
+    }
+    if (!cur.empty()) {
+      const unsigned char prev = static_cast<unsigned char>(name[i - 1]);
+      const bool case_break = std::islower(prev) && std::isupper(ch);
+      const bool digit_break = (std::isdigit(prev) != 0) != (std::isdigit(ch) != 0);
+      if (case_break || digit_break) flush();
+    }
+    cur.push_back(static_cast<char>(std::tolower(ch)));
+  }
+  flush();
+  return out;
+}
+
+int dominant_joint(const std::vector<Influence>& infl) {
+  int best = -1;
+  double w = -1.0;
+  for (const Influence& in : infl) {
+    if (in.weight > w || (in.weight == w && in.joint < best)) {
+      w = in.weight;
+      best = in.joint;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+bool name_has_token(std::string_view name, std::string_view token) {
+  std::string want(token);
+  for (char& ch : want) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (const std::string& t : split_tokens(name)) {
+    if (t == want) return true;
+  }
+  return false;
+}
+
+std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> explicit_tail) {
+  const int n = sk.size();
+  std::vector<bool> tail(n, false);
+  if (!explicit_tail.empty()) {
+    for (int j : explicit_tail) {
+      if (j >= 0 && j < n) tail[j] = true;
+    }
+    return tail;
+  }
+  for (int j = 0; j < n; ++j) {
+    const bool none = j >= static_cast<int>(sk.roles.size()) || sk.roles[j].part == BodyPart::kNone;
+    if (!none) continue;
+    const int p = sk.parents[j];
+    tail[j] = name_has_token(sk.names[j], "tail") || (p >= 0 && tail[p]);
+  }
+  return tail;
+}
+
+SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
+  const Skeleton& sk = c.skeleton;
+  const int n = sk.size();
+  std::vector<std::vector<int>> by_joint(n);
+  const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  for (int v = 0; v < nv; ++v) {
+    const int d = dominant_joint(c.skin.influences[v]);
+    if (d >= 0 && d < n) by_joint[d].push_back(v);
+  }
+  const std::vector<bool> tail = tail_joint_mask(sk, opt.tail_joints);
+  const size_t k = static_cast<size_t>(std::max(1, opt.points_per_joint));
+  SupportPoints s;
+  for (int j = 0; j < n; ++j) {
+    std::vector<int>& vs = by_joint[j];
+    auto lower = [&](int a, int b) {
+      const double ya = c.mesh.positions[a].y(), yb = c.mesh.positions[b].y();
+      return ya < yb || (ya == yb && a < b);
+    };
+    const size_t take = std::min(k, vs.size());
+    std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), lower);
+    const Role r = j < static_cast<int>(sk.roles.size()) ? sk.roles[j] : Role{};
+    const bool contact = r.part == BodyPart::kFoot || r.part == BodyPart::kToe;
+    for (size_t i = 0; i < take; ++i) {
+      s.vertices.push_back(vs[i]);
+      s.dominant.push_back(j);
+      s.tail.push_back(tail[j]);
+      s.contact.push_back(contact);
+    }
+  }
+  return s;
+}
+
+std::vector<double> ground_lift_raw(const Character& c, const Clip& clip,
+                                    std::span<const double> times, const GroundingOptions& opt) {
+  const Skeleton& sk = c.skeleton;
+  const SupportPoints s = sample_support(c, opt);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double floor = kInf;
+  for (size_t i = 0; i < s.vertices.size(); ++i) {
+    if (s.tail[i] && !opt.count_tail) continue;
+    floor = std::min(floor, c.mesh.positions[s.vertices[i]].y());
+  }
+  std::vector<double> lift(times.size(), 0.0);
+  if (floor == kInf) return lift;
+  std::vector<Transform> locals;
+  std::vector<Mat4> world(sk.size());
+  std::vector<Mat4> skinning(sk.size());
+  for (size_t f = 0; f < times.size(); ++f) {
+    locals = sk.neutral_local;
+    apply_clip(clip, times[f], locals);
+    local_to_world(sk, locals, world);
+    for (int j = 0; j < sk.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
+    double low = kInf;
+    for (size_t i = 0; i < s.vertices.size(); ++i) {
+      if (s.contact[i] || (s.tail[i] && !opt.count_tail)) continue;
+      const Eigen::Vector4d p = c.mesh.positions[s.vertices[i]].homogeneous();
+      double y = 0.0;
+      for (const Influence& in : c.skin.influences[s.vertices[i]]) {
+        y += in.weight * skinning[in.joint].row(1).dot(p);
+      }
+      low = std::min(low, y);
+    }
+    if (low == kInf) continue;  // nothing but tail and contact points
+    const double clearance = low - floor;
+    lift[f] = std::max(0.0, opt.allowed_sink - clearance);
+  }
+  return lift;
+}
+
+std::vector<double> smooth_lift(std::span<const double> raw, int radius) {
+  const int n = static_cast<int>(raw.size());
+  if (radius <= 0 || n == 0) return {raw.begin(), raw.end()};
+  std::vector<double> dilated(n), out(n);
+  for (int i = 0; i < n; ++i) {
+    double m = raw[i];
+    for (int j = std::max(0, i - radius); j <= std::min(n - 1, i + radius); ++j) m = std::max(m, raw[j]);
+    dilated[i] = m;
+  }
+  for (int i = 0; i < n; ++i) {
+    double sum = 0.0;
+    int count = 0;
+    for (int j = std::max(0, i - radius); j <= std::min(n - 1, i + radius); ++j) {
+      sum += dilated[j];
+      ++count;
+    }
+    out[i] = sum / count;
+  }
+  return out;
+}
+
+std::vector<double> ground_lift(const Character& c, const Clip& clip, std::span<const double> times,
+                                const GroundingOptions& opt) {
+  const std::vector<double> raw = ground_lift_raw(c, clip, times, opt);
+  return smooth_lift(raw, opt.smoothing_radius);
+}
+
+}  // namespace rig

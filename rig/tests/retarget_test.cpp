@@ -1,0 +1,450 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "rig/grounding.h"
+#include "rig/pose.h"
+#include "rig/retarget.h"
+
+namespace rig {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+Quat axis_angle(double angle, Vec3 axis) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
+
+struct JointSpec {
+  std::string name;
+  int parent;
+  Vec3 position;                   // bind world
+  Quat rotation = Quat::Identity();  // bind world
+};
+
+Skeleton make_skeleton(const std::vector<JointSpec>& joints) {
+  Skeleton sk;
+  for (const JointSpec& j : joints) {
+    sk.names.push_back(j.name);
+    sk.parents.push_back(j.parent);
+    Transform t;
+    t.translation = j.position;
+    t.rotation = j.rotation;
+    sk.bind_world.push_back(t.matrix());
+    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
+    sk.root_parent_world.push_back(Mat4::Identity());
+  }
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const int p = sk.parents[i];
+    const Mat4 parent = p < 0 ? Mat4::Identity() : sk.bind_world[p];
+    sk.neutral_local.push_back(Transform::from_matrix(parent.inverse() * sk.bind_world[i]));
+  }
+  sk.stored_local = sk.neutral_local;
+  assign_roles(sk);
+  return sk;
+}
+
+// Mixamo-named biped in T-pose (identity bind rotations); legs 0.9 long.
+Skeleton mixamo_biped() {
+  return make_skeleton({
+      {"mixamorig:Hips", -1, {0, 1.0, 0}},
+      {"mixamorig:Spine", 0, {0, 1.2, 0}},
+      {"mixamorig:Head", 1, {0, 1.6, 0}},
+      {"mixamorig:LeftUpLeg", 0, {0.1, 0.95, 0}},
+      {"mixamorig:LeftLeg", 3, {0.1, 0.5, 0}},
+      {"mixamorig:LeftFoot", 4, {0.1, 0.05, 0}},
+      {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
+      {"mixamorig:RightLeg", 6, {-0.1, 0.5, 0}},
+      {"mixamorig:RightFoot", 7, {-0.1, 0.05, 0}},
+  });
+}
+
+// Unreal-named biped with rotated bind frames, another joint order and
+// legs `leg_scale` times as long.
+Skeleton unreal_biped(double leg_scale) {
+  const Quat leg = axis_angle(kPi / 2, Vec3::UnitZ()) * axis_angle(0.3, Vec3::UnitX());
+  const Quat body = axis_angle(-kPi / 2, Vec3::UnitX()) * axis_angle(0.2, Vec3::UnitY());
+  const double s = leg_scale;
+  return make_skeleton({
+      {"pelvis", -1, {0, 0.05 + 0.95 * s, 0.02}, body},
+      {"thigh_r", 0, {-0.12, 0.05 + 0.9 * s, 0}, leg},
+      {"calf_r", 1, {-0.12, 0.05 + 0.45 * s, 0}, leg},
+      {"foot_r", 2, {-0.12, 0.05, 0}, leg},
+      {"thigh_l", 0, {0.12, 0.05 + 0.9 * s, 0}, leg.conjugate()},
+      {"calf_l", 4, {0.12, 0.05 + 0.45 * s, 0}, leg.conjugate()},
+      {"foot_l", 5, {0.12, 0.05, 0}, leg.conjugate()},
+      {"spine_01", 0, {0, 0.3 + 0.95 * s, 0}, body},
+      {"head", 7, {0, 0.7 + 0.95 * s, 0}, axis_angle(0.4, Vec3::UnitY())},
+  });
+}
+
+Character as_character(Skeleton sk) {
+  Character c;
+  c.skeleton = std::move(sk);
+  return c;
+}
+
+// Moves and rotates the Mixamo biped's hips, spine and left leg over 1 s.
+Clip mixamo_motion() {
+  Clip clip;
+  clip.name = "motion";
+  clip.duration = 1.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 0.5, 1.0}, {Vec3(0, 1, 0), Vec3(0.2, 0.8, 0.5), Vec3(0.5, 0.9, 1.2)}};
+  hips.rotation = {{0.0, 1.0}, {Quat::Identity(), axis_angle(1.0, Vec3(0.2, 1, 0.1))}};
+  JointTracks spine;
+  spine.joint = 1;
+  spine.rotation = {{0.0, 0.4, 1.0},
+                    {axis_angle(0.1, Vec3::UnitX()), axis_angle(0.5, Vec3(1, 0, 0.3)),
+                     axis_angle(-0.3, Vec3::UnitZ())}};
+  JointTracks thigh;
+  thigh.joint = 3;
+  thigh.rotation = {{0.0, 1.0}, {axis_angle(-0.8, Vec3::UnitX()), axis_angle(0.6, Vec3(1, 0.2, 0))}};
+  JointTracks shin;
+  shin.joint = 4;
+  shin.rotation = {{0.0, 1.0}, {axis_angle(0.9, Vec3::UnitX()), axis_angle(0.1, Vec3::UnitX())}};
+  clip.tracks = {hips, spine, thigh, shin};
+  return clip;
+}
+
+std::vector<double> track_times(const Clip& c) {
+  for (const JointTracks& jt : c.tracks) {
+    if (jt.rotation.times.size() > 1) return jt.rotation.times;
+  }
+  return {};
+}
+
+std::string fmt_g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+Vec3 pos(const Mat4& m) { return m.block<3, 1>(0, 3); }
+Quat rot(const Mat4& m) { return Transform::from_matrix(m).rotation; }
+
+TEST(Retarget, RolesAssignedOnTestSkeletons) {
+  const Skeleton a = mixamo_biped(), b = unreal_biped(2.0);
+  EXPECT_EQ(a.roles[4], (Role{BodyPart::kShin, Side::kLeft}));
+  EXPECT_EQ(b.roles[0].part, BodyPart::kHips);
+  EXPECT_EQ(b.roles[2], (Role{BodyPart::kShin, Side::kRight}));
+  EXPECT_EQ(b.roles[7].part, BodyPart::kSpine);
+}
+
+TEST(Retarget, CalibrationMeasuresLegsAndHips) {
+  const Calibration a = calibrate(mixamo_biped());
+  EXPECT_EQ(a.hips, 0);
+  EXPECT_NEAR(a.hips_bind_height, 1.0, 1e-12);
+  EXPECT_NEAR(a.leg_length, 0.9, 1e-12);
+  const Calibration b = calibrate(unreal_biped(2.0));
+  EXPECT_NEAR(b.leg_length, 1.8, 1e-12);
+  EXPECT_NEAR(b.hips_bind_height, 1.95, 1e-12);
+}
+
+TEST(Retarget, RoleMappingAcrossNamingFamilies) {
+  const Skeleton a = mixamo_biped(), b = unreal_biped(1.0);
+  const auto pairs = map_joints_by_role(calibrate(a), calibrate(b));
+  std::vector<std::pair<std::string, std::string>> named;
+  for (const auto& [t, s] : pairs) named.emplace_back(b.names[t], a.names[s]);
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"pelvis", "mixamorig:Hips"},         {"thigh_r", "mixamorig:RightUpLeg"},
+      {"calf_r", "mixamorig:RightLeg"},     {"foot_r", "mixamorig:RightFoot"},
+      {"thigh_l", "mixamorig:LeftUpLeg"},   {"calf_l", "mixamorig:LeftLeg"},
+      {"foot_l", "mixamorig:LeftFoot"},     {"spine_01", "mixamorig:Spine"},
+      {"head", "mixamorig:Head"},
+  };
+  EXPECT_EQ(named, want);
+}
+
+TEST(Retarget, SpineChainsMapByOrderFromHips) {
+  Skeleton a = make_skeleton({{"Hips", -1, {0, 1, 0}},
+                              {"Spine", 0, {0, 1.1, 0}},
+                              {"Spine1", 1, {0, 1.2, 0}},
+                              {"Spine2", 2, {0, 1.3, 0}},
+                              {"Head", 3, {0, 1.6, 0}}});
+  Skeleton b = make_skeleton({{"pelvis", -1, {0, 1, 0}},
+                              {"spine_01", 0, {0, 1.15, 0}},
+                              {"spine_02", 1, {0, 1.3, 0}},
+                              {"head", 2, {0, 1.6, 0}}});
+  const auto pairs = map_joints_by_role(calibrate(a), calibrate(b));
+  const std::vector<std::pair<int, int>> want = {{0, 0}, {1, 1}, {2, 2}, {3, 4}};
+  EXPECT_EQ(pairs, want);
+}
+
+void expect_identity_retarget(const Skeleton& sk, const Clip& clip) {
+  const Character ch = as_character(sk);
+  const Calibration cal = calibrate(sk);
+  const Clip out = retarget(ch, clip, cal, cal, sk);
+  const std::vector<double> times = track_times(out);
+  ASSERT_EQ(times.size(), 31u);
+  EXPECT_EQ(times.back(), clip.duration);
+  double worst_rot = 0, worst_pos = 0;
+  for (double t : times) {
+    const auto ws = pose_at(sk, clip, t), wt = pose_at(sk, out, t);
+    for (int j = 0; j < sk.size(); ++j) {
+      worst_rot = std::max(worst_rot, rot(ws[j]).angularDistance(rot(wt[j])));
+      worst_pos = std::max(worst_pos, (pos(ws[j]) - pos(wt[j])).norm());
+    }
+  }
+  ::testing::Test::RecordProperty("worst_rotation_rad", fmt_g(worst_rot));
+  ::testing::Test::RecordProperty("worst_position", fmt_g(worst_pos));
+  EXPECT_LT(worst_rot, 1e-9);
+  EXPECT_LT(worst_pos, 1e-9);
+}
+
+TEST(Retarget, IdentityReproducesWorldRotations) {
+  expect_identity_retarget(mixamo_biped(), mixamo_motion());
+}
+
+TEST(Retarget, IdentityReproducesWorldRotationsWithRotatedBind) {
+  Clip clip = mixamo_motion();
+  // Same motion on the Unreal biped: hips 0, spine 7, left thigh 4, left calf 5.
+  clip.tracks[1].joint = 7;
+  clip.tracks[2].joint = 4;
+  clip.tracks[3].joint = 5;
+  expect_identity_retarget(unreal_biped(1.3), clip);
+}
+
+TEST(Retarget, ScaledLegsScaleHipsTranslationAndTransferDeltas) {
+  const Skeleton a = mixamo_biped(), b = unreal_biped(2.0);
+  const Calibration ca = calibrate(a), cb = calibrate(b);
+  const Clip clip = mixamo_motion();
+  const Clip out = retarget(as_character(a), clip, ca, cb, b);
+  const auto pairs = map_joints_by_role(ca, cb);
+  double worst_pos = 0, worst_rot = 0;
+  for (double t : track_times(out)) {
+    const auto ws = pose_at(a, clip, t), wt = pose_at(b, out, t);
+    const Vec3 ds = pos(ws[0]) - pos(a.bind_world[0]);
+    const Vec3 dt = pos(wt[0]) - pos(b.bind_world[0]);
+    worst_pos = std::max(worst_pos, (dt - 2.0 * ds).norm());
+    for (const auto& [tj, sj] : pairs) {
+      const Quat src_delta = rot(ws[sj]) * rot(a.bind_world[sj]).conjugate();
+      const Quat dst_delta = rot(wt[tj]) * rot(b.bind_world[tj]).conjugate();
+      worst_rot = std::max(worst_rot, src_delta.angularDistance(dst_delta));
+    }
+  }
+  ::testing::Test::RecordProperty("worst_hips_offset_error", fmt_g(worst_pos));
+  ::testing::Test::RecordProperty("worst_delta_rotation_rad", fmt_g(worst_rot));
+  EXPECT_LT(worst_pos, 1e-9);
+  EXPECT_LT(worst_rot, 1e-9);
+  // Root motion is kept: the hips travel 2 x (0.5, -0.1, 1.2) by the end.
+  const auto end = pose_at(b, out, 1.0);
+  EXPECT_TRUE((pos(end[0]) - pos(b.bind_world[0])).isApprox(Vec3(1.0, -0.2, 2.4), 1e-9));
+}
+
+template <typename T>
+bool same_track(const Track<T>& x, const Track<T>& y) {
+  if (x.times != y.times || x.values.size() != y.values.size()) return false;
+  for (size_t i = 0; i < x.values.size(); ++i) {
+    if constexpr (std::is_same_v<T, Quat>) {
+      if (x.values[i].coeffs() != y.values[i].coeffs()) return false;
+    } else {
+      if (x.values[i] != y.values[i]) return false;
+    }
+  }
+  return true;
+}
+
+bool same_clip(const Clip& x, const Clip& y) {
+  if (x.duration != y.duration || x.tracks.size() != y.tracks.size()) return false;
+  for (size_t i = 0; i < x.tracks.size(); ++i) {
+    if (x.tracks[i].joint != y.tracks[i].joint ||
+        !same_track(x.tracks[i].translation, y.tracks[i].translation) ||
+        !same_track(x.tracks[i].rotation, y.tracks[i].rotation) ||
+        !same_track(x.tracks[i].scale, y.tracks[i].scale)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool same_locals(const std::vector<Transform>& x, const std::vector<Transform>& y) {
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i].translation != y[i].translation || x[i].rotation.coeffs() != y[i].rotation.coeffs() ||
+        x[i].scale != y[i].scale) {
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(Retarget, CalibrationIsolationFromLivePose) {
+  const Character source = as_character(mixamo_biped());
+  Skeleton target = unreal_biped(1.5);
+  const Calibration cs = calibrate(source.skeleton), ct = calibrate(target);
+  const Clip clip = mixamo_motion();
+  const Clip clean = retarget(source, clip, cs, ct, target);
+
+  // Preview playback moves and rotates the live hips between requests.
+  const int hips = ct.hips;
+  target.stored_local[hips].translation += Vec3(0.3, -0.4, 0.25);
+  target.stored_local[hips].rotation = axis_angle(0.7, Vec3(1, 1, 0)) * target.stored_local[hips].rotation;
+  const std::vector<Transform> live = target.stored_local;
+  const std::vector<Transform> source_locals = source.skeleton.stored_local;
+
+  const Clip again = retarget(source, clip, cs, ct, target);
+  EXPECT_TRUE(same_clip(clean, again));
+  // A calibration taken now still ignores the live pose.
+  const Clip recalibrated = retarget(source, clip, cs, calibrate(target), target);
+  EXPECT_TRUE(same_clip(clean, recalibrated));
+  // The computation changed neither the live pose nor the source.
+  EXPECT_TRUE(same_locals(target.stored_local, live));
+  EXPECT_TRUE(same_locals(source.skeleton.stored_local, source_locals));
+}
+
+TEST(Retarget, SizeMismatchThrows) {
+  const Skeleton a = mixamo_biped();
+  const Skeleton b = make_skeleton({{"pelvis", -1, {0, 1, 0}}, {"head", 0, {0, 1.6, 0}}});
+  EXPECT_THROW(retarget(as_character(a), mixamo_motion(), calibrate(b), calibrate(b), b),
+               std::invalid_argument);
+  EXPECT_THROW(retarget(as_character(a), mixamo_motion(), calibrate(a), calibrate(a), b),
+               std::invalid_argument);
+}
+
+// ---------------------------------------------------------------- grounding
+
+// Mixamo biped plus a two-bone tail whose skin hangs 0.1 below the soles.
+// Each joint gets four vertices around it, weight 1 to that joint (tail
+// vertices also carry a little hips weight so the hips is not dominant).
+Character tailed_biped(bool with_tail_skin) {
+  Skeleton sk = mixamo_biped();
+  auto add = [&](const std::string& name, int parent, Vec3 p) {
+    sk.names.push_back(name);
+    sk.parents.push_back(parent);
+    Transform t;
+    t.translation = p;
+    sk.bind_world.push_back(t.matrix());
+    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
+    sk.root_parent_world.push_back(Mat4::Identity());
+    sk.neutral_local.push_back(Transform::from_matrix(sk.bind_world[parent].inverse() * t.matrix()));
+    sk.stored_local.push_back(sk.neutral_local.back());
+  };
+  add("mixamorig:Tail", 0, {0, 0.9, -0.1});
+  add("mixamorig:Tail1", 9, {0, 0.2, -0.5});
+  assign_roles(sk);
+  Character c;
+  c.skeleton = sk;
+  for (int j = 0; j < sk.size(); ++j) {
+    const bool tail = j >= 9;
+    if (tail && !with_tail_skin) continue;
+    const Vec3 centre = j == 10 ? Vec3(0, -0.05, -0.5) : pos(sk.bind_world[j]);
+    for (int k = 0; k < 6; ++k) {
+      const double dy = (k % 3 - 1) * 0.05;  // -0.05, 0, 0.05
+      c.mesh.positions.push_back(centre + Vec3(k < 3 ? 0.02 : -0.02, dy, 0));
+      if (tail) {
+        c.skin.influences.push_back({{j, 0.8}, {0, 0.2}});
+      } else {
+        c.skin.influences.push_back({{j, 1.0}});
+      }
+    }
+  }
+  return c;
+}
+
+// Hips dips 0.2 at 0.5 s (tail would touch the floor, body clear) and 0.6 at
+// 1.5 s (the shins go 0.15 below the floor).
+Clip dipping_hips() {
+  Clip clip;
+  clip.duration = 2.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 0.5, 1.0, 1.5, 2.0},
+                      {Vec3(0, 1, 0), Vec3(0, 0.8, 0), Vec3(0, 1, 0), Vec3(0, 0.4, 0), Vec3(0, 1, 0)}};
+  clip.tracks = {hips};
+  return clip;
+}
+
+std::vector<double> frame_times(double duration, double rate) {
+  std::vector<double> t;
+  for (int k = 0; k <= static_cast<int>(std::round(duration * rate)); ++k) t.push_back(k / rate);
+  return t;
+}
+
+TEST(Grounding, TailTokens) {
+  EXPECT_TRUE(name_has_token("mixamorig:Tail1", "tail"));
+  EXPECT_TRUE(name_has_token("TailBase", "Tail"));
+  EXPECT_TRUE(name_has_token("tail_02", "tail"));
+  EXPECT_TRUE(name_has_token("Bone.Tail.001", "tail"));
+  EXPECT_FALSE(name_has_token("Retail", "tail"));
+  EXPECT_FALSE(name_has_token("Tails", "tail"));
+  const Character c = tailed_biped(true);
+  const std::vector<bool> mask = tail_joint_mask(c.skeleton);
+  for (int j = 0; j < c.skeleton.size(); ++j) EXPECT_EQ(mask[j], j >= 9) << c.skeleton.names[j];
+  const std::vector<int> given = {3};
+  const std::vector<bool> explicit_mask = tail_joint_mask(c.skeleton, given);
+  for (int j = 0; j < c.skeleton.size(); ++j) EXPECT_EQ(explicit_mask[j], j == 3);
+}
+
+TEST(Grounding, SupportSampledPerDominantJoint) {
+  const Character c = tailed_biped(true);
+  GroundingOptions opt;
+  opt.points_per_joint = 2;
+  const SupportPoints s = sample_support(c, opt);
+  ASSERT_EQ(s.vertices.size(), 2u * c.skeleton.size());
+  for (size_t i = 0; i < s.vertices.size(); ++i) {
+    const int j = s.dominant[i];
+    // The two lowest of each joint's six vertices sit 0.05 below its centre.
+    const double centre = j == 10 ? -0.05 : c.skeleton.bind_world[j](1, 3);
+    EXPECT_NEAR(c.mesh.positions[s.vertices[i]].y(), centre - 0.05, 1e-12);
+    EXPECT_EQ(s.tail[i], j >= 9);
+    EXPECT_EQ(s.contact[i], j == 5 || j == 8);
+  }
+}
+
+TEST(Grounding, TailNeverLiftsPelvis) {
+  const Character c = tailed_biped(true);
+  const Clip clip = dipping_hips();
+  const std::vector<double> times = frame_times(2.0, 30.0);
+  GroundingOptions excluded;
+  GroundingOptions counted;
+  counted.count_tail = true;
+  const auto raw_ex = ground_lift_raw(c, clip, times, excluded);
+  const auto raw_in = ground_lift_raw(c, clip, times, counted);
+  const auto lift_ex = ground_lift(c, clip, times, excluded);
+  const auto lift_in = ground_lift(c, clip, times, counted);
+  // At the first dip (t = 0.5, frame 15): tail counted asks for the whole dip.
+  EXPECT_NEAR(raw_in[15], 0.2, 1e-12);
+  EXPECT_EQ(raw_ex[15], 0.0);
+  for (size_t f = 0; f < times.size(); ++f) {
+    if (times[f] <= 1.2) {
+      EXPECT_EQ(lift_ex[f], 0.0) << times[f];
+    }
+    EXPECT_GE(lift_ex[f], raw_ex[f]);
+    EXPECT_GE(lift_in[f], raw_in[f]);
+  }
+  EXPECT_GT(lift_in[15], 0.15);
+  // At the deep dip (t = 1.5, frame 45) the shins are 0.15 under the floor.
+  EXPECT_NEAR(raw_ex[45], 0.15, 1e-12);
+  EXPECT_NEAR(raw_in[45], 0.6, 1e-12);
+}
+
+TEST(Grounding, TailSkinPresentOrDeletedGivesIdenticalLift) {
+  const Character with = tailed_biped(true), without = tailed_biped(false);
+  ASSERT_LT(without.mesh.vertex_count(), with.mesh.vertex_count());
+  const Clip clip = dipping_hips();
+  const std::vector<double> times = frame_times(2.0, 30.0);
+  const GroundingOptions opt;
+  const auto a = ground_lift(with, clip, times, opt);
+  const auto b = ground_lift(without, clip, times, opt);
+  EXPECT_EQ(a, b);
+  double peak = 0;
+  for (double v : a) peak = std::max(peak, v);
+  EXPECT_GT(peak, 0.1);
+}
+
+TEST(Grounding, SmoothingNeverBelowRawAndKeepsZeros) {
+  const std::vector<double> raw = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+  const auto s = smooth_lift(raw, 2);
+  for (size_t i = 0; i < raw.size(); ++i) EXPECT_GE(s[i], raw[i]);
+  EXPECT_EQ(s[0], 0.0);
+  EXPECT_EQ(s[10], 0.0);
+  EXPECT_EQ(s[5], 1.0);
+  EXPECT_EQ(smooth_lift(raw, 0), raw);
+}
+
+}  // namespace
+}  // namespace rig
