@@ -6,7 +6,7 @@ set(work "${CMAKE_CURRENT_BINARY_DIR}/cli_work")
 file(MAKE_DIRECTORY "${work}")
 
 add_test(NAME cli_help COMMAND harness --help)
-set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "info.*\n(.*\n)*.*run")
+set_tests_properties(cli_help PROPERTIES PASS_REGULAR_EXPRESSION "Subcommands:")
 add_test(NAME cli_no_subcommand COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness>)
 add_test(NAME cli_unknown_option COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> info --frobnicate x.glb)
 add_test(NAME cli_info_missing_file COMMAND ${expect_exit} 2 --one-line-error $<TARGET_FILE:harness> info "${work}/does_not_exist.glb")
@@ -22,10 +22,10 @@ add_test(NAME cli_run_unknown_scenario COMMAND ${expect_exit} 2 --one-line-error
 foreach(asset characters/Trex.glb characters/Bunny.glb characters/demon.gltf characters/Witch.glb
         characters/Fox.glb clips/backflip.bvh clips/walk.bvh clips/cmu_07_01_walk.fbx)
   string(REGEX REPLACE "[/.]" "_" id "${asset}")
+  # grep, not PASS_REGULAR_EXPRESSION: ctest's regex backtracks badly on long output.
   add_test(NAME cli_info_${id}
-    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/${asset}\" || exit 77; \"$<TARGET_FILE:harness>\" info \"${TAILRIG_ASSETS}/${asset}\"")
-  set_tests_properties(cli_info_${id} PROPERTIES SKIP_RETURN_CODE 77
-    PASS_REGULAR_EXPRESSION "\\[hips\\](.*\n)*.*\\[left thigh\\](.*\n)*.*\\[left shin\\]")
+    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/${asset}\" || exit 77; out=$(\"$<TARGET_FILE:harness>\" info \"${TAILRIG_ASSETS}/${asset}\") || exit 1; for r in hips 'left thigh' 'right thigh' 'left shin' 'right shin'; do echo \"$out\" | grep -q \"\\[$r\\]\" || { echo \"missing role: $r\"; exit 1; }; done; echo \"$out\" | grep -i 'tail' | grep -q '\\[' && { echo 'a tail bone got a body role'; exit 1; }; exit 0")
+  set_tests_properties(cli_info_${id} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
 # Round trip through the writer, checked by the Khronos validator.
