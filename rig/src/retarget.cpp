@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <stdexcept>
 
 #include "rig/pose.h"
 
@@ -142,10 +141,9 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& src, cons
 
 Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
               const Calibration& dst, const Skeleton& target, double sample_rate) {
-  if (source.skeleton.size() != src.size() || target.size() != dst.size()) {
-    throw std::invalid_argument("retarget: calibration does not match skeleton");
-  }
-  if (!(sample_rate > 0)) throw std::invalid_argument("retarget: sample rate must be positive");
+  // No exceptions cross the library boundary: a mismatch gives an empty clip.
+  if (source.skeleton.size() != src.size() || target.size() != dst.size() || !(sample_rate > 0))
+    return Clip{};
   const int nt = dst.size();
   std::vector<int> source_of(nt, -1);
   for (const auto& [tj, sj] : map_joints_by_role(src, dst)) source_of[tj] = sj;

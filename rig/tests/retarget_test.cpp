@@ -296,13 +296,13 @@ TEST(Retarget, CalibrationIsolationFromLivePose) {
   EXPECT_TRUE(same_locals(source.skeleton.stored_local, source_locals));
 }
 
-TEST(Retarget, SizeMismatchThrows) {
+TEST(Retarget, SizeMismatchGivesEmptyClip) {
   const Skeleton a = mixamo_biped();
   const Skeleton b = make_skeleton({{"pelvis", -1, {0, 1, 0}}, {"head", 0, {0, 1.6, 0}}});
-  EXPECT_THROW(retarget(as_character(a), mixamo_motion(), calibrate(b), calibrate(b), b),
-               std::invalid_argument);
-  EXPECT_THROW(retarget(as_character(a), mixamo_motion(), calibrate(a), calibrate(a), b),
-               std::invalid_argument);
+  EXPECT_TRUE(retarget(as_character(a), mixamo_motion(), calibrate(b), calibrate(b), b).tracks.empty());
+  EXPECT_TRUE(retarget(as_character(a), mixamo_motion(), calibrate(a), calibrate(a), b).tracks.empty());
+  EXPECT_TRUE(retarget(as_character(a), mixamo_motion(), calibrate(a), calibrate(a), a, 0.0).tracks.empty());
+  EXPECT_FALSE(retarget(as_character(a), mixamo_motion(), calibrate(a), calibrate(a), a).tracks.empty());
 }
 
 // ---------------------------------------------------------------- grounding

@@ -58,7 +58,8 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& source,
 // Output: a clip on the target's joints, sampled at `sample_rate` Hz over the
 // source clip's duration (last sample exactly at the duration); rotation,
 // translation and scale tracks for every joint (constant ones have one key).
-// `target` is only checked for size against `target_cal`; `source` likewise.
+// `target` is only checked for size against `target_cal`, `source` likewise;
+// a mismatch (or sample_rate <= 0) returns an empty clip (no tracks).
 Clip retarget(const Character& source, const Clip& clip, const Calibration& source_cal,
               const Calibration& target_cal, const Skeleton& target, double sample_rate = 30.0);
 
