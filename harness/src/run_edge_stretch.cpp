@@ -7,6 +7,7 @@
 
 #include "detect/bone_distance.h"
 #include "detect/find_appendages.h"
+#include "detect/rigid.h"
 #include "fixtures/fixtures.h"
 #include "metrics/tail_motion.h"
 #include "rig/pose.h"
@@ -117,9 +118,8 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
 
   // The detected tail region defines the edge sets for every variant.
   detect::Params dp;
-  detect::FixResult chained, rigid;
+  detect::FixResult chained;
   if (Status st = detect::fix(original, detect::Mode::kChain, dp, chained); !st.ok()) return st;
-  if (Status st = detect::fix(original, detect::Mode::kRigid, dp, rigid); !st.ok()) return st;
   const detect::Analysis& an = chained.analysis;
   const int nw = an.welded.count();
   std::vector<char> in_tail(nw, 0), in_region(nw, 0);
@@ -134,6 +134,12 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
   if (tail)
     for (size_t i = 0; i < tail->vertices.size(); ++i)
       if (tail->geodesic[i] >= 0.9 * tail->length) tip_vertices.push_back(tail->vertices[i]);
+  // The rigid variant (SPEC §2): the same tail regions, weight 1.0 on Hips.
+  std::vector<int> tail_vertices;
+  for (const auto& r : an.regions)
+    if (r.classification.action == detect::Action::kChain)
+      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+  const rig::Character rigid = detect::make_rigid(original, tail_vertices, an.hips);
   std::vector<std::pair<int, int>> tail_edges, body_edges;
   for (const auto& e : rig::unique_edges(an.welded.triangles)) {
     if (in_tail[e.first] && in_tail[e.second]) tail_edges.push_back(e);
@@ -171,7 +177,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     if (v == "original") runs.push_back({v, &original, nullptr, false, ""});
     else if (v == "body") runs.push_back({v, &original, nullptr, true, "body edges under the original rig"});
     else if (v == "rigid") {
-      if (tail) runs.push_back({v, &rigid.character, nullptr, false, "tail weights 1.0 on Hips"});
+      if (tail) runs.push_back({v, &rigid, nullptr, false, "tail weights 1.0 on Hips"});
     } else if (v == "chain") {
       if (!tail) continue;
       if (Status st = simulate_chain(chained.character, clip, times, loop, sp, an.height * mpu, motion); !st.ok())
