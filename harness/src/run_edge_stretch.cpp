@@ -32,11 +32,6 @@ bool clip_is_loop(const rig::Character& c, const rig::Clip& clip) {
   return true;
 }
 
-int hips_joint(const rig::Skeleton& sk) {
-  for (int j = 0; j < sk.size(); ++j)
-    if (sk.roles[j].part == rig::BodyPart::kHips) return j;
-  return -1;
-}
 
 // Tail bone rotations per measured sample from the spring solver.
 struct ChainMotion {
@@ -52,7 +47,7 @@ Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std
   in.names = sk.names;
   in.parents = sk.parents;
   in.inverse_bind = sk.inverse_bind;
-  in.hips = hips_joint(sk);
+  in.hips = rig::hips_joint(sk);
   solver::ChainDesc desc;
   if (auto st = solver::build_chain(in, params, desc); !st.ok())
     return Status::Error(Status::Code::kBadData, "solver setup: " + st.message);
@@ -197,7 +192,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
   for (const VariantRun& run : runs) {
     const rig::Character& ch = *run.character;
     const auto& edges = run.body_set ? body_edges : tail_edges;
-    const int hips = hips_joint(ch.skeleton);
+    const int hips = rig::hips_joint(ch.skeleton);
     std::vector<double> all, p99_series, hips_height;
     std::vector<Vec3> tips;
     std::vector<std::vector<Vec3>> bone_dirs(run.motion ? run.motion->joints.size() : 0);

@@ -502,11 +502,6 @@ struct FixtureChain {
   double mpu = 1.0;
 };
 
-int hips_joint(const rig::Skeleton& sk) {
-  for (int j = 0; j < sk.size(); ++j)
-    if (sk.roles[j].part == rig::BodyPart::kHips) return j;
-  return -1;
-}
 
 Status load_fixture_chain(const Scenario& s, const std::string& clip_name, const solver::ChainParams& base,
                           FixtureChain& out, solver::ChainParams& p) {
@@ -531,7 +526,7 @@ Status load_fixture_chain(const Scenario& s, const std::string& clip_name, const
   in.names = sk.names;
   in.parents = sk.parents;
   in.inverse_bind = sk.inverse_bind;
-  in.hips = hips_joint(sk);
+  in.hips = rig::hips_joint(sk);
   if (auto st = solver::build_chain(in, p, out.desc); !st.ok()) return bad(s, "solver setup: " + st.message);
   return Status::Ok();
 }
@@ -953,7 +948,7 @@ Status bind_pose_recovery(const Scenario& s, ScenarioResult& out) {
     in.names = sk.names;
     in.parents = sk.parents;
     in.inverse_bind = sk.inverse_bind;
-    in.hips = hips_joint(sk);
+    in.hips = rig::hips_joint(sk);
     if (auto st = solver::build_chain(in, p, sd.desc); !st.ok()) return bad(s, "solver setup: " + st.message);
     const int frames = std::max(1, static_cast<int>(std::lround(clip.duration * fps)));
     const double dt = clip.duration / frames;

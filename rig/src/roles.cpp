@@ -240,6 +240,12 @@ void infer_roles(Skeleton& sk) {
 
 }  // namespace
 
+int hips_joint(const Skeleton& sk) {
+  for (int j = 0; j < static_cast<int>(sk.roles.size()); ++j)
+    if (sk.roles[j].part == BodyPart::kHips) return j;
+  return -1;
+}
+
 void assign_roles(Skeleton& sk) {
   sk.roles.assign(sk.size(), Role{});
   bool has_hips = false;

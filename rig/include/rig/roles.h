@@ -47,4 +47,7 @@ struct Skeleton;
 // from the bind geometry and topology (Y up assumed; falls back silently).
 void assign_roles(Skeleton& skeleton);
 
+// The joint whose role is hips (assign_roles keeps at most one), or -1.
+int hips_joint(const Skeleton& skeleton);
+
 }  // namespace rig
