@@ -22,5 +22,6 @@ Command add_run_command(CLI::App& root);
 Command add_fix_command(CLI::App& root);
 Command add_strip_tail_command(CLI::App& root);
 Command add_convert_command(CLI::App& root);
+Command add_retarget_command(CLI::App& root);
 
 }  // namespace harness
