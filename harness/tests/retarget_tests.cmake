@@ -1,0 +1,1 @@
+# Retarget command checks (issue #7); included from harness/CMakeLists.txt.

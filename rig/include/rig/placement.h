@@ -1,0 +1,2 @@
+// Placeholder (issue #7): filled in by the placement work.
+#pragma once

@@ -1,0 +1,2 @@
+// Placeholder (issue #7): tests for rig/placement.h.
+#include "rig/placement.h"
