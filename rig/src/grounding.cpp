@@ -35,7 +35,9 @@ std::vector<std::string> split_tokens(std::string_view name) {
   return out;
 }
 
-int dominant_joint(const std::vector<Influence>& infl) {
+}  // namespace
+
+int dominant_joint(std::span<const Influence> infl) {
   int best = -1;
   double w = -1.0;
   for (const Influence& in : infl) {
@@ -46,8 +48,6 @@ int dominant_joint(const std::vector<Influence>& infl) {
   }
   return best;
 }
-
-}  // namespace
 
 bool name_has_token(std::string_view name, std::string_view token) {
   std::string want(token);

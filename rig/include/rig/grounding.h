@@ -38,6 +38,11 @@ bool name_has_token(std::string_view name, std::string_view token);
 // descendant of one), or exactly the caller's set when given.
 std::vector<bool> tail_joint_mask(const Skeleton& skeleton, std::span<const int> explicit_tail = {});
 
+// The joint with the largest weight (ties: the lower index), -1 if none.
+// Support points are grouped by it; T is the points whose dominant joint is a
+// tail bone.
+int dominant_joint(std::span<const Influence> influences);
+
 struct SupportPoints {
   std::vector<int> vertices;   // mesh vertex indices, sorted by dominant joint
   std::vector<int> dominant;   // dominant joint per point
