@@ -1,2 +1,343 @@
-// Placeholder (issue #7): filled in by the limb_contact work.
+// Limb reconciliation: contact phases and analytic two-bone IK.
+// The IK places the knee by the law of cosines in the plane of the new
+// hip->ankle line and the current knee offset (the usual analytic two-joint
+// solution, e.g. D. Holden, "Simple Two Joint IK", 2017), then turns each
+// bone by the rotation that maps its (direction, knee plane normal) frame
+// onto the new one, so bone lengths are kept exactly and twist follows the
+// knee plane.
 #include "rig/limb_contact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "rig/pose.h"
+
+namespace rig {
+namespace {
+
+Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
+Quat rotation(const Mat4& m) { return Transform::from_matrix(m).rotation; }
+
+bool is_ancestor(const Skeleton& sk, int ancestor, int joint) {
+  for (int j = sk.parents[joint]; j >= 0; j = sk.parents[j])
+    if (j == ancestor) return true;
+  return false;
+}
+
+// Any unit vector perpendicular to u.
+Vec3 any_perpendicular(const Vec3& u) {
+  const Vec3 other = std::abs(u.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  return u.cross(other).normalized();
+}
+
+// Unit component of v perpendicular to unit u; `fallback` when v is (nearly)
+// parallel to u.
+Vec3 perpendicular_part(const Vec3& v, const Vec3& u, double tiny, const Vec3& fallback) {
+  const Vec3 p = v - u * v.dot(u);
+  if (p.norm() > tiny) return p.normalized();
+  const Vec3 f = fallback - u * fallback.dot(u);
+  return f.norm() > 1e-12 ? Vec3(f.normalized()) : any_perpendicular(u);
+}
+
+// Orthonormal frame with first axis `dir` and third axis as close to `normal`
+// as possible.
+Eigen::Matrix3d frame(const Vec3& dir, const Vec3& normal) {
+  const Vec3 e1 = dir.normalized();
+  Vec3 e3 = normal - e1 * normal.dot(e1);
+  e3 = e3.norm() > 1e-12 ? Vec3(e3.normalized()) : any_perpendicular(e1);
+  Eigen::Matrix3d f;
+  f.col(0) = e1;
+  f.col(1) = e3.cross(e1);
+  f.col(2) = e3;
+  return f;
+}
+
+Quat frame_rotation(const Vec3& dir0, const Vec3& n0, const Vec3& dir1, const Vec3& n1) {
+  const Eigen::Matrix3d r = frame(dir1, n1) * frame(dir0, n0).transpose();
+  return Quat(r).normalized();
+}
+
+int dominant_joint(const std::vector<Influence>& infl) {
+  int best = -1;
+  double w = -1.0;
+  for (const Influence& in : infl) {
+    if (in.weight > w || (in.weight == w && in.joint < best)) {
+      w = in.weight;
+      best = in.joint;
+    }
+  }
+  return best;
+}
+
+double smoothstep(double s) {
+  s = std::clamp(s, 0.0, 1.0);
+  return s * s * (3.0 - 2.0 * s);
+}
+
+}  // namespace
+
+TwoBoneSolution solve_two_bone(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& target,
+                               const Vec3& pole) {
+  TwoBoneSolution s;
+  s.middle = b;
+  s.end = c;
+  const double l1 = (b - a).norm(), l2 = (c - b).norm();
+  const double total = l1 + l2;
+  if (!(l1 > 0) || !(l2 > 0)) return s;  // degenerate chain: nothing to turn
+  const double tiny = 1e-9 * total;
+
+  const Vec3 ac = c - a;
+  const Vec3 at = target - a;
+  const double dist = at.norm();
+  // Folded chain (ankle on the hip): take the target, else the thigh, as its line.
+  const Vec3 u_old = ac.norm() > tiny ? Vec3(ac.normalized()) : dist > tiny ? Vec3(at / dist) : Vec3((b - a) / l1);
+  const Vec3 u = dist > tiny ? Vec3(at / dist) : u_old;
+  // Where the knee points: its current offset from the hip->ankle line, or
+  // the pole when the leg is straight.
+  const Vec3 v_old = perpendicular_part(b - a, u_old, tiny, pole);
+  const Vec3 v = perpendicular_part(v_old, u, 1e-12, pole);
+  const Vec3 n_old = u_old.cross(v_old), n_new = u.cross(v);
+
+  const double d = std::clamp(dist, std::abs(l1 - l2), total);
+  s.reached = std::abs(dist - d) <= tiny;
+  const double x = d > tiny ? (l1 * l1 - l2 * l2 + d * d) / (2.0 * d) : 0.0;
+  const double h = std::sqrt(std::max(0.0, l1 * l1 - x * x));
+  s.middle = a + u * x + v * h;
+  s.end = a + u * d;
+  s.upper = frame_rotation(b - a, n_old, s.middle - a, n_new);
+  s.lower = frame_rotation(c - b, n_old, s.end - s.middle, n_new);
+  return s;
+}
+
+std::vector<Leg> find_legs(const Skeleton& sk) {
+  std::vector<Leg> legs;
+  for (Side side : {Side::kLeft, Side::kRight}) {
+    Leg leg;
+    leg.side = side;
+    int n_thigh = 0, n_shin = 0, n_foot = 0, n_toe = 0;
+    for (int j = 0; j < sk.size() && j < static_cast<int>(sk.roles.size()); ++j) {
+      if (sk.roles[j].side != side) continue;
+      switch (sk.roles[j].part) {
+        case BodyPart::kThigh: leg.thigh = j; ++n_thigh; break;
+        case BodyPart::kShin: leg.shin = j; ++n_shin; break;
+        case BodyPart::kFoot: leg.foot = j; ++n_foot; break;
+        case BodyPart::kToe: leg.toe = j; ++n_toe; break;
+        default: break;
+      }
+    }
+    if (n_thigh != 1 || n_shin != 1 || n_foot != 1) continue;
+    if (!is_ancestor(sk, leg.thigh, leg.shin) || !is_ancestor(sk, leg.shin, leg.foot)) continue;
+    if (n_toe != 1 || !is_ancestor(sk, leg.foot, leg.toe)) leg.toe = -1;
+    legs.push_back(leg);
+  }
+  return legs;
+}
+
+std::vector<SolePoint> joint_sole_points(const Skeleton& sk, const Leg& leg, double floor_y) {
+  std::vector<SolePoint> out;
+  for (int j : {leg.foot, leg.toe}) {
+    if (j < 0) continue;
+    Vec3 p = position(sk.bind_world[j]);
+    p.y() = floor_y;
+    out.push_back({j, p});
+  }
+  return out;
+}
+
+std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, double floor_y, int per_joint) {
+  std::vector<SolePoint> out;
+  const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
+  for (int j : {leg.foot, leg.toe}) {
+    if (j < 0) continue;
+    std::vector<int> vs;
+    for (int v = 0; v < nv; ++v)
+      if (dominant_joint(ch.skin.influences[v]) == j) vs.push_back(v);
+    const size_t take = std::min(vs.size(), static_cast<size_t>(std::max(1, per_joint)));
+    std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), [&](int x, int y) {
+      const double ya = ch.mesh.positions[x].y(), yb = ch.mesh.positions[y].y();
+      return ya < yb || (ya == yb && x < y);
+    });
+    for (size_t i = 0; i < take; ++i) out.push_back({j, ch.mesh.positions[vs[i]]});
+  }
+  if (out.empty()) return joint_sole_points(ch.skeleton, leg, floor_y);
+  return out;
+}
+
+std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
+                                                const std::vector<std::vector<Vec3>>& points, double floor_y,
+                                                double leg_length, const ContactOptions& opt) {
+  const int n = static_cast<int>(times.size());
+  std::vector<char> contact(n, 0);
+  const double max_h = opt.max_height * leg_length, max_v = opt.max_speed * leg_length;
+  for (const auto& traj : points) {
+    if (static_cast<int>(traj.size()) != n) continue;
+    for (int k = 0; k < n; ++k) {
+      const int k0 = std::max(0, k - 1), k1 = std::min(n - 1, k + 1);
+      const double dt = times[k1] - times[k0];
+      Vec3 step = traj[k1] - traj[k0];
+      step.y() = 0.0;
+      const double speed = dt > 0 ? step.norm() / dt : 0.0;
+      if (traj[k].y() - floor_y <= max_h && speed <= max_v) contact[k] = 1;
+    }
+  }
+  std::vector<ContactPhase> runs;
+  for (int k = 0; k < n; ++k) {
+    if (!contact[k]) continue;
+    if (!runs.empty() && runs.back().last == k - 1) runs.back().last = k;
+    else runs.push_back({k, k});
+  }
+  std::vector<ContactPhase> merged;
+  for (const ContactPhase& r : runs) {
+    if (!merged.empty() && times[r.first] - times[merged.back().last] <= opt.max_gap + 1e-12)
+      merged.back().last = r.last;
+    else merged.push_back(r);
+  }
+  std::vector<ContactPhase> out;
+  for (const ContactPhase& p : merged)
+    if (times[p.last] - times[p.first] >= opt.min_duration - 1e-12) out.push_back(p);
+  return out;
+}
+
+LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                  const LimbContactOptions& opt) {
+  LimbContactResult res;
+  res.clip = clip;
+  const int n = static_cast<int>(times.size());
+  if (n == 0 || !std::is_sorted(times.begin(), times.end())) {
+    res.status = Status::Error(Status::Code::kBadData, "limb contact: sample times must be ascending and non-empty");
+    return res;
+  }
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty()) {
+    res.status = Status::Error(Status::Code::kBadData, "limb contact: no leg with thigh, shin and foot roles");
+    return res;
+  }
+
+  // Poses of the input clip.
+  std::vector<std::vector<Transform>> locals(n, sk.neutral_local);
+  std::vector<std::vector<Mat4>> world(n);
+  for (int k = 0; k < n; ++k) {
+    apply_clip(clip, times[k], locals[k]);
+    world[k] = local_to_world(sk, locals[k]);
+  }
+
+  struct LegWork {
+    std::vector<SolePoint> soles;
+    std::vector<Vec3> local_offset;  // sole point in its joint's frame
+    std::vector<double> offset;      // per sample pin offset (world y)
+  };
+  std::vector<LegWork> work(legs.size());
+  auto lowest = [&](const LegWork& w, const std::vector<Mat4>& wm) {
+    double low = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < w.soles.size(); ++i)
+      low = std::min(low, (wm[w.soles[i].joint] * w.local_offset[i].homogeneous()).y());
+    return low - opt.floor_y;
+  };
+  for (size_t li = 0; li < legs.size(); ++li) {
+    const Leg& leg = legs[li];
+    LegWork& w = work[li];
+    FootReport rep;
+    rep.leg = leg;
+    rep.leg_length = (position(sk.bind_world[leg.shin]) - position(sk.bind_world[leg.thigh])).norm() +
+                     (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
+    w.soles = li < opt.sole_points.size() && !opt.sole_points[li].empty() ? opt.sole_points[li]
+                                                                         : joint_sole_points(sk, leg, opt.floor_y);
+    for (const SolePoint& p : w.soles)
+      w.local_offset.push_back((sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>());
+    std::vector<std::vector<Vec3>> traj(w.soles.size(), std::vector<Vec3>(n));
+    for (int k = 0; k < n; ++k) {
+      for (size_t i = 0; i < w.soles.size(); ++i)
+        traj[i][k] = (world[k][w.soles[i].joint] * w.local_offset[i].homogeneous()).head<3>();
+      rep.clearance_before.push_back(lowest(w, world[k]));
+    }
+    rep.phases = detect_contact_phases(times, traj, opt.floor_y, rep.leg_length, opt.contact);
+    rep.contact.assign(n, false);
+    rep.weight.assign(n, 0.0);
+    w.offset.assign(n, 0.0);
+    // Inside a phase the lowest sole point goes exactly onto the floor; around
+    // it the offset of the nearest phase edge fades out.
+    for (const ContactPhase& ph : rep.phases) {
+      for (int k = 0; k < n; ++k) {
+        double wt = 0.0, edge_offset = 0.0;
+        if (k >= ph.first && k <= ph.last) {
+          wt = 1.0;
+          edge_offset = -rep.clearance_before[k];
+          rep.contact[k] = true;
+        } else if (opt.blend_time > 0) {
+          const int edge = k < ph.first ? ph.first : ph.last;
+          const double gap = std::abs(times[k] - times[edge]);
+          wt = smoothstep(1.0 - gap / opt.blend_time);
+          edge_offset = -rep.clearance_before[edge];
+        }
+        if (wt > rep.weight[k]) {
+          rep.weight[k] = wt;
+          w.offset[k] = wt * edge_offset;
+        }
+      }
+    }
+    res.feet.push_back(rep);
+  }
+
+  // IK per sample; legs are disjoint subtrees, so each reads the input pose.
+  std::vector<std::vector<Quat>> keys(legs.size() * 3, std::vector<Quat>(n));
+  for (int k = 0; k < n; ++k) {
+    std::vector<Transform> out_locals = locals[k];
+    const std::vector<Mat4>& wm = world[k];
+    for (size_t li = 0; li < legs.size(); ++li) {
+      const Leg& leg = legs[li];
+      FootReport& rep = res.feet[li];
+      const double dy = work[li].offset[k];
+      if (dy != 0.0) {
+        rep.max_correction = std::max(rep.max_correction, std::abs(dy));
+        const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
+        // Knees point where the toes do; without a toe, the foot's bind +Z.
+        const Vec3 pole = leg.toe >= 0 ? Vec3(position(wm[leg.toe]) - c)
+                                       : Vec3(rotation(wm[leg.foot]) *
+                                              (rotation(sk.bind_world[leg.foot]).conjugate() * Vec3::UnitZ()));
+        const TwoBoneSolution sol = solve_two_bone(a, b, c, c + Vec3(0, dy, 0), pole);
+        if (!sol.reached) ++rep.unreached;
+        auto parent_rot = [&](int j) {
+          const int p = sk.parents[j];
+          return p < 0 ? rotation(sk.root_parent_world[j]) : rotation(wm[p]);
+        };
+        const Quat q_thigh = rotation(wm[leg.thigh]), q_shin = rotation(wm[leg.shin]);
+        const Quat q_foot = rotation(wm[leg.foot]);
+        out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
+        out_locals[leg.shin].rotation =
+            ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
+        // The foot keeps its animated world rotation: the sole lands flat as
+        // the source placed it, just moved by dy.
+        out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+      }
+      const int joints[3] = {leg.thigh, leg.shin, leg.foot};
+      for (int r = 0; r < 3; ++r) {
+        Quat q = out_locals[joints[r]].rotation;
+        if (k > 0 && keys[li * 3 + r][k - 1].coeffs().dot(q.coeffs()) < 0) q.coeffs() = -q.coeffs();
+        keys[li * 3 + r][k] = q;
+      }
+    }
+    const std::vector<Mat4> after = local_to_world(sk, out_locals);
+    for (size_t li = 0; li < legs.size(); ++li) res.feet[li].clearance_after.push_back(lowest(work[li], after));
+  }
+
+  // Write thigh/shin/foot rotation tracks; every other track stays as it was.
+  for (size_t li = 0; li < legs.size(); ++li) {
+    const int joints[3] = {legs[li].thigh, legs[li].shin, legs[li].foot};
+    for (int r = 0; r < 3; ++r) {
+      auto it = std::find_if(res.clip.tracks.begin(), res.clip.tracks.end(),
+                             [&](const JointTracks& jt) { return jt.joint == joints[r]; });
+      if (it == res.clip.tracks.end()) {
+        res.clip.tracks.push_back(JointTracks{});
+        it = res.clip.tracks.end() - 1;
+        it->joint = joints[r];
+      }
+      it->rotation.times.assign(times.begin(), times.end());
+      it->rotation.values = keys[li * 3 + r];
+      it->rotation.interpolation = Interpolation::kLinear;
+    }
+  }
+  return res;
+}
+
+}  // namespace rig

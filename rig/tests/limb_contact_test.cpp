@@ -1,2 +1,315 @@
-// Placeholder (issue #7): tests for rig/limb_contact.h.
 #include "rig/limb_contact.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "rig/pose.h"
+
+namespace rig {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+Quat axis_angle(double angle, Vec3 axis) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
+Vec3 pos(const Mat4& m) { return m.block<3, 1>(0, 3); }
+
+// ---------------------------------------------------------------- two-bone IK
+
+struct Chain {
+  Vec3 a, b, c;
+};
+
+void expect_lengths_kept(const Chain& in, const TwoBoneSolution& s) {
+  EXPECT_NEAR((s.middle - in.a).norm(), (in.b - in.a).norm(), 1e-12);
+  EXPECT_NEAR((s.end - s.middle).norm(), (in.c - in.b).norm(), 1e-12);
+  // The rotations really move the bones there.
+  EXPECT_LT((in.a + s.upper * (in.b - in.a) - s.middle).norm(), 1e-12);
+  EXPECT_LT((s.middle + s.lower * (in.c - in.b) - s.end).norm(), 1e-12);
+}
+
+TEST(LimbContactIk, ReachesReachableTargetExactlyInTheKneePlane) {
+  // Bent leg in the y-z plane (x = 0.1), knee forward (+z).
+  const Chain ch{{0.1, 1.0, 0.0}, {0.1, 0.6, 0.15}, {0.1, 0.2, 0.0}};
+  const Vec3 target(0.1, 0.35, 0.1);  // closer to the hip, same plane
+  const TwoBoneSolution s = solve_two_bone(ch.a, ch.b, ch.c, target, Vec3::UnitZ());
+  EXPECT_TRUE(s.reached);
+  EXPECT_LT((s.end - target).norm(), 1e-12);
+  expect_lengths_kept(ch, s);
+  EXPECT_NEAR(s.middle.x(), 0.1, 1e-12) << "knee left its plane";
+  // The knee still points forward of the hip->ankle line.
+  const Vec3 u = (s.end - ch.a).normalized();
+  const Vec3 off = (s.middle - ch.a) - u * (s.middle - ch.a).dot(u);
+  EXPECT_GT(off.z(), 0.0);
+  // Both bones turn about the plane normal only.
+  EXPECT_LT((s.upper * Vec3::UnitX() - Vec3::UnitX()).norm(), 1e-12);
+  EXPECT_LT((s.lower * Vec3::UnitX() - Vec3::UnitX()).norm(), 1e-12);
+}
+
+TEST(LimbContactIk, OutOfPlaneTargetReachedWithLengthsKept) {
+  const Chain ch{{0.0, 1.0, 0.0}, {0.0, 0.55, 0.1}, {0.0, 0.1, 0.0}};
+  const Vec3 target(0.2, 0.2, 0.25);
+  const TwoBoneSolution s = solve_two_bone(ch.a, ch.b, ch.c, target, Vec3::UnitZ());
+  EXPECT_TRUE(s.reached);
+  EXPECT_LT((s.end - target).norm(), 1e-12);
+  expect_lengths_kept(ch, s);
+}
+
+TEST(LimbContactIk, TargetAtCurrentAnkleChangesNothing) {
+  const Chain ch{{0.0, 1.0, 0.0}, {0.0, 0.55, 0.1}, {0.0, 0.1, 0.0}};
+  const TwoBoneSolution s = solve_two_bone(ch.a, ch.b, ch.c, ch.c, Vec3::UnitZ());
+  EXPECT_TRUE(s.reached);
+  EXPECT_LT((s.middle - ch.b).norm(), 1e-12);
+  EXPECT_LT(s.upper.angularDistance(Quat::Identity()), 1e-9);
+  EXPECT_LT(s.lower.angularDistance(Quat::Identity()), 1e-9);
+}
+
+TEST(LimbContactIk, StraightLegBendsTowardThePole) {
+  const Chain ch{{0.0, 1.0, 0.0}, {0.0, 0.5, 0.0}, {0.0, 0.0, 0.0}};
+  const Vec3 target(0.0, 0.2, 0.0);
+  const TwoBoneSolution s = solve_two_bone(ch.a, ch.b, ch.c, target, Vec3(0, 0, 2));
+  EXPECT_TRUE(s.reached);
+  EXPECT_LT((s.end - target).norm(), 1e-12);
+  expect_lengths_kept(ch, s);
+  EXPECT_NEAR(s.middle.x(), 0.0, 1e-12);
+  EXPECT_NEAR(s.middle.z(), std::sqrt(0.25 - 0.16), 1e-12);  // knee at (0, 0.6, 0.3)
+  EXPECT_NEAR(s.middle.y(), 0.6, 1e-12);
+}
+
+TEST(LimbContactIk, UnreachableTargetExtendsTowardIt) {
+  const Chain ch{{0.0, 1.0, 0.0}, {0.0, 0.55, 0.1}, {0.0, 0.1, 0.0}};
+  const double l = (ch.b - ch.a).norm() + (ch.c - ch.b).norm();
+  const Vec3 target(0.0, -1.0, 0.3);
+  const TwoBoneSolution s = solve_two_bone(ch.a, ch.b, ch.c, target, Vec3::UnitZ());
+  EXPECT_FALSE(s.reached);
+  expect_lengths_kept(ch, s);
+  EXPECT_LT((s.end - (ch.a + (target - ch.a).normalized() * l)).norm(), 1e-12);
+}
+
+// ------------------------------------------------------------ contact phases
+
+// 60 Hz; stance at x = 0 for k = 0..24, a linear swing k = 24..48 (x from 0 to
+// 1, arc 0.3 high), stance at x = 1 for k = 48..72. Leg length 1: low <= 0.06,
+// still <= 0.6 /s. The swing moves 1/24 per sample = 2.5 /s, so the samples
+// whose central difference touches the swing (24 and 48) are not still.
+std::vector<Vec3> gait(std::vector<double>& times) {
+  std::vector<Vec3> p;
+  for (int k = 0; k <= 72; ++k) {
+    times.push_back(k / 60.0);
+    double x = 0, y = 0;
+    if (k > 24 && k < 48) {
+      const double u = (k - 24) / 24.0;
+      x = u;
+      y = 0.3 * std::sin(kPi * u);
+    } else if (k >= 48) {
+      x = 1.0;
+    }
+    p.emplace_back(x, y, 0.5);
+  }
+  return p;
+}
+
+TEST(LimbContactPhases, SyntheticGaitGivesTwoStancePhases) {
+  std::vector<double> times;
+  const std::vector<Vec3> foot = gait(times);
+  const auto phases = detect_contact_phases(times, {foot}, 0.0, 1.0, ContactOptions{});
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases[0].first, 0);
+  EXPECT_EQ(phases[0].last, 23);
+  EXPECT_EQ(phases[1].first, 49);
+  EXPECT_EQ(phases[1].last, 72);
+}
+
+TEST(LimbContactPhases, ThresholdsScaleWithLegLength) {
+  // The same gait in centimetres is the same gait.
+  std::vector<double> times;
+  std::vector<Vec3> foot = gait(times);
+  for (Vec3& p : foot) p *= 100.0;
+  const auto phases = detect_contact_phases(times, {foot}, 0.0, 100.0, ContactOptions{});
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases[0].last, 23);
+  EXPECT_EQ(phases[1].first, 49);
+}
+
+TEST(LimbContactPhases, FloatingFootIsNoContactAndBlipsAreDropped) {
+  std::vector<double> times;
+  std::vector<Vec3> foot = gait(times);
+  for (Vec3& p : foot) p.y() += 0.07;  // above max_height everywhere
+  EXPECT_TRUE(detect_contact_phases(times, {foot}, 0.0, 1.0, ContactOptions{}).empty());
+  // Two still, low samples (1/60 s < min_duration) inside a fast move.
+  std::vector<Vec3> blip;
+  for (int k = 0; k <= 72; ++k) blip.emplace_back(k >= 30 && k <= 32 ? 1.5 : k * 0.05, 0.0, 0.0);
+  EXPECT_TRUE(detect_contact_phases(times, {blip}, 0.0, 1.0, ContactOptions{}).empty());
+}
+
+TEST(LimbContactPhases, ShortGapIsClosedAndAnyLowStillPointCounts) {
+  std::vector<double> times;
+  std::vector<Vec3> heel = gait(times), toe = heel;
+  // The heel lifts for two samples in the first stance: a gap of 3/60 s
+  // (> max_gap 0.04 s) splits the phase; a toe that stays down keeps it whole.
+  heel[10].y() = heel[11].y() = 0.2;
+  auto phases = detect_contact_phases(times, {heel}, 0.0, 1.0, ContactOptions{});
+  ASSERT_EQ(phases.size(), 3u);
+  EXPECT_EQ(phases[0].last, 9);
+  EXPECT_EQ(phases[1].first, 12);
+  phases = detect_contact_phases(times, {heel, toe}, 0.0, 1.0, ContactOptions{});
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases[0].last, 23);
+  // One lifted sample: a 2/60 s gap, closed by max_gap.
+  heel[11].y() = 0.0;
+  phases = detect_contact_phases(times, {heel}, 0.0, 1.0, ContactOptions{});
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases[0].first, 0);
+  EXPECT_EQ(phases[0].last, 23);
+}
+
+// ------------------------------------------------------------ reconciliation
+
+struct JointSpec {
+  std::string name;
+  int parent;
+  Vec3 position;
+};
+
+// Mixamo biped in T-pose, legs 0.45 + 0.45, ankles 0.05 above the floor.
+Skeleton biped() {
+  const std::vector<JointSpec> joints = {
+      {"mixamorig:Hips", -1, {0, 1.0, 0}},          {"mixamorig:Spine", 0, {0, 1.2, 0}},
+      {"mixamorig:LeftUpLeg", 0, {0.1, 0.95, 0}},   {"mixamorig:LeftLeg", 2, {0.1, 0.5, 0}},
+      {"mixamorig:LeftFoot", 3, {0.1, 0.05, 0}},    {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
+      {"mixamorig:RightLeg", 5, {-0.1, 0.5, 0}},    {"mixamorig:RightFoot", 6, {-0.1, 0.05, 0}},
+  };
+  Skeleton sk;
+  for (const JointSpec& j : joints) {
+    sk.names.push_back(j.name);
+    sk.parents.push_back(j.parent);
+    Transform t;
+    t.translation = j.position;
+    sk.bind_world.push_back(t.matrix());
+    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
+    sk.root_parent_world.push_back(Mat4::Identity());
+  }
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const int p = sk.parents[i];
+    const Mat4 parent = p < 0 ? Mat4::Identity() : sk.bind_world[p];
+    sk.neutral_local.push_back(Transform::from_matrix(parent.inverse() * sk.bind_world[i]));
+  }
+  sk.stored_local = sk.neutral_local;
+  assign_roles(sk);
+  return sk;
+}
+
+constexpr double kBend = 0.4;  // thigh forward, shin back, foot flat
+
+// Knees bent by kBend, soles `clearance` above the floor; the hips travel
+// `travel` along +z between t = 0.5 s and 1 s (feet dragged along).
+Clip crouch(double clearance, double travel) {
+  const double hips_y = 0.05 + 0.9 * std::cos(kBend) + 0.05 + clearance;
+  Clip c;
+  c.name = "crouch";
+  c.duration = 1.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 0.5, 1.0}, {Vec3(0, hips_y, 0), Vec3(0, hips_y, 0), Vec3(0, hips_y, travel)}};
+  c.tracks.push_back(hips);
+  for (int side = 0; side < 2; ++side) {
+    const int thigh = 2 + 3 * side;
+    const Quat rots[3] = {axis_angle(-kBend, Vec3::UnitX()), axis_angle(2 * kBend, Vec3::UnitX()),
+                          axis_angle(-kBend, Vec3::UnitX())};
+    for (int r = 0; r < 3; ++r) {
+      JointTracks jt;
+      jt.joint = thigh + r;
+      jt.rotation = {{0.0}, {rots[r]}};
+      c.tracks.push_back(jt);
+    }
+  }
+  return c;
+}
+
+std::vector<double> sample_times(int n, double duration) {
+  std::vector<double> t;
+  for (int k = 0; k <= n; ++k) t.push_back(duration * k / n);
+  return t;
+}
+
+void check_pinned(double clearance) {
+  const Skeleton sk = biped();
+  const Clip clip = crouch(clearance, 0.0);
+  const std::vector<double> times = sample_times(30, 1.0);
+  const LimbContactResult r = reconcile_limbs(sk, clip, times, LimbContactOptions{});
+  ASSERT_TRUE(r.status.ok()) << r.status.message;
+  ASSERT_EQ(r.feet.size(), 2u);
+  for (const FootReport& f : r.feet) {
+    EXPECT_NEAR(f.leg_length, 0.9, 1e-12);
+    ASSERT_EQ(f.phases.size(), 1u);
+    EXPECT_EQ(f.phases[0].first, 0);
+    EXPECT_EQ(f.phases[0].last, 30);
+    EXPECT_EQ(f.unreached, 0);
+    for (size_t k = 0; k < times.size(); ++k) {
+      EXPECT_NEAR(f.clearance_before[k], clearance, 1e-12);
+      EXPECT_NEAR(f.clearance_after[k], 0.0, 1e-9);
+    }
+  }
+  // Hips untouched (bit for bit); every other joint keeps its world rotation
+  // except thigh and shin; feet keep their world rotation.
+  ASSERT_EQ(r.clip.tracks[0].translation.values, clip.tracks[0].translation.values);
+  for (double t : times) {
+    const auto before = pose_at(sk, clip, t), after = pose_at(sk, r.clip, t);
+    EXPECT_EQ(before[0], after[0]);
+    for (int foot : {4, 7}) {
+      EXPECT_LT(Transform::from_matrix(before[foot]).rotation.angularDistance(
+                    Transform::from_matrix(after[foot]).rotation),
+                1e-9);
+      EXPECT_NEAR((pos(after[foot]) - pos(before[foot])).y(), -clearance, 1e-9);
+      EXPECT_NEAR((pos(after[foot]) - pos(after[foot - 1])).norm(), 0.45, 1e-12);
+      EXPECT_NEAR((pos(after[foot - 1]) - pos(after[foot - 2])).norm(), 0.45, 1e-12);
+    }
+  }
+}
+
+TEST(LimbContactReconcile, SinkingFeetAreLiftedOntoTheFloor) { check_pinned(-0.03); }
+TEST(LimbContactReconcile, HoveringFeetArePulledDownOntoTheFloor) { check_pinned(0.03); }
+
+TEST(LimbContactReconcile, PinFadesOutAfterThePhase) {
+  const Skeleton sk = biped();
+  // Still until 0.5 s, then the body (and the feet with it) moves 1.2 m in
+  // 0.5 s: no contact then.
+  const Clip clip = crouch(-0.03, 1.2);
+  const std::vector<double> times = sample_times(60, 1.0);
+  LimbContactOptions opt;
+  opt.blend_time = 0.15;
+  const LimbContactResult r = reconcile_limbs(sk, clip, times, opt);
+  ASSERT_TRUE(r.status.ok()) << r.status.message;
+  for (const FootReport& f : r.feet) {
+    ASSERT_EQ(f.phases.size(), 1u);
+    EXPECT_EQ(f.phases[0].first, 0);
+    const int last = f.phases[0].last;
+    EXPECT_GE(last, 28);
+    EXPECT_LE(last, 30);
+    // The weight falls monotonically to 0 within blend_time, and the sole
+    // moves smoothly from the floor back to where the clip has it.
+    for (int k = last + 1; k < static_cast<int>(times.size()); ++k) {
+      EXPECT_LE(f.weight[k], f.weight[k - 1]);
+      if (times[k] - times[last] >= opt.blend_time) {
+        EXPECT_EQ(f.weight[k], 0.0);
+        EXPECT_EQ(f.clearance_after[k], f.clearance_before[k]);
+      }
+      EXPECT_LT(std::abs(f.clearance_after[k] - f.clearance_after[k - 1]), 0.011) << "pop at sample " << k;
+    }
+  }
+}
+
+TEST(LimbContactReconcile, NoLegsIsAnErrorAndKeepsTheClip) {
+  Skeleton sk = biped();
+  for (Role& r : sk.roles) r = Role{};
+  const Clip clip = crouch(0.0, 0.0);
+  const std::vector<double> times = sample_times(4, 1.0);
+  const LimbContactResult r = reconcile_limbs(sk, clip, times, LimbContactOptions{});
+  EXPECT_FALSE(r.status.ok());
+  EXPECT_EQ(r.clip.tracks.size(), clip.tracks.size());
+}
+
+}  // namespace
+}  // namespace rig

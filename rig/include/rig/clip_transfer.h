@@ -1,2 +1,61 @@
-// Placeholder (issue #7): filled in by the clip_transfer work.
+// Clip transfer pipeline (SPEC §5-6): retarget a source clip onto a target
+// character, lift the body off the floor where it sinks (tail ignored), then
+// pin the feet in their contact phases.
+//
+//   retarget (from calibrations, private copies)
+//     -> body grounding: hips world y += ground_lift(t)
+//     -> limb reconciliation: thigh/shin/foot only, hips untouched
+//
+// Plain data in and out; no exceptions cross this boundary. Lengths are in
+// the target's model units, times in seconds, positions in bind space (Y up).
 #pragma once
+
+#include <vector>
+
+#include "rig/grounding.h"
+#include "rig/io.h"
+#include "rig/limb_contact.h"
+#include "rig/model.h"
+#include "rig/retarget.h"
+
+namespace rig {
+
+struct TransferOptions {
+  double sample_rate = 30.0;  // Hz; keys of the output clip
+  bool ground_body = true;    // apply rig::ground_lift to the hips
+  GroundingOptions grounding; // count_tail etc. (measurement switch)
+  bool reconcile_limbs = true;
+  // Contact thresholds and blend time; floor_y and sole_points are filled by
+  // transfer_clip (floor: f_body; sole points from the target's mesh).
+  LimbContactOptions limbs;
+  int sole_points_per_joint = 8;
+};
+
+struct TransferResult {
+  Status status;
+  Clip clip;                  // on the target's joints; empty on error
+  std::vector<double> times;  // the output keys (seconds)
+  // Per time: lift added to the hips' world y by body grounding (model units).
+  std::vector<double> lift;
+  // Bind-space floor the feet are pinned to: f_body = min bind y of the
+  // support points S \ T (S with count_tail), model units.
+  double floor_y = 0.0;
+  // Limb reconciliation per foot (empty when disabled or no legs found).
+  std::vector<FootReport> feet;
+  std::string limbs_note;     // why limbs were not reconciled, if so
+};
+
+// `source` owns `clip`; the calibrations must come from `source.skeleton` and
+// `target.skeleton` (sizes are checked). A mismatch, or a clip that maps no
+// joint, returns an error status and an empty clip. A target without legs
+// still gets a (grounded) clip, with limbs_note saying why it was not pinned.
+TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
+                             const Character& target, const Calibration& target_cal,
+                             const TransferOptions& options = {});
+
+// f_body of SPEC §5 for `character` (min bind y of S \ T, or of S with
+// count_tail); without a skinned mesh, the lowest bind y of the foot and toe
+// joints (or of all joints). Model units.
+double reference_floor(const Character& character, const GroundingOptions& options);
+
+}  // namespace rig

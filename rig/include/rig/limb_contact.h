@@ -1,2 +1,138 @@
-// Placeholder (issue #7): filled in by the limb_contact work.
+// Limb reconciliation (SPEC §5): foot contact phases and analytic two-bone
+// leg IK that pins the feet to the floor while they support the body.
+//
+// Contract: only the thigh, shin and foot joints of each leg are changed;
+// the hips track (and every other joint) is copied through untouched, so the
+// body grounding's pelvis lift stays exactly what it computed.
+//
+// Units: lengths in the skeleton's model units, times in seconds; Y up;
+// positions in bind (scene) space.
 #pragma once
+
+#include <span>
+#include <vector>
+
+#include "rig/io.h"
+#include "rig/model.h"
+
+namespace rig {
+
+// ---------------------------------------------------------------------------
+// Analytic two-bone IK.
+
+struct TwoBoneSolution {
+  // World-space rotations to pre-multiply onto the upper and lower bone's
+  // world rotation (each about its own head joint): upper moves b and c,
+  // lower is the lower bone's total change (it already includes `upper`).
+  Quat upper = Quat::Identity();
+  Quat lower = Quat::Identity();
+  Vec3 middle = Vec3::Zero();  // new middle joint (knee) position
+  Vec3 end = Vec3::Zero();     // new end joint (ankle) position
+  bool reached = false;        // end == target (up to rounding)
+};
+
+// Chain a (hip) -> b (knee) -> c (ankle), target for c. Bone lengths |b-a|
+// and |c-b| are kept. The knee bends in the plane spanned by the new a->c
+// line and the current knee offset from the a->c line (so a target inside
+// the current knee plane keeps that plane); when the chain is straight,
+// `pole` (a direction, need not be unit) says where the knee points. A target
+// out of reach gets the chain pointed at it, fully extended (or folded).
+TwoBoneSolution solve_two_bone(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& target,
+                               const Vec3& pole);
+
+// ---------------------------------------------------------------------------
+// Legs and their sole points.
+
+struct Leg {
+  Side side = Side::kCenter;
+  int thigh = -1, shin = -1, foot = -1;
+  int toe = -1;  // optional (-1)
+};
+
+// One leg per side whose thigh, shin and foot roles occur exactly once and
+// form an ancestor chain; toe when unique and below the foot. Left first.
+std::vector<Leg> find_legs(const Skeleton& skeleton);
+
+// A point rigidly attached to a joint; bind-space position.
+struct SolePoint {
+  int joint = -1;
+  Vec3 bind_position = Vec3::Zero();
+};
+
+// Without a mesh: the foot and toe joints projected onto the floor plane
+// y = floor_y (heel and ball).
+std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& leg, double floor_y);
+// With a skinned mesh: per foot/toe joint the `per_joint` vertices dominated
+// by it with the lowest bind y (ties by index); falls back to the joint
+// projection when the mesh gives none.
+std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y,
+                                        int per_joint = 8);
+
+// ---------------------------------------------------------------------------
+// Contact phases.
+
+struct ContactOptions {
+  // A sole point is "low" when its height above the floor is at most
+  // max_height x leg length (negative heights count as low) ...
+  double max_height = 0.06;
+  // ... and "still" when its horizontal speed is at most max_speed x leg
+  // length per second (stance ~0, swing ~3 leg lengths/s in a walk).
+  double max_speed = 0.6;
+  // Runs shorter than this are dropped (s), gaps up to max_gap are closed (s).
+  double min_duration = 0.06;
+  double max_gap = 0.04;
+};
+
+struct ContactPhase {
+  int first = 0, last = 0;  // sample indices, inclusive
+};
+
+// Contact phases of one foot from its sole point trajectories:
+// points[i][k] = world position of sole point i at times[k]. A sample is in
+// contact when some sole point is low and still there. Times ascending.
+std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
+                                                const std::vector<std::vector<Vec3>>& points,
+                                                double floor_y, double leg_length,
+                                                const ContactOptions& options);
+
+// ---------------------------------------------------------------------------
+// Reconciliation of a clip.
+
+struct LimbContactOptions {
+  ContactOptions contact;
+  double floor_y = 0.0;     // bind-space floor height, model units
+  double blend_time = 0.15; // s: the pin offset fades in/out over this time
+                            // outside each phase (smoothstep), so no pops
+  // Per leg (same order as find_legs), sole points; missing or empty entries
+  // use joint_sole_points.
+  std::vector<std::vector<SolePoint>> sole_points;
+};
+
+struct FootReport {
+  Leg leg;
+  double leg_length = 0.0;             // thigh->shin->foot in bind, model units
+  std::vector<ContactPhase> phases;
+  std::vector<bool> contact;           // per sample, inside a phase
+  std::vector<double> weight;          // per sample, pin weight 0..1 (blend)
+  std::vector<double> clearance_before;  // per sample, lowest sole point - floor
+  std::vector<double> clearance_after;   // same after IK (rigid sole points)
+  int unreached = 0;                   // samples whose IK target was out of reach
+  double max_correction = 0.0;         // largest |pin offset| applied, model units
+};
+
+struct LimbContactResult {
+  Status status;
+  Clip clip;                  // the input clip with new thigh/shin/foot rotation tracks
+  std::vector<FootReport> feet;
+};
+
+// Detects contact phases per foot on `clip` (evaluated on top of the
+// skeleton's neutral locals at `times`) and pins each foot's lowest sole
+// point to the floor in them with two-bone IK; the foot keeps its animated
+// world rotation. Thigh, shin and foot rotation tracks are rewritten with one
+// linear key per time; nothing else changes. No legs, or bad times, gives an
+// error status and the input clip unchanged.
+LimbContactResult reconcile_limbs(const Skeleton& skeleton, const Clip& clip,
+                                  std::span<const double> times, const LimbContactOptions& options);
+
+}  // namespace rig
