@@ -23,6 +23,12 @@ json result_json(const ScenarioResult& r) {
 
 namespace {
 
+bool is_lift_table(const std::string& key, const json& v) {
+  const std::string suffix = "lift_table";
+  return v.is_array() && key.size() >= suffix.size() &&
+         key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 std::string table_markdown(const ScenarioResult& r) {
   std::string s = "| variant | set | samples | p95 | p99 | max | torn |\n|---|---|---|---|---|---|---|\n";
   char b[256];
@@ -51,6 +57,14 @@ void print_table(const ScenarioResult& r, std::FILE* out) {
     if (v.is_number() && (k.find(".tail.") != std::string::npos || k.find(".body.") != std::string::npos)) continue;
     if (v.is_number()) std::fprintf(out, "  %-40s %.6g\n", k.c_str(), v.get<double>());
   }
+  for (const auto& [k, v] : r.metrics.items()) {
+    if (!is_lift_table(k, v)) continue;
+    std::fprintf(out, "  %s: %8s %13s %13s %10s\n", k.c_str(), "time", "hips counted", "hips excluded", "extra");
+    for (const auto& row : v)
+      std::fprintf(out, "  %*s  %6.3f s %10.1f cm %10.1f cm %7.1f cm\n", static_cast<int>(k.size()), "",
+                   row.value("time", 0.0), 100 * row.value("hips_tail_counted", 0.0),
+                   100 * row.value("hips_tail_excluded", 0.0), 100 * row.value("extra_lift", 0.0));
+  }
   for (const auto& n : r.notes) std::fprintf(out, "  note: %s\n", n.c_str());
   for (const auto& f : r.failures) std::fprintf(out, "  FAIL %s\n", f.c_str());
   std::fprintf(out, "  => %s\n", r.pass ? "pass" : "REGRESSION");
@@ -68,11 +82,20 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
   md << "| metric | value |\n|---|---|\n";
   for (const auto& [k, v] : r.metrics.items())
     if (v.is_number()) md << "| " << k << " | " << v.dump() << " |\n";
-  if (r.metrics.contains("lift_table")) {
-    md << "\n| time (s) | hips, tail counted (m) | hips, tail excluded (m) | extra lift (m) |\n|---|---|---|---|\n";
-    for (const auto& row : r.metrics["lift_table"])
-      md << "| " << row["time"].dump() << " | " << row["hips_tail_counted"].dump() << " | "
-         << row["hips_tail_excluded"].dump() << " | " << row["extra_lift"].dump() << " |\n";
+  // Every lift table ("lift_table", "PREFIX.lift_table"), rounded for reading;
+  // NAME.json keeps the full values.
+  for (const auto& [k, v] : r.metrics.items()) {
+    if (!is_lift_table(k, v)) continue;
+    md << "\n" << (k == "lift_table" ? std::string("Lift table") : "Lift table `" + k + "`")
+       << " (SPEC §5): final hips height with the tail counted / excluded in body grounding.\n\n"
+       << "| time | hips, tail counted | hips, tail excluded | extra lift |\n|---|---|---|---|\n";
+    char b[160];
+    for (const auto& row : v) {
+      std::snprintf(b, sizeof b, "| %.3f s | %.1f cm | %.1f cm | %.1f cm |\n", row.value("time", 0.0),
+                    100 * row.value("hips_tail_counted", 0.0), 100 * row.value("hips_tail_excluded", 0.0),
+                    100 * row.value("extra_lift", 0.0));
+      md << b;
+    }
   }
   md << "\nResult: " << (r.pass ? "pass" : "REGRESSION") << "\n";
   for (const auto& f : r.failures) md << "- FAIL " << f << "\n";
