@@ -8,6 +8,7 @@ writes, when the data is present:
   NAME_stretch.png   edge-stretch distribution per variant/set (box plots)
   NAME_p99_time.png  per-sample p99 stretch over clip time, one line per variant
   NAME_hips.png      hips height over clip time (and the lift table, if any)
+  NAME_lift.png      grounding: hips height with the tail counted vs excluded over time
   NAME_contact.png   contact sheet: side view of the edges coloured by stretch
 
 See reports/README.md for how to read each figure.  Output is deterministic
@@ -160,9 +161,35 @@ def parse_scenario(path):
                 out[v] = ys
         per_variant[key] = out
 
+    # Per-sample hips curves of grounding scenarios: series.lift_curves =
+    # {key: {label, times, hips_tail_counted, hips_tail_excluded, [lift_*, body_clearance_*]}}
+    lift_curves = {}
+    raw_curves = series.get("lift_curves", {}) or {}
+    if not isinstance(raw_curves, dict):
+        raise ReportError(f"{path}: series.lift_curves is not an object")
+    for key, c in raw_curves.items():
+        where = f"{path}: series.lift_curves.{key}"
+        if not isinstance(c, dict):
+            raise ReportError(f"{where}: not an object")
+        ct = num_list(c.get("times", []), f"{where}.times")
+        curve = {"label": str(c.get("label", key) or key), "times": ct}
+        for k in ("hips_tail_counted", "hips_tail_excluded", "body_clearance_tail_excluded",
+                  "body_clearance_tail_counted"):
+            if k not in c:
+                if k.startswith("hips_"):
+                    raise ReportError(f"{where}: missing key '{k}'")
+                continue
+            ys = num_list(c[k], f"{where}.{k}")
+            if len(ys) != len(ct):
+                raise ReportError(f"{where}.{k} has {len(ys)} values for {len(ct)} times")
+            curve[k] = ys
+        if ct:
+            lift_curves[key] = curve
+
     return {
         "name": name,
         "description": str(d.get("description", "") or ""),
+        "lift_curves": lift_curves,
         "pass": d.get("pass"),
         "rows": rows,
         "metrics": metrics,
@@ -404,6 +431,69 @@ def point_at(a, tip):
     return (a[r, 0], a[r, 1]) if e == 0 else (a[r, 2], a[r, 3])
 
 
+def lift_table_for(sc, key):
+    """Rows of metrics.lift_table (key "main") or metrics.KEY.lift_table, as (time, extra)."""
+    lt = sc["metrics"].get("lift_table" if key == "main" else f"{key}.lift_table")
+    if not isinstance(lt, list):
+        return []
+    rows = []
+    for e in lt:
+        if isinstance(e, dict) and isinstance(e.get("time"), (int, float)) and isinstance(e.get("extra_lift"), (int, float)):
+            rows.append((float(e["time"]), float(e["extra_lift"])))
+    return rows
+
+
+def plot_lift(sc, out_dir):
+    """One column per transferred clip: hips height with the tail counted vs excluded over time
+    (top) and, below, the extra lift and the body's clearance above the reference floor."""
+    keys = sorted(sc["lift_curves"].keys(), key=lambda k: (k != "main", k))  # unprefixed clip first
+    ncols = len(keys)
+    fig, axes = plt.subplots(2, ncols, figsize=(7.2 * ncols, 7.4), squeeze=False, sharex="col",
+                             gridspec_kw={"height_ratios": [2.2, 1.0]}, layout="constrained")
+    for ci, key in enumerate(keys):
+        c = sc["lift_curves"][key]
+        t = np.asarray(c["times"])
+        hc = np.asarray(c["hips_tail_counted"])
+        he = np.asarray(c["hips_tail_excluded"])
+        ax = axes[0][ci]
+        ax.fill_between(t, he, hc, where=hc > he, color="#ff7f0e", alpha=0.18, lw=0,
+                        label="extra lift from counting the tail")
+        ax.plot(t, hc, "-", color="#ff7f0e", lw=2.0, label="hips, tail counted in grounding")
+        ax.plot(t, he, "--", color="#9467bd", lw=2.0, label="hips, tail excluded (SPEC §5)")
+        rows = lift_table_for(sc, key)
+        for tt, _ in rows:
+            ax.axvline(tt, color="#bbbbbb", lw=0.8, zorder=0)
+        ax.set_ylabel("hips height (m)")
+        extra = hc - he
+        k = int(np.argmax(extra))
+        ax.set_title(f"{c['label']}\nlargest extra lift {extra[k] * 100:.1f} cm at {t[k]:.2f} s; "
+                     f"at the end {extra[-1] * 100:.1f} cm", fontsize=10)
+        ax.grid(color="#e5e5e5", lw=0.6)
+        ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
+        bx = axes[1][ci]
+        bx.axhline(0.0, color="#333333", lw=0.8)
+        bx.plot(t, extra * 100, "-", color="#ff7f0e", lw=1.6, label="extra lift (counted − excluded)")
+        if "body_clearance_tail_excluded" in c:
+            bx.plot(t, np.asarray(c["body_clearance_tail_excluded"]) * 100, ":", color="#2ca02c", lw=1.6,
+                    label="lowest body point above the floor, tail excluded")
+        for tt, _ in rows:
+            bx.axvline(tt, color="#bbbbbb", lw=0.8, zorder=0)
+        # Centimetre scale for lift and floor contact; the flight's clearance leaves the axes.
+        lo = min(-5.0, float(np.min(extra)) * 100)
+        if "body_clearance_tail_excluded" in c:
+            lo = min(lo, float(np.min(c["body_clearance_tail_excluded"])) * 100)
+        bx.set_ylim(max(lo, -30.0) - 2.0, float(np.max(extra)) * 100 * 1.3 + 5.0)
+        bx.set_xlabel("clip time (s)")
+        bx.set_ylabel("cm (clearance clipped in flight)")
+        bx.set_xlim(t[0], t[-1])
+        bx.grid(color="#e5e5e5", lw=0.6)
+        bx.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
+    fig.suptitle(f"{sc['name']}: final hips height with the tail counted vs excluded in body grounding "
+                 "(grey lines: lift table times)", fontsize=12)
+    path = os.path.join(out_dir, f"{sc['name']}_lift.png")
+    save(fig, path)
+
+
 def plot_contact(sc, contact, out_dir):
     order = variant_order(contact.keys())
     sets = measured_set_of(sc, contact)
@@ -540,8 +630,11 @@ def run(report_dir, out_dir):
             plot_stretch(sc, out_dir)
         if sc["times"] and sc["p99"]:
             plot_p99_time(sc, out_dir)
-        if (sc["times"] and sc["hips"]) or sc["lift"]:
+        # With per-sample lift curves the lift figure replaces the table-only hips figure.
+        if (sc["times"] and sc["hips"]) or (sc["lift"] and not sc["lift_curves"]):
             plot_hips(sc, out_dir)
+        if sc["lift_curves"]:
+            plot_lift(sc, out_dir)
         if contact:
             plot_contact(sc, contact, out_dir)
 
