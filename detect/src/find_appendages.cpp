@@ -16,6 +16,10 @@ namespace detect {
 
 namespace {
 
+// Thighs whose chains end within this fraction of the skeleton's height of
+// the lowest one are the legs the rig stands on (read_pelvis).
+constexpr double kLegTolerance = 0.1;
+
 int find_root(std::vector<int>& parent, int x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
   return x;
@@ -35,7 +39,12 @@ int hips_joint(const rig::Skeleton& sk, const std::vector<char>& deforming) {
 // Ring, centroid and attachment joint of a region (welded ids in r.welded).
 void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>& deforming,
             const Params& params, Region& r) {
-  r.ring = attachment_ring(a.graph, r.welded, a.far);
+  // The ring is every neighbour outside the region: for a component of far
+  // vertices those are exactly its non-far neighbours; for a core split off
+  // at a raised threshold (cut_level) they are the skin at the cut.
+  std::vector<char> member(a.far.size(), 0);
+  for (int v : r.welded) member[v] = 1;
+  r.ring = attachment_ring(a.graph, r.welded, member);
   if (r.ring.empty()) {
     // A shell entirely far from the skeleton: its closest vertices stand in
     // for the ring.
@@ -73,6 +82,177 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
 }
 
+// Reading chosen: the pelvis is where the legs join the trunk, whatever the
+// bone is called. Some rigs name another bone `Hips` (Quaternius animals:
+// `Hips` is a helper above `Torso`; the rear body, which the legs and the
+// tail hang from, is `Back`, read as spine by name). So the deforming trunk
+// joint (hips or spine role) nearest the midpoint of the thighs the rig
+// stands on (those whose chains reach lowest: a T-Rex's arms are named legs
+// too) reads as the hips for attachment and classification. On rigs whose
+// hips joint is that joint (Mixamo and the like) nothing changes.
+void read_pelvis(rig::Skeleton& sk, const std::vector<char>& deforming) {
+  const int n = sk.size();
+  std::vector<double> lowest(n, std::numeric_limits<double>::infinity());
+  double top = -std::numeric_limits<double>::infinity();
+  for (int j = n - 1; j >= 0; --j) {  // children after parents: fold upwards
+    const double y = joint_position(sk, j).y();
+    top = std::max(top, y);
+    lowest[j] = std::min(lowest[j], y);
+    if (sk.parents[j] >= 0) lowest[sk.parents[j]] = std::min(lowest[sk.parents[j]], lowest[j]);
+  }
+  double ground = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < n; ++j) {
+    if (sk.roles[j].part == rig::BodyPart::kThigh) ground = std::min(ground, lowest[j]);
+  }
+  if (!std::isfinite(ground)) return;
+  const double tolerance = kLegTolerance * (top - ground);
+  rig::Vec3 thighs = rig::Vec3::Zero();
+  int thigh_count = 0;
+  for (int j = 0; j < n; ++j) {
+    if (sk.roles[j].part != rig::BodyPart::kThigh || lowest[j] > ground + tolerance) continue;
+    thighs += joint_position(sk, j);
+    ++thigh_count;
+  }
+  thighs /= thigh_count;
+  int best = -1;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < n; ++j) {
+    const rig::BodyPart part = sk.roles[j].part;
+    if (!deforming[j] || (part != rig::BodyPart::kSpine && part != rig::BodyPart::kHips)) continue;
+    const double d = (joint_position(sk, j) - thighs).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = j;
+    }
+  }
+  if (best >= 0) sk.roles[best].part = rig::BodyPart::kHips;
+}
+
+struct Context {
+  const rig::Character& c;
+  const rig::Skeleton& sk;
+  const std::vector<char>& deforming;
+  const std::vector<BoneSegment>& segments;
+  const Params& params;
+};
+
+// Attachment, reach, shape, classification and bone distance of a region
+// whose `welded` ids are set.
+void evaluate(const Analysis& a, const Context& x, Region& r) {
+  const double H = a.height;
+  attach(a, x.sk, x.deforming, x.params, r);
+  std::vector<rig::Vec3> pts;
+  pts.reserve(r.welded.size());
+  r.reach = 0.0;
+  for (int v : r.welded) {
+    pts.push_back(a.welded_positions[v]);
+    r.reach = std::max(r.reach, a.skeleton_distance[v]);
+  }
+  r.box = bounding_box(pts);
+  r.shape = shape_of(pts);
+  r.centroid_distance = distance_field({r.shape.centroid}, x.segments)[0];
+  r.centroid_ratio = r.reach > 0.0 ? r.centroid_distance / r.reach : 0.0;
+  RegionFacts facts;
+  facts.attachment = r.attachment_role.part;
+  facts.reach = r.reach / H;
+  facts.centroid_ratio = r.centroid_ratio;
+  facts.elongation = r.shape.elongation;
+  facts.flatness = r.shape.flatness;
+  facts.above_attachment = r.shape.centroid.y() > r.ring_centroid.y();
+  r.classification = Classification{};
+  if (static_cast<int>(r.welded.size()) >= x.params.min_region_vertices) {
+    r.classification = classify(facts, x.params.classify, true);
+  }
+  r.rigid_joint = r.classification.rigid_to_hips ? a.hips : r.attachment;
+  if (r.classification.action == Action::kRigid && r.rigid_joint < 0) {
+    r.classification.action = Action::kUnchanged;
+  }
+  r.bone_distance_before = mean_bone_distance(x.c, r.vertices);
+  r.bone_distance_after = r.bone_distance_before;
+}
+
+// Geodesic length (the chain's L percentile) of a region from its ring.
+double length_from_ring(const Analysis& a, const Region& r, double percentile_p) {
+  std::vector<char> allowed(a.far.size(), 0);
+  for (int v : r.welded) allowed[v] = 1;
+  const std::vector<double> g = geodesic_distance(a.graph, r.ring, allowed);
+  std::vector<double> values;
+  values.reserve(r.welded.size());
+  for (int v : r.welded) values.push_back(g[v]);
+  return percentile(values, percentile_p);
+}
+
+// Fused tails. Reading chosen: a tail grown out of a thick torso (the T-Rex's,
+// a fused fox's) shares one far region with the torso's far skin (belly,
+// back, flanks), whose centroid falls back onto the spine, so the whole fails
+// the protrusion test. Torso skin lies at about the trunk's radius from its
+// bones while a tail's skin keeps getting farther along the tail, so raising
+// the far threshold within that region cuts the torso skin away first: the
+// lowest threshold at which one component passes as a tail is where the tail
+// separates from the trunk (the saddle). Sheets (a skirt's or cape's hem,
+// which also break into flaps) and short bumps do not count: the core must
+// be round (flatness as for worn items) and at least split_min_length x H
+// long from its cut. Returns true with the core in `out` (evaluated).
+// The component of {v in r : skeleton distance > level x H} holding `seed`,
+// evaluated as a region cut at `level`; false when it fails to be a tail
+// core (a round tail at least split_min_length x H long from its cut).
+bool tail_core_at(const Analysis& a, const Context& x, const Region& r, double level, int seed,
+                  Region& out) {
+  const Params& p = x.params;
+  std::vector<char> mask(a.far.size(), 0);
+  for (int v : r.welded) mask[v] = a.skeleton_distance[v] > level * a.height;
+  if (!mask[seed]) return false;
+  std::vector<int> labels;
+  connected_components(a.graph, mask, labels);
+  Region core;
+  core.cut_level = level;
+  for (int v : r.welded) {
+    if (labels[v] == labels[seed]) core.welded.push_back(v);
+  }
+  if (static_cast<int>(core.welded.size()) < p.min_region_vertices) return false;
+  for (int v : r.vertices) {
+    if (labels[a.welded.weld_of[v]] == labels[seed]) core.vertices.push_back(v);
+  }
+  evaluate(a, x, core);
+  if (core.classification.cls != AppendageClass::kTail) return false;
+  if (core.shape.flatness > p.classify.max_flatness) return false;
+  if (length_from_ring(a, core, p.chain.length_percentile) < p.split_min_length * a.height) {
+    return false;
+  }
+  out = std::move(core);
+  return true;
+}
+
+bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out) {
+  const double H = a.height;
+  const Params& p = x.params;
+  if (!(p.split_step > 0.0)) return false;
+  std::vector<char> mask(a.far.size(), 0);
+  std::vector<int> labels;
+  for (int k = 1;; ++k) {
+    const double level = p.far_fraction + k * p.split_step;
+    if (level * H >= r.reach) return false;
+    for (int v : r.welded) mask[v] = a.skeleton_distance[v] > level * H;
+    const int count = connected_components(a.graph, mask, labels);
+    std::vector<int> seeds(count, -1);  // per component: its vertex farthest from the skeleton
+    for (int v : r.welded) {
+      const int l = labels[v];
+      if (l >= 0 && (seeds[l] < 0 || a.skeleton_distance[v] > a.skeleton_distance[seeds[l]])) {
+        seeds[l] = v;
+      }
+    }
+    for (int seed : seeds) {  // component ids ordered by smallest vertex: deterministic
+      Region core;
+      if (!tail_core_at(a, x, r, level, seed, core)) continue;
+      // The saddle's cut ring still runs over the fillet where tail and
+      // trunk skin blend; cut split_margin x H higher when the core still
+      // passes there.
+      if (!tail_core_at(a, x, r, level + p.split_margin, seed, out)) out = std::move(core);
+      return true;
+    }
+  }
+}
+
 }  // namespace
 
 rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& a) {
@@ -88,20 +268,15 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   if (c.skin.influences.size() != c.mesh.positions.size()) {
     return Status::Error(Status::Code::kBadData, "skin and mesh disagree in vertex count");
   }
-  rig::Skeleton roled;
-  const rig::Skeleton* skp = &c.skeleton;
+  rig::Skeleton sk = c.skeleton;  // a copy: roles may be assigned or read below
   bool any_role = false;
   if (static_cast<int>(c.skeleton.roles.size()) == nj) {
     for (const auto& r : c.skeleton.roles) any_role |= r.part != rig::BodyPart::kNone;
   }
-  if (!any_role) {  // roles missing or never assigned: assign them on a copy
-    roled = c.skeleton;
-    rig::assign_roles(roled);
-    if (static_cast<int>(roled.roles.size()) != nj) roled.roles.assign(nj, rig::Role{});
-    skp = &roled;
+  if (!any_role) {  // roles missing or never assigned: assign them on the copy
+    rig::assign_roles(sk);
+    if (static_cast<int>(sk.roles.size()) != nj) sk.roles.assign(nj, rig::Role{});
   }
-  const rig::Skeleton& sk = *skp;
-  a.roles = sk.roles;
 
   a.height = rig::model_height(c.mesh.positions);
   if (!(a.height > 0.0) || !std::isfinite(a.height)) {
@@ -119,7 +294,9 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   a.skeleton_distance = distance_field(a.welded_positions, segments);
   a.far.assign(nw, 0);
   for (int w = 0; w < nw; ++w) a.far[w] = a.skeleton_distance[w] > params.far_fraction * H;
-  a.hips = hips_joint(sk, deforming);
+  a.hips = hips_joint(sk, deforming);  // the rig's own hips: chains hang from it
+  read_pelvis(sk, deforming);
+  a.roles = sk.roles;
 
   a.shell_count = connected_components(a.graph, std::vector<char>(nw, 1), a.shell_of);
   {
@@ -174,36 +351,39 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     if (ri >= 0) a.regions[ri].vertices.push_back(v);
   }
 
+  const Context ctx{c, sk, deforming, segments, params};
+  for (Region& r : a.regions) evaluate(a, ctx, r);
+
+  // Split fused tails off regions that are no appendage (see find_tail_core);
+  // the rest of the region stays one region and is classified again.
+  const size_t before_split = a.regions.size();
+  for (size_t ri = 0; ri < before_split; ++ri) {
+    const AppendageClass cls = a.regions[ri].classification.cls;
+    if (cls != AppendageClass::kWide && cls != AppendageClass::kOther) continue;
+    Region core;
+    if (!find_tail_core(a, ctx, a.regions[ri], core)) continue;
+    core.id = static_cast<int>(a.regions.size());
+    Region& rest = a.regions[ri];
+    std::vector<int> kept;
+    for (int w : rest.welded) {
+      if (!std::binary_search(core.welded.begin(), core.welded.end(), w)) kept.push_back(w);
+    }
+    rest.welded = std::move(kept);
+    std::vector<int> kept_vertices;
+    for (int v : rest.vertices) {
+      if (!std::binary_search(core.vertices.begin(), core.vertices.end(), v)) kept_vertices.push_back(v);
+    }
+    rest.vertices = std::move(kept_vertices);
+    for (int w : core.welded) a.region_of[w] = core.id;
+    evaluate(a, ctx, rest);
+    a.regions.push_back(std::move(core));
+  }
+
   for (Region& r : a.regions) {
-    attach(a, sk, deforming, params, r);
+    if (r.classification.cls != AppendageClass::kTail) continue;
     std::vector<rig::Vec3> pts;
     pts.reserve(r.welded.size());
-    for (int v : r.welded) {
-      pts.push_back(a.welded_positions[v]);
-      r.reach = std::max(r.reach, a.skeleton_distance[v]);
-    }
-    r.box = bounding_box(pts);
-    r.shape = shape_of(pts);
-    r.centroid_distance = distance_field({r.shape.centroid}, segments)[0];
-    r.centroid_ratio = r.reach > 0.0 ? r.centroid_distance / r.reach : 0.0;
-    RegionFacts facts;
-    facts.attachment = r.attachment_role.part;
-    facts.reach = r.reach / H;
-    facts.centroid_ratio = r.centroid_ratio;
-    facts.elongation = r.shape.elongation;
-    facts.flatness = r.shape.flatness;
-    facts.above_attachment = r.shape.centroid.y() > r.ring_centroid.y();
-    if (static_cast<int>(r.welded.size()) >= params.min_region_vertices) {
-      r.classification = classify(facts, params.classify, true);
-    }
-    r.rigid_joint = r.classification.rigid_to_hips ? a.hips : r.attachment;
-    if (r.classification.action == Action::kRigid && r.rigid_joint < 0) {
-      r.classification.action = Action::kUnchanged;
-    }
-    r.bone_distance_before = mean_bone_distance(c, r.vertices);
-    r.bone_distance_after = r.bone_distance_before;
-
-    if (r.classification.cls != AppendageClass::kTail) continue;
+    for (int v : r.welded) pts.push_back(a.welded_positions[v]);
     // Coordinate along the tail (SPEC §3): Dijkstra from the ring.
     // Reading chosen: when the tail is a separate shell (or shells), the
     // part of the shell between its root inside the body and the ring is
@@ -234,6 +414,16 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
       }
     }
     std::vector<double> gw = geodesic_distance(a.graph, sources, allowed);
+    // Reading chosen: a split-off tail's cut ring lies partway along the tail
+    // (its root is fused with the trunk skin), so g counts from the joint it
+    // hangs from, the straight line from that joint to the cut ring standing in
+    // for the root; J0 is that joint.
+    rig::Vec3 root = r.ring_centroid;
+    if (r.cut_level > 0.0 && r.attachment >= 0) {
+      root = joint_position(sk, r.attachment);
+      r.root_offset = (r.ring_centroid - root).norm();
+      for (int v : r.welded) gw[v] += r.root_offset;
+    }
     // Shells not reached from the ring take g of the nearest reached vertex.
     std::vector<int> reached, unreached;
     for (int v : r.welded) (std::isfinite(gw[v]) ? reached : unreached).push_back(v);
@@ -254,7 +444,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     for (int v : r.welded) g_region.push_back(gw[v]);
     r.length = percentile(g_region, params.chain.length_percentile);
     r.bones = bone_count(r.length, H, params.chain);
-    r.joints = chain_joints(pts, g_region, r.ring_centroid, r.length, r.bones,
+    r.joints = chain_joints(pts, g_region, root, r.length, r.bones,
                             params.chain.smoothing_passes);
     r.geodesic.reserve(r.vertices.size());
     for (int v : r.vertices) r.geodesic.push_back(gw[a.welded.weld_of[v]]);

@@ -24,6 +24,14 @@ struct Params {
   double merge_overlap = 0.5;       // merge when box intersection > this x smaller box (§1.7)
   int min_region_vertices = 4;      // smaller regions (welded) are reported as "other"
   double root_band = 0.01;          // separate-shell tail root: within this x H of its deepest vertex
+  // Region splitting (find_appendages.cpp, "fused tails"): a far region that
+  // is no appendage is searched for a tail fused with thick trunk skin by
+  // raising its far threshold in steps of split_step x H; the split-off core
+  // must be round and at least split_min_length x H long from its cut, and
+  // the cut is made split_margin x H above the lowest level it separates at.
+  double split_step = 0.0025;
+  double split_min_length = 0.2;    // two chain segments (ChainParams::segment_fraction)
+  double split_margin = 0.01;       // cut this x H above the saddle, past the blend fillet
   ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
   ChainParams chain;                // L percentile, K rule, smoothing, bone names
 };
@@ -37,6 +45,7 @@ struct Region {
   rig::Vec3 ring_centroid = rig::Vec3::Zero();  // J0, bind space
   rig::Vec3 hang_point = rig::Vec3::Zero();     // point the attachment joint is chosen for
   bool on_body = true;        // false when the region lies on separate shells
+  double cut_level = 0.0;     // > 0: split off a fused region at skeleton distance > this x H
   int attachment = -1;        // joint it hangs from (skeleton index)
   rig::Role attachment_role;
   double reach = 0.0;           // max skeleton distance in the region, bind units
@@ -50,6 +59,9 @@ struct Region {
   double length = 0.0;          // L, bind units
   int bones = 0;                // K
   std::vector<rig::Vec3> joints;  // J0..JK
+  // g counts from the attachment joint for a split-off tail: this is the
+  // straight distance from that joint to the cut ring's centroid (bind units).
+  double root_offset = 0.0;
   std::vector<double> geodesic;   // per `vertices` entry: g, bind units
   std::vector<int> chain_joint_ids;  // Tail_1..Tail_K, Tail_End in the fixed character
   double bone_distance_before = 0.0;  // bind units
@@ -69,7 +81,8 @@ struct Analysis {
   int body_shell = -1;                    // the largest shell
   std::vector<Region> regions;
   int hips = -1;                          // skeleton index of the hips joint
-  std::vector<rig::Role> roles;           // per joint: the roles used
+  std::vector<rig::Role> roles;           // per joint: the roles used (a weightless Hips'
+                                          // stand-in reads as hips, see find_appendages.cpp)
 };
 
 // Detects and classifies. Data errors (no skin, no skeleton, flat model)
