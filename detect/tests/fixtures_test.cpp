@@ -6,6 +6,7 @@
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
+#include "detect/segment_distance.h"
 #include "fixtures/fixtures.h"
 
 namespace detect {
@@ -92,6 +93,34 @@ TEST(Fixtures, FoxOneChainAtHips) { expect_one_chain("fox", fixtures::default_pa
 // The fused tail's far skin joins the torso's far skin into one region that
 // fails the protrusion test; the tail is split off it (find_tail_core).
 TEST(Fixtures, FoxFusedOneChain) { expect_one_chain("fox_fused", fixtures::default_params("fox_fused")); }
+
+// The split is what finds the fused tail: without it the fused region is no
+// appendage; with it the tail is cut above the trunk's far skin.
+TEST(Fixtures, FoxFusedTailIsSplitOffTheTrunk) {
+  const Built b = build("fox_fused");
+  Params off;
+  off.split_step = 0.0;
+  FixResult r;
+  ASSERT_TRUE(fix(b.character, Mode::kReport, off, r).ok());
+  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << describe(b.character, r.analysis);
+  const Params on;
+  ASSERT_TRUE(fix(b.character, Mode::kReport, on, r).ok());
+  ASSERT_EQ(count_action(r.analysis, Action::kChain), 1) << describe(b.character, r.analysis);
+  for (const auto& reg : r.analysis.regions) {
+    if (reg.classification.action != Action::kChain) continue;
+    EXPECT_GT(reg.cut_level, on.far_fraction);
+    EXPECT_GT(reg.root_offset, 0.0);
+    EXPECT_EQ(reg.joints.front(), rig::Vec3(detect::joint_position(b.character.skeleton, reg.attachment)));
+  }
+  // Deterministic: the same analysis twice.
+  FixResult again;
+  ASSERT_TRUE(fix(b.character, Mode::kReport, on, again).ok());
+  ASSERT_EQ(again.analysis.regions.size(), r.analysis.regions.size());
+  for (size_t i = 0; i < r.analysis.regions.size(); ++i) {
+    EXPECT_EQ(again.analysis.regions[i].vertices, r.analysis.regions[i].vertices);
+    EXPECT_EQ(again.analysis.regions[i].length, r.analysis.regions[i].length);
+  }
+}
 
 TEST(Fixtures, MouseOneChain) { expect_one_chain("mouse", fixtures::default_params("mouse")); }
 
