@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "rig/grounding.h"
 #include "rig/placement.h"
 #include "rig/pose.h"
 
@@ -145,6 +146,13 @@ TEST(Placement, EmptyMesh) {
   const Placement p = place_on_floor(c);
   EXPECT_TRUE(p.empty);
   EXPECT_EQ(p.vertical_offset, 0.0);
+}
+
+TEST(Placement, DominantJointTiesGoToTheLowerIndex) {
+  // The rule grounding groups support points by (and T is built from).
+  EXPECT_EQ(dominant_joint(std::vector<Influence>{}), -1);
+  EXPECT_EQ(dominant_joint(std::vector<Influence>{{kTail, 0.5}, {kHips, 0.5}}), kHips);
+  EXPECT_EQ(dominant_joint(std::vector<Influence>{{kHips, 0.25}, {kTail, 0.75}}), kTail);
 }
 
 }  // namespace
