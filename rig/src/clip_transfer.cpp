@@ -21,7 +21,104 @@ std::vector<double> key_times(const Clip& clip) {
   return best ? *best : std::vector<double>{};
 }
 
+template <typename T>
+Track<T> trim_track(const Track<T>& tr, double start) {
+  if (tr.times.size() <= 1) return tr;
+  Track<T> out;
+  out.interpolation = tr.interpolation == Interpolation::kStep ? Interpolation::kStep : Interpolation::kLinear;
+  out.times.push_back(0.0);
+  out.values.push_back(sample(tr, start));
+  for (double t : tr.times) {
+    if (t <= start) continue;
+    out.times.push_back(t - start);
+    out.values.push_back(sample(tr, t));
+  }
+  return out;
+}
+
+// First two distinct key times of the clip, or false.
+bool first_two_keys(const Clip& clip, double& t0, double& t1) {
+  bool found = false;
+  for (const JointTracks& jt : clip.tracks) {
+    for (const std::vector<double>* t : {&jt.rotation.times, &jt.translation.times}) {
+      if (t->size() < 2) continue;
+      if (!found || (*t)[0] < t0 || ((*t)[0] == t0 && (*t)[1] < t1)) {
+        t0 = (*t)[0];
+        t1 = (*t)[1];
+        found = true;
+      }
+    }
+  }
+  return found && t1 > t0;
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
+  const size_t i = static_cast<size_t>(pos);
+  const double f = pos - static_cast<double>(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+// Adds `dy` (per key) to the hips' world y; keys the hips track at `times`.
+void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& times, const std::vector<double>& dy,
+                      Clip& clip) {
+  auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == hips; });
+  if (it == clip.tracks.end()) {
+    clip.tracks.push_back(JointTracks{});
+    it = clip.tracks.end() - 1;
+    it->joint = hips;
+  }
+  Track<Vec3>& tr = it->translation;
+  if (tr.times != times) {
+    std::vector<Vec3> values;
+    for (double t : times) values.push_back(tr.empty() ? sk.neutral_local[hips].translation : sample(tr, t));
+    tr.times = times;
+    tr.values = values;
+    tr.interpolation = Interpolation::kLinear;
+  }
+  const int p = sk.parents[hips];
+  for (size_t k = 0; k < times.size(); ++k) {
+    if (dy[k] == 0.0) continue;
+    const Mat4 parent = p < 0 ? sk.root_parent_world[hips] : pose_at(sk, clip, times[k])[p];
+    // World +y expressed in the parent's frame.
+    tr.values[k] += parent.block<3, 3>(0, 0).inverse() * Vec3(0, dy[k], 0);
+  }
+}
+
 }  // namespace
+
+bool starts_with_bind_pose(const Skeleton& sk, const Clip& clip) {
+  double t0 = 0, t1 = 0;
+  if (!first_two_keys(clip, t0, t1)) return false;
+  std::vector<Transform> a = sk.neutral_local, b = sk.neutral_local;
+  apply_clip(clip, t0, a);
+  apply_clip(clip, t1, b);
+  double scale = 0;  // a length to judge translations by
+  for (const Mat4& m : sk.bind_world) scale = std::max(scale, position(m).norm());
+  double jump = 0;
+  for (int j = 0; j < sk.size(); ++j) {
+    if (a[j].rotation.angularDistance(sk.neutral_local[j].rotation) > 1e-3) return false;
+    if ((a[j].translation - sk.neutral_local[j].translation).norm() > 1e-4 * std::max(scale, 1e-12)) return false;
+    jump = std::max(jump, a[j].rotation.angularDistance(b[j].rotation));
+  }
+  return jump > 0.1;
+}
+
+Clip trim_clip_start(const Clip& clip, double start) {
+  Clip out;
+  out.name = clip.name;
+  out.duration = std::max(0.0, clip.duration - start);
+  for (const JointTracks& jt : clip.tracks) {
+    JointTracks t;
+    t.joint = jt.joint;
+    t.translation = trim_track(jt.translation, start);
+    t.rotation = trim_track(jt.rotation, start);
+    t.scale = trim_track(jt.scale, start);
+    out.tracks.push_back(std::move(t));
+  }
+  return out;
+}
 
 double reference_floor(const Character& ch, const GroundingOptions& opt) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -60,46 +157,54 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (map_joints_by_role(source_cal, target_cal).size() < 2)
     return fail(Status::Code::kBadData, "transfer: source and target share no body roles besides the hips");
 
-  Clip out = retarget(source, clip, source_cal, target_cal, target.skeleton, opt.sample_rate);
+  Clip trimmed;
+  const Clip* input = &clip;
+  if (opt.skip_leading_bind_pose && starts_with_bind_pose(source.skeleton, clip)) {
+    double t0 = 0, t1 = 0;
+    first_two_keys(clip, t0, t1);
+    r.start_time = t1;
+    trimmed = trim_clip_start(clip, t1);
+    input = &trimmed;
+  }
+  Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate);
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
   const int n = static_cast<int>(r.times.size());
   r.floor_y = reference_floor(target, opt.grounding);
   r.lift.assign(n, 0.0);
-
-  // Body grounding: raise the hips' world y by the smoothed lift.
   const Skeleton& sk = target.skeleton;
   const int hips = target_cal.hips;
-  if (opt.ground_body && target.has_skin()) {
-    r.lift = ground_lift(target, out, r.times, opt.grounding);
-    auto it = std::find_if(out.tracks.begin(), out.tracks.end(), [&](const JointTracks& jt) { return jt.joint == hips; });
-    if (it == out.tracks.end()) return fail(Status::Code::kBadData, "transfer: retargeted clip has no hips track");
-    Track<Vec3>& tr = it->translation;
-    if (tr.times != r.times) {  // constant hips (no source hips motion): key it
-      std::vector<Vec3> values;
-      for (double t : r.times) values.push_back(tr.empty() ? sk.neutral_local[hips].translation : sample(tr, t));
-      tr.times = r.times;
-      tr.values = values;
-      tr.interpolation = Interpolation::kLinear;
-    }
-    for (int k = 0; k < n; ++k) {
-      if (r.lift[k] == 0.0) continue;
-      const int p = sk.parents[hips];
-      Mat4 parent = p < 0 ? sk.root_parent_world[hips] : Mat4::Identity();
-      if (p >= 0) parent = pose_at(sk, out, r.times[k])[p];
-      // World +y of `lift` expressed in the parent's frame.
-      tr.values[k] += parent.block<3, 3>(0, 0).inverse() * Vec3(0, r.lift[k], 0);
+
+  // Sole points of the target's feet: its mesh when it has one.
+  LimbContactOptions lo = opt.limbs;
+  lo.floor_y = r.floor_y;
+  lo.sole_points.clear();
+  for (const Leg& leg : find_legs(sk))
+    lo.sole_points.push_back(target.has_skin()
+                                 ? mesh_sole_points(target, leg, r.floor_y, opt.sole_band * target_cal.leg_length,
+                                                    opt.sole_points_per_joint)
+                                 : joint_sole_points(sk, leg, r.floor_y));
+
+  // Floor alignment: the source's stance level onto the target's floor.
+  if (opt.align_floor) {
+    // Twice the pinning height band: the stance sole height itself varies by
+    // a few cm with the foot's roll when source and target feet differ.
+    LimbContactOptions wide = lo;
+    wide.contact.max_height *= 2.0;
+    const std::vector<double> stance = stance_clearances(sk, out, r.times, wide);
+    if (!stance.empty()) {
+      r.floor_alignment = quantile(stance, opt.floor_quantile);
+      add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
     }
   }
 
+  // Body grounding: raise the hips' world y by the smoothed lift.
+  if (opt.ground_body && target.has_skin()) {
+    r.lift = ground_lift(target, out, r.times, opt.grounding);
+    add_hips_world_y(sk, hips, r.times, r.lift, out);
+  }
+
   if (opt.reconcile_limbs) {
-    LimbContactOptions lo = opt.limbs;
-    lo.floor_y = r.floor_y;
-    const std::vector<Leg> legs = find_legs(sk);
-    lo.sole_points.clear();
-    for (const Leg& leg : legs)
-      lo.sole_points.push_back(target.has_skin() ? mesh_sole_points(target, leg, r.floor_y, opt.sole_points_per_joint)
-                                                 : joint_sole_points(sk, leg, r.floor_y));
     LimbContactResult lr = reconcile_limbs(sk, out, r.times, lo);
     if (lr.status.ok()) {
       out = std::move(lr.clip);

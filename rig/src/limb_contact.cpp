@@ -145,20 +145,30 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& sk, const Leg& leg, dou
   return out;
 }
 
-std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, double floor_y, int per_joint) {
+std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, double floor_y, double band,
+                                        int per_joint) {
   std::vector<SolePoint> out;
   const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
   for (int j : {leg.foot, leg.toe}) {
     if (j < 0) continue;
-    std::vector<int> vs;
+    std::vector<Vec3> ps;
+    double low = std::numeric_limits<double>::infinity();
     for (int v = 0; v < nv; ++v)
-      if (dominant_joint(ch.skin.influences[v]) == j) vs.push_back(v);
-    const size_t take = std::min(vs.size(), static_cast<size_t>(std::max(1, per_joint)));
-    std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), [&](int x, int y) {
-      const double ya = ch.mesh.positions[x].y(), yb = ch.mesh.positions[y].y();
-      return ya < yb || (ya == yb && x < y);
-    });
-    for (size_t i = 0; i < take; ++i) out.push_back({j, ch.mesh.positions[vs[i]]});
+      if (dominant_joint(ch.skin.influences[v]) == j) {
+        ps.push_back(ch.mesh.positions[v]);
+        low = std::min(low, ch.mesh.positions[v].y());
+      }
+    std::erase_if(ps, [&](const Vec3& p) { return p.y() > low + band; });
+    auto before = [](const Vec3& a, const Vec3& b) {
+      return a.x() < b.x() || (a.x() == b.x() && (a.z() < b.z() || (a.z() == b.z() && a.y() < b.y())));
+    };
+    std::sort(ps.begin(), ps.end(), before);
+    ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
+    const size_t keep = std::min(ps.size(), static_cast<size_t>(std::max(1, per_joint)));
+    for (size_t i = 0; i < keep; ++i) {
+      const size_t at = keep > 1 ? i * (ps.size() - 1) / (keep - 1) : 0;
+      out.push_back({j, ps[at]});
+    }
   }
   if (out.empty()) return joint_sole_points(ch.skeleton, leg, floor_y);
   return out;
@@ -199,6 +209,80 @@ std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
   return out;
 }
 
+namespace {
+
+struct FootTrack {
+  FootReport report;
+  std::vector<SolePoint> soles;
+  std::vector<Vec3> local_offset;           // sole point in its joint's frame
+  std::vector<std::vector<Vec3>> traj;      // [sole point][sample], world
+};
+
+double leg_length_of(const Skeleton& sk, const Leg& leg) {
+  return (position(sk.bind_world[leg.shin]) - position(sk.bind_world[leg.thigh])).norm() +
+         (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
+}
+
+double lowest_sole(const FootTrack& f, const std::vector<Mat4>& wm, double floor_y) {
+  double low = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < f.soles.size(); ++i)
+    low = std::min(low, (wm[f.soles[i].joint] * f.local_offset[i].homogeneous()).y());
+  return low - floor_y;
+}
+
+// Sole point trajectories and clearances of every leg under the given poses.
+std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& legs,
+                                  const std::vector<std::vector<Mat4>>& world, const LimbContactOptions& opt) {
+  const int n = static_cast<int>(world.size());
+  std::vector<FootTrack> feet(legs.size());
+  for (size_t li = 0; li < legs.size(); ++li) {
+    FootTrack& f = feet[li];
+    f.report.leg = legs[li];
+    f.report.leg_length = leg_length_of(sk, legs[li]);
+    f.soles = li < opt.sole_points.size() && !opt.sole_points[li].empty() ? opt.sole_points[li]
+                                                                         : joint_sole_points(sk, legs[li], opt.floor_y);
+    for (const SolePoint& p : f.soles)
+      f.local_offset.push_back((sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>());
+    f.traj.assign(f.soles.size(), std::vector<Vec3>(n));
+    for (int k = 0; k < n; ++k) {
+      for (size_t i = 0; i < f.soles.size(); ++i)
+        f.traj[i][k] = (world[k][f.soles[i].joint] * f.local_offset[i].homogeneous()).head<3>();
+      f.report.clearance_before.push_back(lowest_sole(f, world[k], opt.floor_y));
+    }
+  }
+  return feet;
+}
+
+std::vector<std::vector<Mat4>> poses(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                     std::vector<std::vector<Transform>>* locals_out) {
+  std::vector<std::vector<Mat4>> world(times.size());
+  std::vector<Transform> locals;
+  for (size_t k = 0; k < times.size(); ++k) {
+    locals = sk.neutral_local;
+    apply_clip(clip, times[k], locals);
+    world[k] = local_to_world(sk, locals);
+    if (locals_out) locals_out->push_back(locals);
+  }
+  return world;
+}
+
+}  // namespace
+
+std::vector<double> stance_clearances(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                      const LimbContactOptions& opt) {
+  std::vector<double> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  const auto world = poses(sk, clip, times, nullptr);
+  for (const FootTrack& f : track_feet(sk, legs, world, opt)) {
+    const double own_floor =
+        opt.floor_y + *std::min_element(f.report.clearance_before.begin(), f.report.clearance_before.end());
+    for (const ContactPhase& ph : detect_contact_phases(times, f.traj, own_floor, f.report.leg_length, opt.contact))
+      for (int k = ph.first; k <= ph.last; ++k) out.push_back(f.report.clearance_before[k]);
+  }
+  return out;
+}
+
 LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::span<const double> times,
                                   const LimbContactOptions& opt) {
   LimbContactResult res;
@@ -214,47 +298,15 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
     return res;
   }
 
-  // Poses of the input clip.
-  std::vector<std::vector<Transform>> locals(n, sk.neutral_local);
-  std::vector<std::vector<Mat4>> world(n);
-  for (int k = 0; k < n; ++k) {
-    apply_clip(clip, times[k], locals[k]);
-    world[k] = local_to_world(sk, locals[k]);
-  }
-
-  struct LegWork {
-    std::vector<SolePoint> soles;
-    std::vector<Vec3> local_offset;  // sole point in its joint's frame
-    std::vector<double> offset;      // per sample pin offset (world y)
-  };
-  std::vector<LegWork> work(legs.size());
-  auto lowest = [&](const LegWork& w, const std::vector<Mat4>& wm) {
-    double low = std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < w.soles.size(); ++i)
-      low = std::min(low, (wm[w.soles[i].joint] * w.local_offset[i].homogeneous()).y());
-    return low - opt.floor_y;
-  };
+  std::vector<std::vector<Transform>> locals;
+  const std::vector<std::vector<Mat4>> world = poses(sk, clip, times, &locals);
+  std::vector<FootTrack> tracks = track_feet(sk, legs, world, opt);
+  std::vector<std::vector<double>> offsets(legs.size(), std::vector<double>(n, 0.0));
   for (size_t li = 0; li < legs.size(); ++li) {
-    const Leg& leg = legs[li];
-    LegWork& w = work[li];
-    FootReport rep;
-    rep.leg = leg;
-    rep.leg_length = (position(sk.bind_world[leg.shin]) - position(sk.bind_world[leg.thigh])).norm() +
-                     (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
-    w.soles = li < opt.sole_points.size() && !opt.sole_points[li].empty() ? opt.sole_points[li]
-                                                                         : joint_sole_points(sk, leg, opt.floor_y);
-    for (const SolePoint& p : w.soles)
-      w.local_offset.push_back((sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>());
-    std::vector<std::vector<Vec3>> traj(w.soles.size(), std::vector<Vec3>(n));
-    for (int k = 0; k < n; ++k) {
-      for (size_t i = 0; i < w.soles.size(); ++i)
-        traj[i][k] = (world[k][w.soles[i].joint] * w.local_offset[i].homogeneous()).head<3>();
-      rep.clearance_before.push_back(lowest(w, world[k]));
-    }
-    rep.phases = detect_contact_phases(times, traj, opt.floor_y, rep.leg_length, opt.contact);
+    FootReport& rep = tracks[li].report;
+    rep.phases = detect_contact_phases(times, tracks[li].traj, opt.floor_y, rep.leg_length, opt.contact);
     rep.contact.assign(n, false);
     rep.weight.assign(n, 0.0);
-    w.offset.assign(n, 0.0);
     // Inside a phase the lowest sole point goes exactly onto the floor; around
     // it the offset of the nearest phase edge fades out.
     for (const ContactPhase& ph : rep.phases) {
@@ -272,7 +324,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         }
         if (wt > rep.weight[k]) {
           rep.weight[k] = wt;
-          w.offset[k] = wt * edge_offset;
+          offsets[li][k] = wt * edge_offset;
         }
       }
     }
@@ -287,7 +339,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
     for (size_t li = 0; li < legs.size(); ++li) {
       const Leg& leg = legs[li];
       FootReport& rep = res.feet[li];
-      const double dy = work[li].offset[k];
+      const double dy = offsets[li][k];
       if (dy != 0.0) {
         rep.max_correction = std::max(rep.max_correction, std::abs(dy));
         const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
@@ -318,7 +370,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       }
     }
     const std::vector<Mat4> after = local_to_world(sk, out_locals);
-    for (size_t li = 0; li < legs.size(); ++li) res.feet[li].clearance_after.push_back(lowest(work[li], after));
+    for (size_t li = 0; li < legs.size(); ++li) res.feet[li].clearance_after.push_back(lowest_sole(tracks[li], after, opt.floor_y));
   }
 
   // Write thigh/shin/foot rotation tracks; every other track stays as it was.

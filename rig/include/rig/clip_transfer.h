@@ -2,7 +2,9 @@
 // character, lift the body off the floor where it sinks (tail ignored), then
 // pin the feet in their contact phases.
 //
+//   [drop a leading bind-pose key: CMU FBX clips start with one T-pose frame]
 //   retarget (from calibrations, private copies)
+//     -> floor alignment: the source's own floor onto the target's floor
 //     -> body grounding: hips world y += ground_lift(t)
 //     -> limb reconciliation: thigh/shin/foot only, hips untouched
 //
@@ -22,19 +24,38 @@ namespace rig {
 
 struct TransferOptions {
   double sample_rate = 30.0;  // Hz; keys of the output clip
+  // Start after the first key when that key is the source's bind pose and the
+  // next key jumps away from it (a T-pose frame before the motion).
+  bool skip_leading_bind_pose = true;
+  // Mocap floors rarely sit where the source's bind pose puts its feet: the
+  // retargeted stance feet then hover or sink by a constant. Shift the hips
+  // (world y, every key) so that this quantile of the stance soles' heights
+  // lands on the target's floor. A high quantile: after it, stance feet sink
+  // rather than hover, and limb IK can always lift a foot by bending the knee
+  // but cannot stretch a straight leg down to a floor below it.
+  bool align_floor = true;
+  double floor_quantile = 0.9;
   bool ground_body = true;    // apply rig::ground_lift to the hips
   GroundingOptions grounding; // count_tail etc. (measurement switch)
   bool reconcile_limbs = true;
   // Contact thresholds and blend time; floor_y and sole_points are filled by
   // transfer_clip (floor: f_body; sole points from the target's mesh).
   LimbContactOptions limbs;
-  int sole_points_per_joint = 8;
+  // Sole points from the target's mesh (mesh_sole_points): the band above
+  // each foot/toe joint's lowest vertex, x leg length, and at most this many
+  // points per joint.
+  double sole_band = 0.03;
+  int sole_points_per_joint = 24;
 };
 
 struct TransferResult {
   Status status;
   Clip clip;                  // on the target's joints; empty on error
   std::vector<double> times;  // the output keys (seconds)
+  double start_time = 0.0;    // seconds of the source clip skipped at its start
+  // Subtracted from the hips' world y at every key by floor alignment
+  // (model units; positive = the retargeted clip stood above the floor).
+  double floor_alignment = 0.0;
   // Per time: lift added to the hips' world y by body grounding (model units).
   std::vector<double> lift;
   // Bind-space floor the feet are pinned to: f_body = min bind y of the
@@ -52,6 +73,15 @@ struct TransferResult {
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal,
                              const TransferOptions& options = {});
+
+// True when the clip's first key is `skeleton`'s bind (neutral) pose and the
+// next key turns some joint by more than 0.1 rad at once.
+bool starts_with_bind_pose(const Skeleton& skeleton, const Clip& clip);
+
+// The part of `clip` from `start` seconds on, shifted to start at 0: each
+// track gets a key sampled at `start` then its later keys (cubic tracks are
+// resampled at their key times as linear).
+Clip trim_clip_start(const Clip& clip, double start);
 
 // f_body of SPEC §5 for `character` (min bind y of S \ T, or of S with
 // count_tail); without a skinned mesh, the lowest bind y of the foot and toe

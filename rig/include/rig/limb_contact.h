@@ -62,11 +62,13 @@ struct SolePoint {
 // Without a mesh: the foot and toe joints projected onto the floor plane
 // y = floor_y (heel and ball).
 std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& leg, double floor_y);
-// With a skinned mesh: per foot/toe joint the `per_joint` vertices dominated
-// by it with the lowest bind y (ties by index); falls back to the joint
-// projection when the mesh gives none.
-std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y,
-                                        int per_joint = 8);
+// With a skinned mesh: the sole, heel to toe. Per foot/toe joint, the
+// vertices it dominates whose bind y is within `band` (model units) of the
+// lowest of them, duplicates (seams) removed, thinned evenly (in x then z
+// order) to at most `per_joint`. Falls back to the joint projection when the
+// mesh gives none.
+std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
+                                        int per_joint = 24);
 
 // ---------------------------------------------------------------------------
 // Contact phases.
@@ -125,6 +127,14 @@ struct LimbContactResult {
   Clip clip;                  // the input clip with new thigh/shin/foot rotation tracks
   std::vector<FootReport> feet;
 };
+
+// The lowest sole point's height above options.floor_y at the samples where
+// a foot stands, found with the height test taken relative to that foot's
+// own lowest level over the clip (so a clip whose floor sits above or below
+// the target's floor still shows its stance). Both feet, sample order.
+// Used to align the source's floor with the target's; empty without legs.
+std::vector<double> stance_clearances(const Skeleton& skeleton, const Clip& clip, std::span<const double> times,
+                                      const LimbContactOptions& options);
 
 // Detects contact phases per foot on `clip` (evaluated on top of the
 // skeleton's neutral locals at `times`) and pins each foot's lowest sole
