@@ -1,17 +1,128 @@
-// Placeholder: `harness retarget` (issue #7).
+// `harness retarget CHARACTER CLIPFILE --out OUT.glb [--clip NAME]`: retarget
+// a clip from any supported source onto a character (file or fixture name)
+// through rig::transfer_clip (retarget, body grounding, foot pinning) and
+// write the character with the new clip added as GLB.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
 
 #include "command.h"
+#include "fixtures/fixtures.h"
+#include "rig/clip_transfer.h"
+#include "rig/io.h"
 
 namespace harness {
 
-Command add_retarget_command(CLI::App& root) {
-  Command c;
-  c.app = root.add_subcommand("retarget", "Retarget a clip onto a character (not implemented yet)");
-  c.run = [] {
-    std::fprintf(stderr, "harness retarget: not implemented yet\n");
+namespace {
+
+struct Options {
+  std::string character, clip_file, out, clip, name;
+  double rate = 30.0;
+  bool count_tail = false;
+  bool no_ground = false;
+  bool no_limbs = false;
+};
+
+// A file when one exists at that path, else a fixture of that name.
+rig::Status load_character(const std::string& what, rig::Character& out) {
+  std::error_code ec;
+  if (!std::filesystem::exists(what, ec) && fixtures::has_fixture(what)) {
+    std::string error;
+    if (!fixtures::make_fixture(what, fixtures::default_params(what), out, &error))
+      return rig::Status::Error(rig::Status::Code::kBadData, what + ": " + error);
+    return rig::Status::Ok();
+  }
+  rig::Status s = rig::load(what, out);
+  if (s.code == rig::Status::Code::kNotFound) s.message += " (and no fixture of that name; see harness fixture --list)";
+  return s;
+}
+
+int run(const Options& o) {
+  auto fail = [](const std::string& msg) {
+    std::fprintf(stderr, "harness retarget: %s\n", msg.c_str());
     return int(kExitBadInput);
   };
+  if (!(o.rate > 0 && o.rate <= 1000)) return fail("--rate must be in (0, 1000] Hz");
+  rig::Character target;
+  if (rig::Status s = load_character(o.character, target); !s.ok()) return fail(s.message);
+  if (!target.has_skin()) return fail(o.character + ": no skinned mesh: not a character");
+  rig::Character source;
+  if (rig::Status s = rig::load(o.clip_file, source); !s.ok()) return fail(s.message);
+  if (source.clips.empty()) return fail(o.clip_file + ": no animation clips");
+  const rig::Clip* clip = &source.clips.front();
+  if (!o.clip.empty()) {
+    clip = nullptr;
+    std::string names;
+    for (const rig::Clip& c : source.clips) {
+      if (c.name == o.clip && !clip) clip = &c;
+      names += (names.empty() ? "'" : ", '") + c.name + "'";
+    }
+    if (!clip) return fail(o.clip_file + ": no clip '" + o.clip + "' (available: " + names + ")");
+  }
+
+  rig::TransferOptions to;
+  to.sample_rate = o.rate;
+  to.ground_body = !o.no_ground;
+  to.grounding.count_tail = o.count_tail;
+  to.reconcile_limbs = !o.no_limbs;
+  // Calibrations from the bind poses, captured before anything plays.
+  const rig::Calibration src_cal = rig::calibrate(source.skeleton);
+  const rig::Calibration dst_cal = rig::calibrate(target.skeleton);
+  rig::TransferResult r = rig::transfer_clip(source, *clip, src_cal, target, dst_cal, to);
+  if (!r.status.ok()) return fail(o.clip_file + " -> " + o.character + ": " + r.status.message);
+
+  std::string name = o.name.empty() ? (clip->name.empty() ? std::string("retargeted") : clip->name) : o.name;
+  for (const rig::Clip& c : target.clips)
+    if (c.name == name) name += "_retargeted";
+  r.clip.name = name;
+  target.clips.push_back(r.clip);
+  if (rig::Status s = rig::save_glb(target, o.out); !s.ok()) return fail("cannot write " + o.out + ": " + s.message);
+
+  const double mpu = target.meters_per_unit;
+  double max_lift = 0;
+  for (double l : r.lift) max_lift = std::max(max_lift, l);
+  std::string feet;
+  for (const rig::FootReport& f : r.feet) {
+    int stance = 0;
+    for (bool c : f.contact) stance += c ? 1 : 0;
+    double worst = 0;
+    for (size_t k = 0; k < f.contact.size(); ++k)
+      if (f.contact[k]) worst = std::max(worst, std::abs(f.clearance_after[k]));
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s%s foot %zu phases, %d stance keys, sole error %.3f m%s",
+                  feet.empty() ? "" : "; ", f.leg.side == rig::Side::kLeft ? "left" : "right", f.phases.size(),
+                  stance, worst * mpu, f.unreached ? " (some out of reach)" : "");
+    feet += buf;
+  }
+  if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
+  if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
+  std::printf("harness retarget: wrote %s: clip '%s' %.2f s, %zu keys at %g Hz; max body lift %.3f m%s; %s\n",
+              o.out.c_str(), name.c_str(), r.clip.duration, r.times.size(), o.rate, max_lift * mpu,
+              o.count_tail ? " (tail counted)" : "", feet.c_str());
+  return int(kExitOk);
+}
+
+}  // namespace
+
+Command add_retarget_command(CLI::App& root) {
+  auto opt = std::make_shared<Options>();
+  Command c;
+  c.app = root.add_subcommand("retarget",
+                              "Retarget a clip (BVH, FBX, glTF...) onto a character by body role, ground it and pin "
+                              "the feet; write the character with the new clip as GLB");
+  c.app->add_option("CHARACTER", opt->character, "rig file (glTF, GLB, FBX...) or a fixture name")->required();
+  c.app->add_option("CLIPFILE", opt->clip_file, "clip source (BVH, FBX, GLB with clips...)")->required();
+  c.app->add_option("--out,-o", opt->out, "output .glb")->required();
+  c.app->add_option("--clip", opt->clip, "clip to take by name (default: the first)");
+  c.app->add_option("--name", opt->name, "name of the new clip (default: the source clip's)");
+  c.app->add_option("--rate", opt->rate, "keys per second of the new clip (default 30)");
+  c.app->add_flag("--count-tail", opt->count_tail, "count the tail in body grounding (measurement only: lifts the pelvis)");
+  c.app->add_flag("--no-ground", opt->no_ground, "skip body grounding");
+  c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
+  c.run = [opt] { return run(*opt); };
   return c;
 }
 

@@ -1,1 +1,42 @@
 # Retarget command checks (issue #7); included from harness/CMakeLists.txt.
+# Real clips come from the shared assets: skipped (77), not passed, without them.
+set(rt_work "${CMAKE_CURRENT_BINARY_DIR}/retarget_work")
+file(MAKE_DIRECTORY "${rt_work}")
+set(rt_harness "$<TARGET_FILE:harness>")
+set(rt_validate "${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js")
+
+add_test(NAME retarget_help COMMAND sh -c "\"${rt_harness}\" retarget --help | grep -q 'CHARACTER'")
+add_test(NAME retarget_missing_out
+  COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget fox "${TAILRIG_ASSETS}/clips/walk.bvh")
+
+# Each real walk onto the fox fixture: written, valid glTF (Khronos validator,
+# 0 errors), reads back through `harness info` with the new clip, and the
+# summary line says the feet were pinned.
+foreach(clip walk.bvh cmu_07_01_walk.fbx)
+  string(REGEX REPLACE "[/.]" "_" id "${clip}")
+  add_test(NAME retarget_${id}_onto_fox_valid
+    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/clips/${clip}\" || exit 77; out=\"${rt_work}/fox_${id}.glb\"; rm -f \"$out\"; line=$(\"${rt_harness}\" retarget fox \"${TAILRIG_ASSETS}/clips/${clip}\" --out \"$out\" --name mocap_${id}) || exit 1; echo \"$line\"; echo \"$line\" | grep -q 'left foot [1-9][0-9]* phases' || { echo 'left foot not pinned'; exit 1; }; echo \"$line\" | grep -q 'right foot [1-9][0-9]* phases' || { echo 'right foot not pinned'; exit 1; }; node \"${rt_validate}\" \"$out\" || exit 1; info=$(\"${rt_harness}\" info \"$out\") || exit 1; echo \"$info\" | grep -Eq '^ +mocap_${id} +[0-9]' || { echo 'retargeted clip missing in harness info'; exit 1; }; echo \"$info\" | grep -Eq '^ +walk +[0-9]' || { echo 'the fixture clips were lost'; exit 1; }")
+  set_tests_properties(retarget_${id}_onto_fox_valid PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+
+# A character file (not a fixture name) works too: the fox written as GLB first.
+add_test(NAME retarget_onto_character_file
+  COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/clips/walk.bvh\" || exit 77; \"${rt_harness}\" fixture fox --density 0.5 --out \"${rt_work}/fox_file.glb\" >/dev/null 2>&1 || exit 1; \"${rt_harness}\" retarget \"${rt_work}/fox_file.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"${rt_work}/fox_file_walk.glb\" --rate 60 && node \"${rt_validate}\" \"${rt_work}/fox_file_walk.glb\"")
+set_tests_properties(retarget_onto_character_file PROPERTIES SKIP_RETURN_CODE 77)
+
+# Bad input: exit 2 with one line on stderr.
+add_test(NAME retarget_bad_clip_name
+  COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/clips/walk.bvh\" || exit 77; \"${expect_exit}\" 2 --one-line-error \"${rt_harness}\" retarget fox \"${TAILRIG_ASSETS}/clips/walk.bvh\" --clip no_such_clip --out \"${rt_work}/bad.glb\"")
+set_tests_properties(retarget_bad_clip_name PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME retarget_bad_clip_name_lists_clips
+  COMMAND sh -c "\"${rt_harness}\" fixture clips --out \"${rt_work}/clips.glb\" >/dev/null 2>&1 || exit 1; err=$(\"${rt_harness}\" retarget fox \"${rt_work}/clips.glb\" --clip nope --out \"${rt_work}/bad.glb\" 2>&1 >/dev/null); code=$?; echo \"$err\"; [ $code -eq 2 ] && echo \"$err\" | grep -q \"available: .*'walk'\"")
+add_test(NAME retarget_garbage_clip_file
+  COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget fox "${data}/garbage.glb" --out "${rt_work}/bad.glb")
+add_test(NAME retarget_garbage_character_file
+  COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget "${data}/garbage.glb" "${data}/garbage.glb" --out "${rt_work}/bad.glb")
+add_test(NAME retarget_unknown_character
+  COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget no_such_fixture_or_file "${data}/garbage.glb" --out "${rt_work}/bad.glb")
+add_test(NAME retarget_clip_file_without_clips
+  COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget fox "${data}/static_triangle.gltf" --out "${rt_work}/bad.glb")
+add_test(NAME retarget_bad_rate
+  COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget fox "${data}/garbage.glb" --rate 0 --out "${rt_work}/bad.glb")
