@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "edge_stretch.h"
+
 #include "detect/bone_distance.h"
 #include "detect/find_appendages.h"
 #include "detect/rigid.h"
@@ -108,7 +110,12 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
                               [&](const rig::Clip& c) { return c.name == s.clip; });
   if (clip_it == original.clips.end())
     return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + s.clip + "'");
-  const rig::Clip clip = *clip_it;
+  return measure_edge_stretch(s, opt, original, *clip_it, "", true, out);
+}
+
+Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig::Character& original,
+                            const rig::Clip& clip, const std::string& prefix, bool with_series, ScenarioResult& out) {
+  if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
   const double mpu = original.meters_per_unit;
 
   // The detected tail region defines the edge sets for every variant.
@@ -140,19 +147,19 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     if (in_tail[e.first] && in_tail[e.second]) tail_edges.push_back(e);
     else if (!in_region[e.first] && !in_region[e.second]) body_edges.push_back(e);
   }
-  out.metrics["height_m"] = an.height * mpu;
-  out.metrics["tail_regions"] = static_cast<int>(std::count_if(an.regions.begin(), an.regions.end(), [](const auto& r) {
+  out.metrics[prefix + "height_m"] = an.height * mpu;
+  out.metrics[prefix + "tail_regions"] = static_cast<int>(std::count_if(an.regions.begin(), an.regions.end(), [](const auto& r) {
     return r.classification.action == detect::Action::kChain;
   }));
-  out.metrics["tail_edges"] = static_cast<long>(tail_edges.size());
-  out.metrics["body_edges"] = static_cast<long>(body_edges.size());
+  out.metrics[prefix + "tail_edges"] = static_cast<long>(tail_edges.size());
+  out.metrics[prefix + "body_edges"] = static_cast<long>(body_edges.size());
   if (tail) {
-    out.metrics["original.bone_distance_m"] = tail->bone_distance_before * mpu;
-    out.metrics["chain.bone_distance_m"] = tail->bone_distance_after * mpu;
-    out.metrics["tail_length_m"] = tail->length * mpu;
-    out.metrics["tail_bones"] = tail->bones;
+    out.metrics[prefix + "original.bone_distance_m"] = tail->bone_distance_before * mpu;
+    out.metrics[prefix + "chain.bone_distance_m"] = tail->bone_distance_after * mpu;
+    out.metrics[prefix + "tail_length_m"] = tail->length * mpu;
+    out.metrics[prefix + "tail_bones"] = tail->bones;
   } else {
-    out.failures.push_back("no tail region detected: the tail rows cannot be measured");
+    out.failures.push_back(prefix + "no tail region detected: the tail rows cannot be measured");
   }
 
   const bool loop = clip_is_loop(original, clip);
@@ -160,7 +167,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
   for (int i = 0; i < s.samples; ++i)
     times[i] = loop ? clip.duration * i / s.samples
                     : (s.samples > 1 ? clip.duration * i / (s.samples - 1) : 0.0);
-  out.series["times"] = times;
+  if (with_series) out.series["times"] = times;
 
   solver::ChainParams sp;
   std::string perr;
@@ -179,7 +186,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
         return Status::Error(st.code, s.path + ": " + st.message);
       runs.push_back({v, &chained.character, &motion, false,
                       "spring solver, " + std::to_string(motion.warmup_passes) + " warm-up loops"});
-      out.metrics["chain.warmup_passes"] = motion.warmup_passes;
+      out.metrics[prefix + "chain.warmup_passes"] = motion.warmup_passes;
     } else {
       return Status::Error(Status::Code::kBadData, s.path + ": unknown variant '" + v + "'");
     }
@@ -244,27 +251,29 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
         const auto& others = run.body_set ? tail_edges : body_edges;
         const size_t step = std::max<size_t>(1, others.size() / 4000);
         for (size_t k = 0; k < others.size(); k += step) add(others[k], false);
-        out.contact[run.variant].push_back({{"time", times[si]}, {"segments", segs}});
+        out.contact[prefix + run.variant].push_back({{"time", times[si]}, {"segments", segs}});
       }
     }
-    Row row{run.variant, run.body_set ? "body" : "tail", static_cast<long>(edges.size()), stretch_stats(all), run.note};
-    const std::string pre = run.variant + "." + row.set + ".";
+    Row row{prefix + run.variant, run.body_set ? "body" : "tail", static_cast<long>(edges.size()), stretch_stats(all), run.note};
+    const std::string pre = prefix + run.variant + "." + row.set + ".";
     out.metrics[pre + "p50"] = row.stats.p50;
     out.metrics[pre + "p95"] = row.stats.p95;
     out.metrics[pre + "p99"] = row.stats.p99;
     out.metrics[pre + "max"] = row.stats.max;
     out.metrics[pre + "min"] = row.stats.min;
     out.metrics[pre + "torn_fraction"] = row.stats.torn_fraction;
-    out.series["p99"][run.variant] = p99_series;
-    out.series["hips_height_m"][run.variant] = hips_height;
+    if (with_series) {
+      out.series["p99"][run.variant] = p99_series;
+      out.series["hips_height_m"][run.variant] = hips_height;
+    }
     if (!run.body_set && !tips.empty()) {
       const TailMotion m = tail_motion(tips, bone_dirs);
-      out.metrics[run.variant + ".tip_range_m"] = m.tip_range;
-      out.metrics[run.variant + ".tip_rms_m"] = m.tip_rms;
+      out.metrics[prefix + run.variant + ".tip_range_m"] = m.tip_range;
+      out.metrics[prefix + run.variant + ".tip_rms_m"] = m.tip_rms;
       if (!m.bone_angle_range_deg.empty()) {
-        out.metrics[run.variant + ".bone_angle_range_min_deg"] =
+        out.metrics[prefix + run.variant + ".bone_angle_range_min_deg"] =
             *std::min_element(m.bone_angle_range_deg.begin(), m.bone_angle_range_deg.end());
-        out.metrics[run.variant + ".bone_angle_range_max_deg"] =
+        out.metrics[prefix + run.variant + ".bone_angle_range_max_deg"] =
             *std::max_element(m.bone_angle_range_deg.begin(), m.bone_angle_range_deg.end());
       }
     }
