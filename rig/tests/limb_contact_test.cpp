@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <vector>
 
+#include "rig/clip_transfer.h"
 #include "rig/pose.h"
 
 namespace rig {
@@ -28,6 +30,16 @@ void expect_lengths_kept(const Chain& in, const TwoBoneSolution& s) {
   // The rotations really move the bones there.
   EXPECT_LT((in.a + s.upper * (in.b - in.a) - s.middle).norm(), 1e-12);
   EXPECT_LT((s.middle + s.lower * (in.c - in.b) - s.end).norm(), 1e-12);
+  // The knee is a hinge: both bones carry the old hinge axis onto the new one.
+  const Vec3 hinge = (in.b - in.a).cross(in.c - in.b);
+  if (hinge.norm() > 1e-9) {
+    const Vec3 n0 = hinge.normalized();
+    EXPECT_LT((s.upper * n0 - s.lower * n0).norm(), 1e-9);
+    const Vec3 bent = (s.middle - in.a).cross(s.end - s.middle);
+    if (bent.norm() > 1e-9) {
+      EXPECT_LT((s.upper * n0 - bent.normalized()).norm(), 1e-9);
+    }
+  }
 }
 
 TEST(LimbContactIk, ReachesReachableTargetExactlyInTheKneePlane) {
@@ -309,6 +321,112 @@ TEST(LimbContactReconcile, NoLegsIsAnErrorAndKeepsTheClip) {
   const LimbContactResult r = reconcile_limbs(sk, clip, times, LimbContactOptions{});
   EXPECT_FALSE(r.status.ok());
   EXPECT_EQ(r.clip.tracks.size(), clip.tracks.size());
+}
+
+}  // namespace
+}  // namespace rig
+
+// --------------------------------------------------------------- clip transfer
+
+namespace rig {
+namespace {
+
+TEST(ClipTransfer, LeadingBindPoseKeyIsDetectedAndTrimmed) {
+  const Skeleton sk = biped();
+  Clip clip = crouch(0.0, 0.0);
+  EXPECT_FALSE(starts_with_bind_pose(sk, clip));  // one key per leg track, no jump
+  // Prepend a bind-pose key at t = 0 before a crouch keyed from 1/120 s.
+  Clip snap;
+  snap.duration = 1.0;
+  for (const JointTracks& jt : clip.tracks) {
+    JointTracks t = jt;
+    if (!t.rotation.empty()) {
+      t.rotation.times = {0.0, 1.0 / 120, 1.0};
+      t.rotation.values = {sk.neutral_local[t.joint].rotation, jt.rotation.values[0], jt.rotation.values[0]};
+    }
+    if (!t.translation.empty()) {
+      t.translation.times = {0.0, 1.0 / 120, 1.0};
+      t.translation.values = {sk.neutral_local[t.joint].translation, jt.translation.values[0], jt.translation.values[0]};
+    }
+    snap.tracks.push_back(t);
+  }
+  EXPECT_TRUE(starts_with_bind_pose(sk, snap));
+  const Clip trimmed = trim_clip_start(snap, 1.0 / 120);
+  EXPECT_NEAR(trimmed.duration, 1.0 - 1.0 / 120, 1e-15);
+  EXPECT_FALSE(starts_with_bind_pose(sk, trimmed));
+  for (double t : {0.0, 0.3, 1.0 - 1.0 / 120}) {
+    const auto a = pose_at(sk, trimmed, t), b = pose_at(sk, snap, t + 1.0 / 120);
+    for (int j = 0; j < sk.size(); ++j) EXPECT_LT((a[j] - b[j]).cwiseAbs().maxCoeff(), 1e-12);
+  }
+}
+
+// Hips tracks of the transfer never depend on limb reconciliation: limbs
+// change thigh, shin and foot only (the grounding tables rely on it).
+TEST(ClipTransfer, LimbReconciliationNeverTouchesTheHips) {
+  const Skeleton sk = biped();
+  Character source;
+  source.skeleton = sk;
+  Character target;
+  target.skeleton = sk;
+  const Calibration cal = calibrate(sk);
+  const Clip clip = crouch(-0.03, 0.4);
+  TransferOptions with, without;
+  with.align_floor = without.align_floor = false;  // keep the 3 cm sink for the IK to fix
+  without.reconcile_limbs = false;
+  const TransferResult a = transfer_clip(source, clip, cal, target, cal, with);
+  const TransferResult b = transfer_clip(source, clip, cal, target, cal, without);
+  ASSERT_TRUE(a.status.ok()) << a.status.message;
+  ASSERT_TRUE(b.status.ok()) << b.status.message;
+  ASSERT_EQ(a.feet.size(), 2u);
+  ASSERT_EQ(a.clip.tracks.size(), b.clip.tracks.size());
+  const std::vector<int> legs = {2, 3, 4, 5, 6, 7};
+  int changed = 0;
+  for (size_t i = 0; i < a.clip.tracks.size(); ++i) {
+    const JointTracks &x = a.clip.tracks[i], &y = b.clip.tracks[i];
+    ASSERT_EQ(x.joint, y.joint);
+    EXPECT_EQ(x.translation.values, y.translation.values) << sk.names[x.joint];
+    bool same = x.rotation.values.size() == y.rotation.values.size();
+    for (size_t k = 0; same && k < x.rotation.values.size(); ++k)
+      same = x.rotation.values[k].coeffs() == y.rotation.values[k].coeffs();
+    if (std::find(legs.begin(), legs.end(), x.joint) == legs.end()) EXPECT_TRUE(same) << sk.names[x.joint];
+    else changed += same ? 0 : 1;
+  }
+  EXPECT_GT(changed, 0) << "the feet were not pinned at all";
+  for (const FootReport& f : a.feet)
+    for (size_t k = 0; k < f.contact.size(); ++k)
+      if (f.contact[k]) {
+        EXPECT_NEAR(f.clearance_after[k], 0.0, 1e-9);
+      }
+}
+
+TEST(ClipTransfer, FloorAlignmentPutsTheStanceLevelOnTheFloor) {
+  const Skeleton sk = biped();
+  Character c;
+  c.skeleton = sk;
+  const Calibration cal = calibrate(sk);
+  for (double sink : {-0.03, 0.02}) {
+    TransferOptions opt;
+    opt.reconcile_limbs = false;
+    const TransferResult r = transfer_clip(c, crouch(sink, 0.4), cal, c, cal, opt);
+    ASSERT_TRUE(r.status.ok()) << r.status.message;
+    EXPECT_NEAR(r.floor_alignment, sink, 1e-9);
+    // The hips moved by exactly -sink in world y at every key.
+    for (double t : r.times) {
+      const auto before = pose_at(sk, crouch(sink, 0.4), t), after = pose_at(sk, r.clip, t);
+      EXPECT_NEAR(after[0](1, 3) - before[0](1, 3), -sink, 1e-9);
+    }
+  }
+}
+
+TEST(ClipTransfer, MismatchedCalibrationIsAnErrorNotAnException) {
+  const Skeleton sk = biped();
+  Character c;
+  c.skeleton = sk;
+  Calibration wrong = calibrate(sk);
+  wrong.names.pop_back();
+  const TransferResult r = transfer_clip(c, crouch(0, 0), wrong, c, calibrate(sk));
+  EXPECT_FALSE(r.status.ok());
+  EXPECT_TRUE(r.clip.tracks.empty());
 }
 
 }  // namespace
