@@ -7,6 +7,7 @@
 
 #include "detect/bone_distance.h"
 #include "detect/segment_distance.h"
+#include "rig/edit.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -114,6 +115,9 @@ rig::Status strip_tail(const rig::Character& in, const StripTailParams& params,
     }
     out.skin.influences[v] = std::move(next);
     ++res.vertices_changed;
+  }
+  if (params.remove_joints) {
+    if (Status s = rig::remove_joints(out, res.removed); !s.ok()) return s;
   }
   if (result) *result = std::move(res);
   return Status::Ok();

@@ -33,18 +33,26 @@ TEST(StripTail, GivesTailWeightToNearestBodyBones) {
   ASSERT_TRUE(strip_tail(c, {}, out, &res).ok());
   EXPECT_EQ(res.removed, (std::vector<int>{3, 4}));
   EXPECT_EQ(res.vertices_changed, 2);
-  EXPECT_EQ(out.skeleton.size(), 5);  // joints kept, weightless
+  EXPECT_EQ(out.skeleton.names, (std::vector<std::string>{"Hips", "LeftUpLeg", "RightUpLeg"}));
   EXPECT_EQ(out.skin.influences[0][0].joint, 0);
   for (int v = 0; v < 3; ++v) {
     double sum = 0.0;
     for (const auto& i : out.skin.influences[v]) {
-      EXPECT_NE(i.joint, 3);
-      EXPECT_NE(i.joint, 4);
+      EXPECT_GE(i.joint, 0);
+      EXPECT_LT(i.joint, 3);
       EXPECT_GE(i.weight, 0.0);
       sum += i.weight;
     }
     EXPECT_NEAR(sum, 1.0, 1e-12);
   }
+  // Kept joints: same skeleton, the tail joints carry no weight.
+  StripTailParams keep;
+  keep.remove_joints = false;
+  rig::Character kept;
+  ASSERT_TRUE(strip_tail(c, keep, kept).ok());
+  EXPECT_EQ(kept.skeleton.size(), 5);
+  for (const auto& list : kept.skin.influences)
+    for (const auto& i : list) EXPECT_TRUE(i.joint < 3) << i.joint;
   rig::Character bad;
   EXPECT_FALSE(strip_tail(c, {"^Wing$"}, bad).ok());
   EXPECT_FALSE(strip_tail(c, {"(unclosed"}, bad).ok());

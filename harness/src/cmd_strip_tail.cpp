@@ -1,9 +1,9 @@
 // `harness strip-tail IN --out OUT [--bones REGEX]`: take the weights off a
 // real rig's tail bones and give them to the nearest body bones (hips,
 // thighs, shins, feet) the way a humanoid auto-rigger would, turning a
-// tailed character into a test case for `harness fix`. The tail joints stay
-// in the file, weightless (their animation channels keep working and no node
-// index moves).
+// tailed character into a test case for `harness fix`. The tail joints then
+// leave the skin (their glTF nodes stay, so animation channels remain valid);
+// --keep-joints leaves them in the skin, weightless.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -17,6 +17,7 @@ namespace harness {
 Command add_strip_tail_command(CLI::App& root) {
   struct Options {
     std::string in, out, bones = detect::kDefaultTailRegex;
+    bool keep_joints = false;
   };
   auto opt = std::make_shared<Options>();
   Command c;
@@ -27,6 +28,7 @@ Command add_strip_tail_command(CLI::App& root) {
   c.app->add_option("--bones", opt->bones,
                     "regex (case-insensitive, searched) of tail bone names; descendants follow")
       ->capture_default_str();
+  c.app->add_flag("--keep-joints", opt->keep_joints, "keep the tail joints in the skin, weightless");
   c.run = [opt] {
     rig::Character ch;
     if (rig::Status s = rig::load(opt->in, ch); !s.ok()) {
@@ -35,6 +37,7 @@ Command add_strip_tail_command(CLI::App& root) {
     }
     detect::StripTailParams params;
     params.regex = opt->bones;
+    params.remove_joints = !opt->keep_joints;
     rig::Character out;
     detect::StripTailResult res;
     if (rig::Status s = detect::strip_tail(ch, params, out, &res); !s.ok()) {
@@ -47,8 +50,9 @@ Command add_strip_tail_command(CLI::App& root) {
     }
     std::string names;
     for (int j : res.removed) names += " " + ch.skeleton.names[j];
-    std::printf("%s: %zu tail joints weightless (%s ), %d vertices reweighted -> %s\n",
-                opt->in.c_str(), res.removed.size(), names.c_str(), res.vertices_changed,
+    std::printf("%s: %zu tail joints %s (%s ), %d vertices reweighted -> %s\n",
+                opt->in.c_str(), res.removed.size(), opt->keep_joints ? "made weightless" : "removed",
+                names.c_str(), res.vertices_changed,
                 opt->out.c_str());
     return int(kExitOk);
   };

@@ -430,6 +430,7 @@ Status save_in_place(const Character& c, const std::string& path) {
   if (first_skin >= 0)
     for (int node : m.skins[first_skin].joints) {
       const auto it = std::find(joint_node.begin(), joint_node.end(), node);
+      if (it == joint_node.end()) continue;  // removed joint: its node stays, out of the skin
       const int j = static_cast<int>(it - joint_node.begin());
       skin_index_of_joint[j] = static_cast<int>(skin_order.size());
       skin_order.push_back(j);

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
 
+#include "rig/edit.h"
 #include "rig/io.h"
 #include "rig/pose.h"
 
@@ -136,6 +138,67 @@ TEST(GltfRoundTrip, KhronosFoxUnchanged) {
   Character b;
   s = load(out, b);
   ASSERT_TRUE(s.ok()) << s.message;
+  expect_same_character(a, b, 1e-6);
+}
+
+TEST(RemoveJoints, RefusesOpenSetsAndWeightedJoints) {
+  Character c = tiny_character();
+  EXPECT_FALSE(remove_joints(c, std::vector<int>{1}).ok());  // Tail_2 would lose its parent
+  EXPECT_FALSE(remove_joints(c, std::vector<int>{2}).ok());  // Tail_2 carries weight
+  EXPECT_FALSE(remove_joints(c, std::vector<int>{7}).ok());
+  EXPECT_EQ(c.skeleton.size(), 3);  // refused edits change nothing
+}
+
+TEST(RemoveJoints, RemapsInfluencesParentsAndTracks) {
+  Character c = tiny_character();
+  c.skin.influences[3] = {{1, 1.0}};
+  c.skin.influences[4] = {{1, 1.0}, {2, 0.0}};
+  ASSERT_TRUE(remove_joints(c, std::vector<int>{2}).ok());
+  EXPECT_EQ(c.skeleton.names, (std::vector<std::string>{"Hips", "Tail_1"}));
+  EXPECT_EQ(c.skeleton.parents, (std::vector<int>{-1, 0}));
+  EXPECT_EQ(c.skeleton.inverse_bind.size(), 2u);
+  ASSERT_EQ(c.skin.influences[4].size(), 1u);
+  EXPECT_EQ(c.skin.influences[4][0].joint, 1);
+  ASSERT_EQ(c.clips[0].tracks.size(), 1u);
+  EXPECT_EQ(c.clips[0].tracks[0].joint, 1);
+}
+
+// The Fox without its tail bones (weights given to the parent first), written
+// in place: the tail nodes leave the skin, everything else reads back equal.
+TEST(RemoveJoints, KhronosFoxWithoutTailRoundTrips) {
+  const std::string in = asset("characters/Fox.glb");
+  REQUIRE_ASSET(in);
+  Character a;
+  ASSERT_TRUE(load(in, a).ok());
+  std::vector<char> tail(a.skeleton.size(), 0);
+  std::vector<int> gone;
+  for (int j = 0; j < a.skeleton.size(); ++j) {
+    const int p = a.skeleton.parents[j];
+    tail[j] = a.skeleton.names[j].find("Tail") != std::string::npos || (p >= 0 && tail[p]);
+    if (tail[j]) gone.push_back(j);
+  }
+  ASSERT_EQ(gone.size(), 3u);
+  const int body = a.skeleton.parents[gone[0]];
+  for (auto& list : a.skin.influences)
+    for (auto& inf : list)
+      if (tail[inf.joint]) inf.joint = body;
+  ASSERT_TRUE(remove_joints(a, gone).ok());
+  EXPECT_EQ(a.skeleton.size(), 21);
+  const std::string out = temp_path("fox_no_tail.glb");
+  Status s = save_glb(a, out);
+  ASSERT_TRUE(s.ok()) << s.message;
+  Character b;
+  s = load(out, b);
+  ASSERT_TRUE(s.ok()) << s.message;
+  // Influences merged onto one joint read back as separate entries: compare sums per joint.
+  for (auto* c : {&a, &b})
+    for (auto& list : c->skin.influences) {
+      std::map<int, double> merged;
+      for (const auto& inf : list) merged[inf.joint] += inf.weight;
+      list.clear();
+      for (const auto& [j, w] : merged)
+        if (w > 0.0) list.push_back({j, w});
+    }
   expect_same_character(a, b, 1e-6);
 }
 

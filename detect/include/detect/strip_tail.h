@@ -21,11 +21,14 @@ bool matches_tail_name(const std::string& name, const std::string& regex);
 struct StripTailParams {
   std::string regex = kDefaultTailRegex;
   int nearest_bones = 2;  // tail weight split over this many nearest body bones
+  // Take the tail joints out of the skeleton (a humanoid rigger has none).
+  // Off: they stay, weightless, so node indices and their channels match the input.
+  bool remove_joints = true;
 };
 
 struct StripTailResult {
-  std::vector<int> removed;  // tail joints (matched ones and their descendants)
-  std::vector<int> targets;  // body joints that may receive weight
+  std::vector<int> removed;  // tail joints (matched ones and their descendants), input indices
+  std::vector<int> targets;  // body joints that may receive weight, input indices
   int vertices_changed = 0;
 };
 
@@ -33,8 +36,9 @@ struct StripTailResult {
 // (matched by name, plus all their descendants): each vertex's tail weight is
 // split over its `nearest_bones` nearest body bones (inverse-square distance
 // to the bone segments), merged with its other influences, renormalised.
-// The joints themselves are kept (weightless) so clips and glTF node indices
-// stay valid. kBadData when nothing matches or no body bone is found.
+// Then the tail joints leave the skeleton (params.remove_joints; a glTF
+// source keeps their nodes outside the skin, so its clips stay valid).
+// kBadData when nothing matches or no body bone is found.
 rig::Status strip_tail(const rig::Character& in, const StripTailParams& params,
                        rig::Character& out, StripTailResult* result = nullptr);
 
