@@ -60,6 +60,14 @@ double quantile(std::vector<double> v, double q) {
   return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
+// World matrices of `clip` at `t` on the neutral (bind) locals: never the
+// stored pose, which the preview may have moved (SPEC §6).
+std::vector<Mat4> neutral_pose_at(const Skeleton& sk, const Clip& clip, double t) {
+  std::vector<Transform> locals = sk.neutral_local;
+  apply_clip(clip, t, locals);
+  return local_to_world(sk, locals);
+}
+
 // Adds `dy` (per key) to the hips' world y; keys the hips track at `times`.
 void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& times, const std::vector<double>& dy,
                       Clip& clip) {
@@ -80,7 +88,7 @@ void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& t
   const int p = sk.parents[hips];
   for (size_t k = 0; k < times.size(); ++k) {
     if (dy[k] == 0.0) continue;
-    const Mat4 parent = p < 0 ? sk.root_parent_world[hips] : pose_at(sk, clip, times[k])[p];
+    const Mat4 parent = p < 0 ? sk.root_parent_world[hips] : neutral_pose_at(sk, clip, times[k])[p];
     // World +y expressed in the parent's frame.
     tr.values[k] += parent.block<3, 3>(0, 0).inverse() * Vec3(0, dy[k], 0);
   }
@@ -170,7 +178,13 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
   const int n = static_cast<int>(r.times.size());
-  r.floor_y = reference_floor(target, opt.grounding);
+  // The floor the feet are aligned and pinned to is the body's (tail
+  // excluded) in every run: count_tail only switches grounding's own minima,
+  // so a tail-counted run differs from a tail-excluded one by the tail's
+  // effect on the lift alone.
+  GroundingOptions body_floor = opt.grounding;
+  body_floor.count_tail = false;
+  r.floor_y = reference_floor(target, body_floor);
   r.lift.assign(n, 0.0);
   const Skeleton& sk = target.skeleton;
   const int hips = target_cal.hips;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <string>
 
+#include "rig/limb_contact.h"
 #include "rig/pose.h"
 
 namespace rig {
@@ -86,6 +88,15 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
     if (d >= 0 && d < n) by_joint[d].push_back(v);
   }
   const std::vector<bool> tail = tail_joint_mask(sk, opt.tail_joints);
+  // Per shin of an IK leg: its ankle (bind) and the near-ankle radius.
+  std::vector<int> ankle_of(n, -1);
+  std::vector<double> near_ankle(n, 0.0);
+  for (const Leg& leg : find_legs(sk)) {
+    const Vec3 hip = sk.bind_world[leg.thigh].block<3, 1>(0, 3), knee = sk.bind_world[leg.shin].block<3, 1>(0, 3);
+    const Vec3 ankle = sk.bind_world[leg.foot].block<3, 1>(0, 3);
+    ankle_of[leg.shin] = leg.foot;
+    near_ankle[leg.shin] = opt.contact_shin_fraction * ((knee - hip).norm() + (ankle - knee).norm());
+  }
   const size_t k = static_cast<size_t>(std::max(1, opt.points_per_joint));
   SupportPoints s;
   for (int j = 0; j < n; ++j) {
@@ -97,12 +108,15 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
     const size_t take = std::min(k, vs.size());
     std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), lower);
     const Role r = j < static_cast<int>(sk.roles.size()) ? sk.roles[j] : Role{};
-    const bool contact = r.part == BodyPart::kFoot || r.part == BodyPart::kToe;
+    const bool foot = r.part == BodyPart::kFoot || r.part == BodyPart::kToe;
     for (size_t i = 0; i < take; ++i) {
+      const bool shin_near_ankle =
+          ankle_of[j] >= 0 &&
+          (c.mesh.positions[vs[i]] - sk.bind_world[ankle_of[j]].block<3, 1>(0, 3)).norm() <= near_ankle[j];
       s.vertices.push_back(vs[i]);
       s.dominant.push_back(j);
       s.tail.push_back(tail[j]);
-      s.contact.push_back(contact);
+      s.contact.push_back(foot || shin_near_ankle);
     }
   }
   return s;
@@ -166,10 +180,16 @@ std::vector<double> smooth_lift(std::span<const double> raw, int radius) {
   return out;
 }
 
+int smoothing_samples(std::span<const double> times, double seconds) {
+  if (times.size() < 2 || !(seconds > 0)) return 0;
+  const double dt = (times.back() - times.front()) / static_cast<double>(times.size() - 1);
+  return dt > 0 ? static_cast<int>(std::lround(seconds / dt)) : 0;
+}
+
 std::vector<double> ground_lift(const Character& c, const Clip& clip, std::span<const double> times,
                                 const GroundingOptions& opt) {
   const std::vector<double> raw = ground_lift_raw(c, clip, times, opt);
-  return smooth_lift(raw, opt.smoothing_radius);
+  return smooth_lift(raw, smoothing_samples(times, opt.smoothing_radius_s));
 }
 
 }  // namespace rig

@@ -140,7 +140,7 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& sk, const Leg& leg, dou
     if (j < 0) continue;
     Vec3 p = position(sk.bind_world[j]);
     p.y() = floor_y;
-    out.push_back({j, p});
+    out.push_back({j, p, {}});
   }
   return out;
 }
@@ -151,23 +151,30 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, dou
   const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
   for (int j : {leg.foot, leg.toe}) {
     if (j < 0) continue;
-    std::vector<Vec3> ps;
+    std::vector<int> vs;
     double low = std::numeric_limits<double>::infinity();
     for (int v = 0; v < nv; ++v)
       if (dominant_joint(ch.skin.influences[v]) == j) {
-        ps.push_back(ch.mesh.positions[v]);
+        vs.push_back(v);
         low = std::min(low, ch.mesh.positions[v].y());
       }
-    std::erase_if(ps, [&](const Vec3& p) { return p.y() > low + band; });
-    auto before = [](const Vec3& a, const Vec3& b) {
-      return a.x() < b.x() || (a.x() == b.x() && (a.z() < b.z() || (a.z() == b.z() && a.y() < b.y())));
+    std::erase_if(vs, [&](int v) { return ch.mesh.positions[v].y() > low + band; });
+    auto before = [&](int va, int vb) {
+      const Vec3 &a = ch.mesh.positions[va], &b = ch.mesh.positions[vb];
+      if (a.x() != b.x()) return a.x() < b.x();
+      if (a.z() != b.z()) return a.z() < b.z();
+      if (a.y() != b.y()) return a.y() < b.y();
+      return va < vb;
     };
-    std::sort(ps.begin(), ps.end(), before);
-    ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
-    const size_t keep = std::min(ps.size(), static_cast<size_t>(std::max(1, per_joint)));
+    std::sort(vs.begin(), vs.end(), before);
+    // Seam duplicates: the same position twice (the lower index stays).
+    vs.erase(std::unique(vs.begin(), vs.end(),
+                         [&](int va, int vb) { return ch.mesh.positions[va] == ch.mesh.positions[vb]; }),
+             vs.end());
+    const size_t keep = std::min(vs.size(), static_cast<size_t>(std::max(1, per_joint)));
     for (size_t i = 0; i < keep; ++i) {
-      const size_t at = keep > 1 ? i * (ps.size() - 1) / (keep - 1) : 0;
-      out.push_back({j, ps[at]});
+      const int v = vs[keep > 1 ? i * (vs.size() - 1) / (keep - 1) : 0];
+      out.push_back({j, ch.mesh.positions[v], ch.skin.influences[v]});
     }
   }
   if (out.empty()) return joint_sole_points(ch.skeleton, leg, floor_y);
@@ -214,8 +221,20 @@ namespace {
 struct FootTrack {
   FootReport report;
   std::vector<SolePoint> soles;
-  std::vector<Vec3> local_offset;           // sole point in its joint's frame
+  // Per sole point: (joint, weight, point in that joint's frame); one entry
+  // of weight 1 for a rigid point.
+  struct Part {
+    int joint;
+    double weight;
+    Vec3 local;
+  };
+  std::vector<std::vector<Part>> parts;
   std::vector<std::vector<Vec3>> traj;      // [sole point][sample], world
+  Vec3 world(size_t i, const std::vector<Mat4>& wm) const {
+    Vec3 p = Vec3::Zero();
+    for (const Part& q : parts[i]) p += q.weight * (wm[q.joint] * q.local.homogeneous()).head<3>();
+    return p;
+  }
 };
 
 double leg_length_of(const Skeleton& sk, const Leg& leg) {
@@ -225,8 +244,7 @@ double leg_length_of(const Skeleton& sk, const Leg& leg) {
 
 double lowest_sole(const FootTrack& f, const std::vector<Mat4>& wm, double floor_y) {
   double low = std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < f.soles.size(); ++i)
-    low = std::min(low, (wm[f.soles[i].joint] * f.local_offset[i].homogeneous()).y());
+  for (size_t i = 0; i < f.soles.size(); ++i) low = std::min(low, f.world(i, wm).y());
   return low - floor_y;
 }
 
@@ -241,12 +259,22 @@ std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& le
     f.report.leg_length = leg_length_of(sk, legs[li]);
     f.soles = li < opt.sole_points.size() && !opt.sole_points[li].empty() ? opt.sole_points[li]
                                                                          : joint_sole_points(sk, legs[li], opt.floor_y);
-    for (const SolePoint& p : f.soles)
-      f.local_offset.push_back((sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>());
+    for (const SolePoint& p : f.soles) {
+      std::vector<FootTrack::Part> parts;
+      double sum = 0;
+      for (const Influence& in : p.influences)
+        if (in.joint >= 0 && in.joint < sk.size() && in.weight > 0) sum += in.weight;
+      for (const Influence& in : p.influences)
+        if (in.joint >= 0 && in.joint < sk.size() && in.weight > 0)
+          parts.push_back({in.joint, in.weight / sum,
+                           (sk.inverse_bind[in.joint] * p.bind_position.homogeneous()).head<3>()});
+      if (parts.empty())
+        parts.push_back({p.joint, 1.0, (sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>()});
+      f.parts.push_back(std::move(parts));
+    }
     f.traj.assign(f.soles.size(), std::vector<Vec3>(n));
     for (int k = 0; k < n; ++k) {
-      for (size_t i = 0; i < f.soles.size(); ++i)
-        f.traj[i][k] = (world[k][f.soles[i].joint] * f.local_offset[i].homogeneous()).head<3>();
+      for (size_t i = 0; i < f.soles.size(); ++i) f.traj[i][k] = f.world(i, world[k]);
       f.report.clearance_before.push_back(lowest_sole(f, world[k], opt.floor_y));
     }
   }
@@ -341,26 +369,37 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       FootReport& rep = res.feet[li];
       const double dy = offsets[li][k];
       if (dy != 0.0) {
-        rep.max_correction = std::max(rep.max_correction, std::abs(dy));
         const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
         // Knees point where the toes do; without a toe, the foot's bind +Z.
         const Vec3 pole = leg.toe >= 0 ? Vec3(position(wm[leg.toe]) - c)
                                        : Vec3(rotation(wm[leg.foot]) *
                                               (rotation(sk.bind_world[leg.foot]).conjugate() * Vec3::UnitZ()));
-        const TwoBoneSolution sol = solve_two_bone(a, b, c, c + Vec3(0, dy, 0), pole);
-        if (!sol.reached) ++rep.unreached;
         auto parent_rot = [&](int j) {
           const int p = sk.parents[j];
           return p < 0 ? rotation(sk.root_parent_world[j]) : rotation(wm[p]);
         };
         const Quat q_thigh = rotation(wm[leg.thigh]), q_shin = rotation(wm[leg.shin]);
         const Quat q_foot = rotation(wm[leg.foot]);
-        out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
-        out_locals[leg.shin].rotation =
-            ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
-        // The foot keeps its animated world rotation: the sole lands flat as
-        // the source placed it, just moved by dy.
-        out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+        // Blended sole skin (heel weighted to the shin) does not move by
+        // exactly the ankle's dy: inside a phase, re-aim by the residual.
+        double aim = dy;
+        bool reached = true;
+        for (int pass = 0; pass < 3; ++pass) {
+          const TwoBoneSolution sol = solve_two_bone(a, b, c, c + Vec3(0, aim, 0), pole);
+          reached = sol.reached;
+          out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
+          out_locals[leg.shin].rotation =
+              ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
+          // The foot keeps its animated world rotation: the sole lands flat as
+          // the source placed it, just moved by dy.
+          out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+          if (!rep.contact[k] || !reached) break;
+          const double residual = lowest_sole(tracks[li], local_to_world(sk, out_locals), opt.floor_y);
+          if (std::abs(residual) <= 1e-9 * rep.leg_length) break;
+          aim -= residual;
+        }
+        if (!reached) ++rep.unreached;
+        rep.max_correction = std::max(rep.max_correction, std::abs(aim));
       }
       const int joints[3] = {leg.thigh, leg.shin, leg.foot};
       for (int r = 0; r < 3; ++r) {

@@ -446,5 +446,102 @@ TEST(Grounding, SmoothingNeverBelowRawAndKeepsZeros) {
   EXPECT_EQ(smooth_lift(raw, 0), raw);
 }
 
+TEST(Grounding, SmoothingRadiusIsATime) {
+  EXPECT_EQ(smoothing_samples(frame_times(1.0, 30.0), 0.04), 1);
+  EXPECT_EQ(smoothing_samples(frame_times(1.0, 120.0), 0.04), 5);
+  EXPECT_EQ(smoothing_samples(frame_times(1.0, 30.0), 0.0), 0);
+  EXPECT_EQ(smoothing_samples(std::vector<double>{0.5}, 0.04), 0);
+  // The same clip sampled at 30 and 120 Hz: the lift spreads over the same
+  // time around the deep dip (first non-zero within one 30 Hz step).
+  const Character c = tailed_biped(true);
+  const Clip clip = dipping_hips();
+  GroundingOptions opt;
+  opt.smoothing_radius_s = 0.1;
+  auto first_lifted = [&](double rate) {
+    const std::vector<double> t = frame_times(2.0, rate);
+    const std::vector<double> lift = ground_lift(c, clip, t, opt);
+    for (size_t k = 0; k < t.size(); ++k)
+      if (lift[k] > 0) return t[k];
+    return -1.0;
+  };
+  const double at30 = first_lifted(30.0), at120 = first_lifted(120.0);
+  EXPECT_GT(at30, 1.0);
+  EXPECT_NEAR(at30, at120, 1.0 / 30.0 + 1e-9);
+  // Raw onset is 1.375 s (the hips' drop passes the knee skin's 0.45); max
+  // filter then average reach back two radii.
+  EXPECT_NEAR(at120, 1.375 - 0.2, 2.0 / 120.0 + 1e-9);
+}
+
+// Legs of the Mixamo biped (length 0.9; ankle at y 0.05) with four
+// shin-dominated vertices just under the ankle and four at the knee; the
+// soles sit on y = 0, every other joint has four vertices at the joint.
+Character shin_skinned_biped() {
+  Character c;
+  c.skeleton = mixamo_biped();
+  const Skeleton& sk = c.skeleton;
+  auto put = [&](int joint, const Vec3& centre) {
+    for (int k = 0; k < 4; ++k) {
+      c.mesh.positions.push_back(centre + Vec3(k % 2 ? 0.02 : -0.02, 0, k / 2 ? 0.02 : -0.02));
+      c.skin.influences.push_back({{joint, 1.0}});
+    }
+  };
+  for (int j = 0; j < sk.size(); ++j) {
+    const Vec3 p = pos(sk.bind_world[j]);
+    const BodyPart part = sk.roles[j].part;
+    if (part == BodyPart::kFoot) {
+      put(j, Vec3(p.x(), 0.0, p.z()));
+    } else if (part == BodyPart::kShin) {
+      put(j, p);                                  // knee
+      put(j, Vec3(p.x(), 0.03, p.z()));           // 0.02 under the ankle
+    } else {
+      put(j, p);
+    }
+  }
+  return c;
+}
+
+// Hips lowered by `drop` for the whole clip (stance feet sunk, as floor
+// alignment leaves them before the leg IK lifts them).
+Clip lowered_hips(double drop) {
+  Clip clip;
+  clip.duration = 1.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 1.0}, {Vec3(0, 1 - drop, 0), Vec3(0, 1 - drop, 0)}};
+  clip.tracks = {hips};
+  return clip;
+}
+
+TEST(Grounding, SkinNearTheAnkleBelongsToTheLimbSolver) {
+  const Character c = shin_skinned_biped();
+  GroundingOptions opt;
+  opt.points_per_joint = 8;
+  const SupportPoints s = sample_support(c, opt);
+  int near = 0, knee = 0;
+  for (size_t i = 0; i < s.vertices.size(); ++i) {
+    const double y = c.mesh.positions[s.vertices[i]].y();
+    if (c.skeleton.roles[s.dominant[i]].part != BodyPart::kShin) continue;
+    if (y < 0.1) {
+      EXPECT_TRUE(s.contact[i]) << "near the ankle: limb contact";
+      ++near;
+    } else {
+      EXPECT_FALSE(s.contact[i]) << "at the knee: body support";
+      ++knee;
+    }
+  }
+  EXPECT_EQ(near, 8);
+  EXPECT_EQ(knee, 8);
+
+  const std::vector<double> times = frame_times(1.0, 30.0);
+  GroundingOptions feet_only = opt;
+  feet_only.contact_shin_fraction = 0.0;
+  // Sunk 0.05: the near-ankle shin skin is 0.02 under the floor. Only when it
+  // is left in the body set does it lift the pelvis.
+  for (double v : ground_lift_raw(c, lowered_hips(0.05), times, opt)) EXPECT_EQ(v, 0.0);
+  for (double v : ground_lift_raw(c, lowered_hips(0.05), times, feet_only)) EXPECT_NEAR(v, 0.02, 1e-12);
+  // A real crouch (knees 0.1 under the floor) still lifts.
+  for (double v : ground_lift_raw(c, lowered_hips(0.6), times, opt)) EXPECT_NEAR(v, 0.1, 1e-12);
+}
+
 }  // namespace
 }  // namespace rig

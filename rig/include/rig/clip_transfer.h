@@ -36,16 +36,19 @@ struct TransferOptions {
   bool align_floor = true;
   double floor_quantile = 0.9;
   bool ground_body = true;    // apply rig::ground_lift to the hips
-  GroundingOptions grounding; // count_tail etc. (measurement switch)
+  GroundingOptions grounding; // count_tail etc. (measurement switch; body
+                              // grounding only, never the floor alignment)
   bool reconcile_limbs = true;
   // Contact thresholds and blend time; floor_y and sole_points are filled by
   // transfer_clip (floor: f_body; sole points from the target's mesh).
   LimbContactOptions limbs;
   // Sole points from the target's mesh (mesh_sole_points): the band above
   // each foot/toe joint's lowest vertex, x leg length, and at most this many
-  // points per joint.
+  // points per joint. High: thinning can drop the vertex that ends lowest
+  // (24 left the fixture mouse's foot 2 mm under the floor); the cost is a
+  // few hundred skinned points per sample.
   double sole_band = 0.03;
-  int sole_points_per_joint = 24;
+  int sole_points_per_joint = 1000;
 };
 
 struct TransferResult {
@@ -58,8 +61,9 @@ struct TransferResult {
   double floor_alignment = 0.0;
   // Per time: lift added to the hips' world y by body grounding (model units).
   std::vector<double> lift;
-  // Bind-space floor the feet are pinned to: f_body = min bind y of the
-  // support points S \ T (S with count_tail), model units.
+  // Bind-space floor the feet are aligned and pinned to: f_body = min bind y
+  // of the support points S \ T, also with count_tail (that switch changes
+  // only body grounding's minima), model units.
   double floor_y = 0.0;
   // Limb reconciliation per foot (empty when disabled or no legs found).
   std::vector<FootReport> feet;

@@ -2,7 +2,8 @@
 //
 // S = support points: per dominant joint, the `points_per_joint` vertices with
 // the lowest bind y (ties by index). T = points whose dominant joint is a tail
-// bone, E = points whose dominant joint is a foot or toe (limb contact).
+// bone, E = points the limb contact solvers own: dominant joint a foot or toe,
+// or a shin of a leg the IK solves (find_legs) with the point near the ankle.
 //   f_body = min_{S\T} y0,  c(t) = min_{S\(T∪E)} y(t) - f_body,
 //   L_raw(t) = max(0, a(t) - c(t)).
 // With count_tail the minima run over S and S\E instead (measurement only).
@@ -24,9 +25,18 @@ struct GroundingOptions {
   std::vector<int> tail_joints;
   // a(t) <= 0: sink below the reference floor the source allows (constant).
   double allowed_sink = 0.0;
-  // Smoothing half-width in samples: a max filter then a moving average of the
-  // same radius, so the smoothed lift is never below L_raw. 0 = none.
-  int smoothing_radius = 2;
+  // Smoothing half-width in seconds, turned into samples per clip by its mean
+  // key spacing (so 30 Hz and 120 Hz sampling smooth over the same time): a
+  // max filter then a moving average of that radius, so the smoothed lift is
+  // never below L_raw. 0 = none.
+  double smoothing_radius_s = 0.04;
+  // E also holds shin-dominated points within this fraction of the leg length
+  // (thigh->shin->foot, bind) of the ankle (the foot joint). Grounding runs
+  // before limb reconciliation, and floor alignment leaves stance feet a
+  // little under the floor for the IK to lift; skin next to the ankle rides
+  // with the foot, so counting it would lift the pelvis for a sink the IK
+  // removes anyway. 0 = feet and toes only.
+  double contact_shin_fraction = 0.25;
 };
 
 // True when `token` (case-insensitive) is a whole token of `name`; tokens
@@ -60,7 +70,12 @@ std::vector<double> ground_lift_raw(const Character& character, const Clip& clip
 std::vector<double> ground_lift(const Character& character, const Clip& clip,
                                 std::span<const double> times, const GroundingOptions& options);
 
-// The smoothing used by ground_lift (max filter then moving average).
+// The smoothing used by ground_lift (max filter then moving average); radius
+// in samples.
 std::vector<double> smooth_lift(std::span<const double> raw, int radius);
+
+// `seconds` as a whole number of samples of `times` (mean key spacing,
+// rounded; 0 for fewer than two keys or a non-positive time).
+int smoothing_samples(std::span<const double> times, double seconds);
 
 }  // namespace rig

@@ -53,10 +53,12 @@ struct Leg {
 // form an ancestor chain; toe when unique and below the foot. Left first.
 std::vector<Leg> find_legs(const Skeleton& skeleton);
 
-// A point rigidly attached to a joint; bind-space position.
+// A sole point; bind-space position. Rigidly attached to `joint`, or, when
+// `influences` is non-empty, skinned by them (linear blend, like the mesh).
 struct SolePoint {
   int joint = -1;
   Vec3 bind_position = Vec3::Zero();
+  std::vector<Influence> influences;
 };
 
 // Without a mesh: the foot and toe joints projected onto the floor plane
@@ -65,8 +67,9 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& le
 // With a skinned mesh: the sole, heel to toe. Per foot/toe joint, the
 // vertices it dominates whose bind y is within `band` (model units) of the
 // lowest of them, duplicates (seams) removed, thinned evenly (in x then z
-// order) to at most `per_joint`. Falls back to the joint projection when the
-// mesh gives none.
+// order) to at most `per_joint`; each keeps the vertex's skin weights, so a
+// heel blended with the shin is pinned where the mesh draws it. Falls back to
+// the joint projection when the mesh gives none.
 std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
                                         int per_joint = 24);
 
@@ -138,7 +141,9 @@ std::vector<double> stance_clearances(const Skeleton& skeleton, const Clip& clip
 
 // Detects contact phases per foot on `clip` (evaluated on top of the
 // skeleton's neutral locals at `times`) and pins each foot's lowest sole
-// point to the floor in them with two-bone IK; the foot keeps its animated
+// point to the floor in them with two-bone IK (inside a phase, repeated up to
+// three times so blended sole skin, which the shin also moves, lands on the
+// floor too); the foot keeps its animated
 // world rotation. Thigh, shin and foot rotation tracks are rewritten with one
 // linear key per time; nothing else changes. No legs, or bad times, gives an
 // error status and the input clip unchanged.
