@@ -1,8 +1,9 @@
 // Body grounding and calibration scenarios (issue 7, SPEC §5-6): kinds
 // starting with "grounding_".
 //
-// Final hips tracks are rig::retarget followed by rig::ground_lift added to
-// the hips' world y (limb reconciliation does not move the hips). The target
+// Final tracks come from rig::transfer_clip, the pipeline `harness retarget`
+// runs (retarget, floor alignment, body grounding, leg-only limb
+// reconciliation), with the count_tail switch passed through. The target
 // is a fixture run through detect --chain, so its tail skin sits on Tail_
 // bones and grounding can tell it from the body.
 //   grounding_pelvis_lift       tail counted vs excluded: SPEC §5's table
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -23,6 +25,7 @@
 
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
+#include "rig/clip_transfer.h"
 #include "rig/grounding.h"
 #include "rig/placement.h"
 #include "rig/pose.h"
@@ -131,8 +134,11 @@ Status load_source(const Scenario& s, const json& spec, const Target& t, Source&
 rig::GroundingOptions grounding_from(const Scenario& s, double mpu, bool count_tail) {
   rig::GroundingOptions g;
   const json j = s.raw.value("grounding", json::object());
+  // The radius used to count samples (rate dependent); refuse the old key.
+  if (j.contains("smoothing_radius")) throw std::runtime_error("grounding.smoothing_radius is now smoothing_radius_s (seconds)");
   g.points_per_joint = j.value("points_per_joint", g.points_per_joint);
-  g.smoothing_radius = j.value("smoothing_radius", g.smoothing_radius);
+  g.smoothing_radius_s = j.value("smoothing_radius_s", g.smoothing_radius_s);
+  g.contact_shin_fraction = j.value("contact_shin_fraction", g.contact_shin_fraction);
   g.allowed_sink = j.value("allowed_sink_m", 0.0) / mpu;  // metres -> model units
   g.count_tail = count_tail;
   return g;
@@ -148,45 +154,36 @@ std::vector<rig::Mat4> world_at(const rig::Skeleton& sk, const rig::Clip& clip, 
 
 // What one clip request produced.
 struct Transfer {
-  rig::Clip clip;             // final tracks: retarget, then grounding on the hips
-  std::vector<double> times;  // hips translation keys, seconds
+  rig::Clip clip;             // final tracks (rig::transfer_clip)
+  std::vector<double> times;  // output keys, seconds
   std::vector<double> lift;   // per key, model units, added to the hips' world y
+  double floor_alignment = 0; // model units subtracted from the hips' world y
+  int hips = -1;
+  std::vector<rig::FootReport> feet;  // limb reconciliation per foot
   std::vector<rig::Vec3> hips_values() const {
     for (const auto& jt : clip.tracks)
-      if (jt.translation.times.size() > 1) return jt.translation.values;
+      if (jt.joint == hips) return jt.translation.values;
     return {};
   }
 };
 
-// rig::retarget then rig::ground_lift on the hips' world y (SPEC §5-6).
-// `live` is the target skeleton as the preview holds it (only its size is
-// checked by retarget); `target` gives mesh and skin for grounding. Empty clip
-// when the retarget refused or the hips track is constant.
+// One clip request through rig::transfer_clip (SPEC §5-6). `target` is the
+// character as the preview holds it (its stored pose may be anything; only
+// bind data and `dst_cal` may be read). Empty clip on an error status.
 Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
-                  const rig::Skeleton& live, const rig::Calibration& dst_cal, const rig::GroundingOptions& g,
-                  double rate) {
+                  const rig::Calibration& dst_cal, const rig::GroundingOptions& g, double rate) {
+  rig::TransferOptions to;
+  to.sample_rate = rate;
+  to.grounding = g;
+  rig::TransferResult r = rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, to);
   Transfer out;
-  out.clip = rig::retarget(src.ch, src.clip, src_cal, dst_cal, live, rate);
-  const int hips = dst_cal.hips;
-  auto it = std::find_if(out.clip.tracks.begin(), out.clip.tracks.end(),
-                         [&](const rig::JointTracks& jt) { return jt.joint == hips; });
-  if (hips < 0 || it == out.clip.tracks.end() || it->translation.times.size() < 2) {
-    out.clip = rig::Clip{};
-    return out;
-  }
-  out.times = it->translation.times;
-  out.lift = rig::ground_lift(target, out.clip, out.times, g);
-  const rig::Clip before = out.clip;
-  const rig::Skeleton& sk = target.skeleton;
-  const int parent = sk.parents[hips];
-  rig::Track<rig::Vec3>& tr = it->translation;
-  for (size_t k = 0; k < out.times.size(); ++k) {
-    if (out.lift[k] == 0.0) continue;  // nothing to lift: keep the retargeted bits
-    const rig::Mat4 pw = parent < 0 ? sk.root_parent_world[hips] : world_at(sk, before, out.times[k])[parent];
-    Eigen::Vector4d w = pw * tr.values[k].homogeneous();
-    w.y() += out.lift[k];
-    tr.values[k] = (pw.inverse() * w).head<3>();
-  }
+  if (!r.status.ok() || r.times.size() < 2) return out;
+  out.clip = std::move(r.clip);
+  out.times = std::move(r.times);
+  out.lift = std::move(r.lift);
+  out.floor_alignment = r.floor_alignment;
+  out.hips = dst_cal.hips;
+  out.feet = std::move(r.feet);
   return out;
 }
 
@@ -202,6 +199,20 @@ double body_bottom_at(const rig::Character& c, const rig::Clip& clip, double t) 
   const std::vector<rig::Mat4> w = world_at(c.skeleton, clip, t);
   const std::vector<rig::Vec3> posed = rig::skin_positions(c.mesh, c.skin, c.skeleton, w);
   return rig::place_on_floor(c, posed).body_bottom;
+}
+
+// The joint dominating the lowest non-tail-dominated vertex at t (what sets
+// the body's bottom), by name.
+std::string body_bottom_joint(const rig::Character& c, const rig::Clip& clip, double t) {
+  const std::vector<rig::Vec3> posed = rig::skin_positions(c.mesh, c.skin, c.skeleton, world_at(c.skeleton, clip, t));
+  const std::vector<bool> tail = rig::tail_joint_mask(c.skeleton);
+  int best = -1;
+  for (size_t v = 0; v < posed.size(); ++v) {
+    const int d = rig::dominant_joint(c.skin.influences[v]);
+    if (d < 0 || tail[d]) continue;
+    if (best < 0 || posed[v].y() < posed[best].y()) best = static_cast<int>(v);
+  }
+  return best < 0 ? std::string("-") : c.skeleton.names[rig::dominant_joint(c.skin.influences[best])];
 }
 
 std::string fmt_time(double t) {
@@ -249,8 +260,8 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
-    const Transfer counted = transfer(src, src_cal, t.fixed, t.fixed.skeleton, dst_cal, grounding_from(s, mpu, true), rate);
-    const Transfer excluded = transfer(src, src_cal, t.fixed, t.fixed.skeleton, dst_cal, grounding_from(s, mpu, false), rate);
+    const Transfer counted = transfer(src, src_cal, t.fixed, dst_cal, grounding_from(s, mpu, true), rate);
+    const Transfer excluded = transfer(src, src_cal, t.fixed, dst_cal, grounding_from(s, mpu, false), rate);
     if (counted.times.empty() || excluded.times.empty() || counted.times != excluded.times)
       return bad(s, src.label + ": retarget gave no hips motion");
     const std::vector<double>& times = excluded.times;
@@ -272,12 +283,25 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     const double end = times.back();
     const size_t kmax = static_cast<size_t>(std::max_element(extra.begin(), extra.end()) - extra.begin());
     out.metrics[pre + "final_body_clearance"] = (body_bottom_at(t.fixed, excluded.clip, end) - bind.body_bottom) * mpu;
+    {
+      // Where the body ends: its lowest skin's joint and the pinned soles.
+      double sole = std::numeric_limits<double>::infinity();
+      for (const rig::FootReport& f : excluded.feet)
+        if (!f.clearance_after.empty()) sole = std::min(sole, f.clearance_after.back());
+      if (sole < std::numeric_limits<double>::infinity()) out.metrics[pre + "final_sole_clearance_m"] = sole * mpu;
+      out.notes.push_back(src.label + ": lowest body skin at the end is on " + body_bottom_joint(t.fixed, excluded.clip, end));
+    }
     out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom_at(t.fixed, counted.clip, end) - bind.body_bottom) * mpu;
     out.metrics[pre + "max_extra_lift_m"] = extra[kmax];
     out.metrics[pre + "max_extra_lift_time_s"] = times[kmax];
     out.metrics[pre + "min_extra_lift_m"] = *std::min_element(extra.begin(), extra.end());
     out.metrics[pre + "final_extra_lift_m"] = extra.back();
     out.metrics[pre + "final_lift_tail_excluded_m"] = excluded.lift.back() * mpu;
+    // Floor alignment must not see the tail: the same in both runs, so the
+    // extra lift is the tail's effect on body grounding alone.
+    out.metrics[pre + "floor_alignment_m"] = excluded.floor_alignment * mpu;
+    out.metrics[pre + "floor_alignment_counted_minus_excluded_m"] =
+        (counted.floor_alignment - excluded.floor_alignment) * mpu;
     out.metrics[pre + "final_lift_tail_counted_m"] = counted.lift.back() * mpu;
     out.metrics[pre + "max_lift_tail_excluded_m"] = *std::max_element(excluded.lift.begin(), excluded.lift.end()) * mpu;
     out.metrics[pre + "max_lift_tail_counted_m"] = *std::max_element(counted.lift.begin(), counted.lift.end()) * mpu;
@@ -285,14 +309,25 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     out.metrics[pre + "samples"] = static_cast<double>(times.size());
     std::vector<double> lc, le, clear_e, clear_c;
     rig::GroundingOptions raw_opt = grounding_from(s, mpu, false);
-    raw_opt.smoothing_radius = 0;
-    std::vector<double> raw_e = transfer(src, src_cal, t.fixed, t.fixed.skeleton, dst_cal, raw_opt, rate).lift;
+    raw_opt.smoothing_radius_s = 0;
+    std::vector<double> raw_e = transfer(src, src_cal, t.fixed, dst_cal, raw_opt, rate).lift;
     for (double& x : raw_e) x *= mpu;
     for (size_t k = 0; k < times.size(); ++k) {
       lc.push_back(counted.lift[k] * mpu);
       le.push_back(excluded.lift[k] * mpu);
       clear_e.push_back((body_bottom_at(t.fixed, excluded.clip, times[k]) - bind.body_bottom) * mpu);
       clear_c.push_back((body_bottom_at(t.fixed, counted.clip, times[k]) - bind.body_bottom) * mpu);
+    }
+    {
+      // Deepest body sink over the clip (tail excluded) and what sinks: skin
+      // the limb solvers own (feet, near-ankle shins) outside contact phases
+      // is not grounded by design.
+      const size_t kl = static_cast<size_t>(std::min_element(clear_e.begin(), clear_e.end()) - clear_e.begin());
+      out.metrics[pre + "min_body_clearance_m"] = clear_e[kl];
+      out.metrics[pre + "min_body_clearance_time_s"] = times[kl];
+      out.notes.push_back(src.label + ": deepest body point " + fmt_time(clear_e[kl]) + " m at " + fmt_time(times[kl]) +
+                          " s, on " + body_bottom_joint(t.fixed, excluded.clip, times[kl]) + "; at 0 s on " +
+                          body_bottom_joint(t.fixed, excluded.clip, 0.0));
     }
     out.series["lift_curves"][src.key.empty() ? "main" : src.key] = {
         {"label", src.label},       {"times", times},          {"hips_tail_counted", hc},
@@ -418,7 +453,7 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
     auto run = [&](const rig::Character& c, const rig::GroundingOptions& g) {
-      return transfer(src, src_cal, c, t.fixed.skeleton, dst_cal, g, rate);
+      return transfer(src, src_cal, c, dst_cal, g, rate);
     };
     const Transfer full = run(t.fixed, excl);
     if (full.times.empty()) return bad(s, src.label + ": retarget gave no hips motion");
@@ -547,7 +582,7 @@ Status calibration_isolation(const Scenario& s, ScenarioResult& out) {
   // Clean run: nothing plays between requests.
   std::vector<Transfer> clean;
   for (size_t i = 0; i < n; ++i) {
-    clean.push_back(transfer(sources[i], src_cals[i], t.fixed, t.fixed.skeleton, cal, g, rate));
+    clean.push_back(transfer(sources[i], src_cals[i], t.fixed, cal, g, rate));
     if (clean.back().clip.tracks.empty()) return bad(s, sources[i].label + ": retarget gave no tracks");
   }
 
@@ -573,11 +608,11 @@ Status calibration_isolation(const Scenario& s, ScenarioResult& out) {
     moved_m = std::max(moved_m, (sk.stored_local[t.hips].translation - sk.neutral_local[t.hips].translation).norm() * mpu);
     rotated_deg = std::max(rotated_deg, sk.stored_local[t.hips].rotation.angularDistance(sk.neutral_local[t.hips].rotation) * 180.0 / 3.14159265358979323846);
     const std::vector<double> before = pose_bits(sk);
-    const Transfer r = transfer(sources[i], src_cals[i], live, sk, cal, g, rate);
+    const Transfer r = transfer(sources[i], src_cals[i], live, cal, g, rate);
     live_diff.add(diff_clips(r.clip, clean[i].clip));
     // A careless caller recalibrating from the live skeleton still gets the
     // clean tracks: calibrate reads the bind data, never the stored pose.
-    const Transfer rc = transfer(sources[i], src_cals[i], live, sk, rig::calibrate(sk), g, rate);
+    const Transfer rc = transfer(sources[i], src_cals[i], live, rig::calibrate(sk), g, rate);
     recal_diff.add(diff_clips(rc.clip, clean[i].clip));
     if (!same_bits(before, pose_bits(sk))) ++live_changed;
   }
@@ -591,7 +626,7 @@ Status calibration_isolation(const Scenario& s, ScenarioResult& out) {
     for (size_t i = 0; i < 2 * n; ++i)
       threads.emplace_back([&, i] {
         const size_t k = i % n;
-        par[i] = transfer(sources[k], src_cals[k], live, live.skeleton, cal, g, rate);
+        par[i] = transfer(sources[k], src_cals[k], live, cal, g, rate);
       });
     for (auto& th : threads) th.join();
   }
@@ -607,7 +642,7 @@ Status calibration_isolation(const Scenario& s, ScenarioResult& out) {
   for (int j = 0; j < contaminated.size(); ++j) contaminated.inverse_bind[j] = contaminated.bind_world[j].inverse();
   ClipDiff bug_diff;
   for (size_t i = 0; i < n; ++i)
-    bug_diff.add(diff_clips(transfer(sources[i], src_cals[i], live, live.skeleton, rig::calibrate(contaminated), g, rate).clip,
+    bug_diff.add(diff_clips(transfer(sources[i], src_cals[i], live, rig::calibrate(contaminated), g, rate).clip,
                             clean[i].clip));
 
   long clean_values = 0;
