@@ -384,7 +384,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         // exactly the ankle's dy: inside a phase, re-aim by the residual.
         double aim = dy;
         bool reached = true;
-        for (int pass = 0; pass < 3; ++pass) {
+        for (int pass = 0; pass < 8; ++pass) {
           const TwoBoneSolution sol = solve_two_bone(a, b, c, c + Vec3(0, aim, 0), pole);
           reached = sol.reached;
           out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();

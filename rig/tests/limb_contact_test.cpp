@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <vector>
 
@@ -283,6 +284,43 @@ void check_pinned(double clearance) {
 
 TEST(LimbContactReconcile, SinkingFeetAreLiftedOntoTheFloor) { check_pinned(-0.03); }
 TEST(LimbContactReconcile, HoveringFeetArePulledDownOntoTheFloor) { check_pinned(0.03); }
+
+// A heel vertex skinned half to the shin: the IK turns the shin, so it does
+// not rise by exactly the ankle's lift. Skinned sole points land it on the
+// floor; the same point taken as rigid on the foot leaves the drawn vertex off.
+TEST(LimbContactReconcile, BlendedSoleSkinLandsOnTheFloor) {
+  const Skeleton sk = biped();
+  const Clip clip = crouch(-0.03, 0.0);
+  const std::vector<double> times = sample_times(30, 1.0);
+  const double floor_y = 0.0;
+  auto heel = [&](int foot) { return Vec3(sk.bind_world[foot](0, 3), 0.0, -0.05); };
+  // Where linear blend skinning draws the heel in the reconciled pose.
+  auto drawn_heel_y = [&](const Clip& c, double t, int foot) {
+    const auto w = pose_at(sk, c, t);
+    Vec3 p = Vec3::Zero();
+    for (int j : {foot, foot - 1}) p += 0.5 * (w[j] * sk.inverse_bind[j] * heel(foot).homogeneous()).head<3>();
+    return p.y();
+  };
+  double err_skinned = 0, err_rigid = 0;
+  for (bool skinned : {true, false}) {
+    LimbContactOptions opt;
+    opt.floor_y = floor_y;
+    for (int foot : {4, 7}) {
+      SolePoint sp{foot, heel(foot), {}};
+      if (skinned) sp.influences = {{foot, 0.5}, {foot - 1, 0.5}};
+      opt.sole_points.push_back({sp});
+    }
+    const LimbContactResult r = reconcile_limbs(sk, clip, times, opt);
+    ASSERT_TRUE(r.status.ok()) << r.status.message;
+    for (const FootReport& f : r.feet) ASSERT_EQ(f.phases.size(), 1u);
+    double& err = skinned ? err_skinned : err_rigid;
+    for (double t : times)
+      for (int foot : {4, 7}) err = std::max(err, std::abs(drawn_heel_y(r.clip, t, foot) - floor_y));
+  }
+  EXPECT_LT(err_skinned, 1e-6);
+  EXPECT_GT(err_rigid, 1e-3) << "the rigid model should visibly miss (else this test proves nothing)";
+  std::printf("blended heel off the floor: skinned %.3g, rigid %.3g\n", err_skinned, err_rigid);
+}
 
 TEST(LimbContactReconcile, PinFadesOutAfterThePhase) {
   const Skeleton sk = biped();
