@@ -444,11 +444,28 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
   out.metrics["mesh_vertices"] = nv;
   const double rate = param(s, "sample_rate_hz", 30.0), mpu = t.mpu;
   const rig::Calibration dst_cal = rig::calibrate(t.fixed.skeleton);
-  const rig::GroundingOptions excl = grounding_from(s, mpu, false), cnt = grounding_from(s, mpu, true);
   if (!s.raw.contains("sources") || !s.raw["sources"].is_array()) return bad(s, "\"sources\" (a list) is required");
+  // The scenario's grounding, then each of "grounding_variants" ({key, and
+  // option overrides}): a variant whose grounding does lift the body shows
+  // the deletion checks also hold for a non-zero lift.
+  struct Variant {
+    std::string key;
+    rig::GroundingOptions excl, cnt;
+  };
+  std::vector<Variant> variants = {{"", grounding_from(s, mpu, false), grounding_from(s, mpu, true)}};
+  for (const json& v : s.raw.value("grounding_variants", json::array())) {
+    Variant var{v.at("key").get<std::string>() + ".", grounding_from(s, mpu, false), grounding_from(s, mpu, true)};
+    for (rig::GroundingOptions* g : {&var.excl, &var.cnt}) {
+      g->contact_shin_fraction = v.value("contact_shin_fraction", g->contact_shin_fraction);
+      g->smoothing_radius_s = v.value("smoothing_radius_s", g->smoothing_radius_s);
+      g->points_per_joint = v.value("points_per_joint", g->points_per_joint);
+    }
+    variants.push_back(var);
+  }
   long mism_region = 0, mism_skin = 0;
   double max_region = 0, max_skin = 0, max_counted = 0;
-  for (const json& spec : s.raw["sources"]) {
+  for (const json& spec : s.raw["sources"]) for (const Variant& variant : variants) {
+    const rig::GroundingOptions &excl = variant.excl, &cnt = variant.cnt;
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
@@ -463,7 +480,7 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
     const HipsDiff dsc = compare_hips(full, run(no_skin, cnt));
     const Transfer counted = run(t.fixed, cnt);
     const HipsDiff dc = compare_hips(full, counted);
-    const std::string pre = src.key + ".";
+    const std::string pre = variant.key + src.key + ".";
     out.metrics[pre + "hips_keys"] = dr.keys;
     out.metrics[pre + "deleted_tail_region.mismatched_keys"] = dr.mismatched;
     out.metrics[pre + "deleted_tail_region.max_abs_diff_m"] = dr.max_abs * mpu;
