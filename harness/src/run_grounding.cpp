@@ -290,6 +290,14 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
         if (!f.clearance_after.empty()) sole = std::min(sole, f.clearance_after.back());
       if (sole < std::numeric_limits<double>::infinity()) out.metrics[pre + "final_sole_clearance_m"] = sole * mpu;
       out.notes.push_back(src.label + ": lowest body skin at the end is on " + body_bottom_joint(t.fixed, excluded.clip, end));
+      // The contact phases (detected before the lift; E holds a foot only in them).
+      for (const rig::FootReport& f : excluded.feet) {
+        std::string ph;
+        for (const rig::ContactPhase& p : f.phases)
+          ph += (ph.empty() ? "" : ", ") + fmt_time(times[p.first]) + "-" + fmt_time(times[p.last]);
+        out.notes.push_back(src.label + ": contact phases of " + t.fixed.skeleton.names[f.leg.foot] + " (s): " +
+                            (ph.empty() ? std::string("none") : ph));
+      }
     }
     out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom_at(t.fixed, counted.clip, end) - bind.body_bottom) * mpu;
     out.metrics[pre + "max_extra_lift_m"] = extra[kmax];

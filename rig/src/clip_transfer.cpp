@@ -212,9 +212,21 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     }
   }
 
+  // Contact phases on the floor-aligned clip, before the lift: body grounding
+  // leaves a foot to the limb solver (E) only in these phases, and limb
+  // reconciliation pins exactly these (not phases re-detected after the lift).
+  // Detected also with reconcile_limbs off, so that switch never changes the
+  // hips track (the output then differs only in the legs).
+  lo.phases = detect_leg_contacts(sk, out, r.times, lo);
+  lo.phases_given = true;
+
   // Body grounding: raise the hips' world y by the smoothed lift.
   if (opt.ground_body && target.has_skin()) {
-    r.lift = ground_lift(target, out, r.times, opt.grounding);
+    GroundingOptions g = opt.grounding;
+    g.leg_contact.clear();  // E(t) from the phases above; no legs: E empty
+    for (const std::vector<ContactPhase>& ph : lo.phases) g.leg_contact.push_back(contact_mask(ph, n));
+    if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
+    r.lift = ground_lift(target, out, r.times, g);
     add_hips_world_y(sk, hips, r.times, r.lift, out);
   }
 

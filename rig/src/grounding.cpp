@@ -91,7 +91,12 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
   // Per shin of an IK leg: its ankle (bind) and the near-ankle radius.
   std::vector<int> ankle_of(n, -1);
   std::vector<double> near_ankle(n, 0.0);
-  for (const Leg& leg : find_legs(sk)) {
+  std::vector<int> leg_of(n, -1);  // thigh excluded: shin, foot and toe
+  const std::vector<Leg> legs = find_legs(sk);
+  for (size_t li = 0; li < legs.size(); ++li) {
+    const Leg& leg = legs[li];
+    for (int j : {leg.shin, leg.foot, leg.toe})
+      if (j >= 0) leg_of[j] = static_cast<int>(li);
     const Vec3 hip = sk.bind_world[leg.thigh].block<3, 1>(0, 3), knee = sk.bind_world[leg.shin].block<3, 1>(0, 3);
     const Vec3 ankle = sk.bind_world[leg.foot].block<3, 1>(0, 3);
     ankle_of[leg.shin] = leg.foot;
@@ -105,10 +110,32 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
       const double ya = c.mesh.positions[a].y(), yb = c.mesh.positions[b].y();
       return ya < yb || (ya == yb && a < b);
     };
-    const size_t take = std::min(k, vs.size());
+    size_t take = std::min(k, vs.size());
     std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), lower);
     const Role r = j < static_cast<int>(sk.roles.size()) ? sk.roles[j] : Role{};
     const bool foot = r.part == BodyPart::kFoot || r.part == BodyPart::kToe;
+    if (foot && opt.foot_extremes && take < vs.size()) {
+      // The bind-extreme vertex along each of the 26 directions {-1,0,1}^3
+      // (ties: lower index), moved up behind the lowest ones, no repeats.
+      for (int dx = -1; dx <= 1; ++dx)
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dz = -1; dz <= 1; ++dz) {
+            if (dx == 0 && dy == 0 && dz == 0) continue;
+            const Vec3 dir(dx, dy, dz);
+            size_t best = take;
+            for (size_t i = take; i < vs.size(); ++i) {
+              const double a = c.mesh.positions[vs[i]].dot(dir), b = c.mesh.positions[vs[best]].dot(dir);
+              if (a > b || (a == b && vs[i] < vs[best])) best = i;
+            }
+            bool have = false;  // already taken by an earlier direction or as a lowest point
+            for (size_t i = 0; i < take; ++i) {
+              const double a = c.mesh.positions[vs[i]].dot(dir), b = c.mesh.positions[vs[best]].dot(dir);
+              if (a >= b) have = true;
+            }
+            if (best < vs.size() && !have) std::swap(vs[take++], vs[best]);
+            if (take == vs.size()) break;
+          }
+    }
     for (size_t i = 0; i < take; ++i) {
       const bool shin_near_ankle =
           ankle_of[j] >= 0 &&
@@ -117,6 +144,7 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
       s.dominant.push_back(j);
       s.tail.push_back(tail[j]);
       s.contact.push_back(foot || shin_near_ankle);
+      s.leg.push_back(foot || shin_near_ankle ? leg_of[j] : -1);
     }
   }
   return s;
@@ -142,9 +170,18 @@ std::vector<double> ground_lift_raw(const Character& c, const Clip& clip,
     apply_clip(clip, times[f], locals);
     local_to_world(sk, locals, world);
     for (int j = 0; j < sk.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
+    // E(t): foot/ankle points of the legs in contact at this sample (all of
+    // them when no phases are given).
+    auto in_e = [&](size_t i) {
+      if (!s.contact[i]) return false;
+      if (opt.leg_contact.empty()) return true;
+      const int li = s.leg[i];
+      return li >= 0 && static_cast<size_t>(li) < opt.leg_contact.size() && f < opt.leg_contact[li].size() &&
+             opt.leg_contact[li][f];
+    };
     double low = kInf;
     for (size_t i = 0; i < s.vertices.size(); ++i) {
-      if (s.contact[i] || (s.tail[i] && !opt.count_tail)) continue;
+      if (in_e(i) || (s.tail[i] && !opt.count_tail)) continue;
       const Eigen::Vector4d p = c.mesh.positions[s.vertices[i]].homogeneous();
       double y = 0.0;
       for (const Influence& in : c.skin.influences[s.vertices[i]]) {

@@ -172,10 +172,24 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, dou
                          [&](int va, int vb) { return ch.mesh.positions[va] == ch.mesh.positions[vb]; }),
              vs.end());
     const size_t keep = std::min(vs.size(), static_cast<size_t>(std::max(1, per_joint)));
-    for (size_t i = 0; i < keep; ++i) {
-      const int v = vs[keep > 1 ? i * (vs.size() - 1) / (keep - 1) : 0];
-      out.push_back({j, ch.mesh.positions[v], ch.skin.influences[v]});
-    }
+    std::vector<int> chosen;
+    for (size_t i = 0; i < keep; ++i) chosen.push_back(vs[keep > 1 ? i * (vs.size() - 1) / (keep - 1) : 0]);
+    // Plus the joint's bind-extreme vertex along each direction of
+    // {-1,0,1}^3 with a non-positive y (ties: lower index): a pointed toe or
+    // a raised heel puts a vertex lowest that is not on the bind sole.
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 0; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) {
+          if (dx == 0 && dy == 0 && dz == 0) continue;
+          const Vec3 dir(dx, dy, dz);
+          int best = -1;
+          for (int v = 0; v < nv; ++v) {
+            if (dominant_joint(ch.skin.influences[v]) != j) continue;
+            if (best < 0 || ch.mesh.positions[v].dot(dir) > ch.mesh.positions[best].dot(dir)) best = v;
+          }
+          if (best >= 0 && std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
+        }
+    for (int v : chosen) out.push_back({j, ch.mesh.positions[v], ch.skin.influences[v]});
   }
   if (out.empty()) return joint_sole_points(ch.skeleton, leg, floor_y);
   return out;
@@ -195,7 +209,10 @@ std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
       Vec3 step = traj[k1] - traj[k0];
       step.y() = 0.0;
       const double speed = dt > 0 ? step.norm() / dt : 0.0;
-      if (traj[k].y() - floor_y <= max_h && speed <= max_v) contact[k] = 1;
+      const double h = traj[k].y() - floor_y;
+      // Under the floor is contact whatever the speed: the sole is in the
+      // ground (a landing or toe-off the stillness test would miss).
+      if (h < 0 || (h <= max_h && speed <= max_v)) contact[k] = 1;
     }
   }
   std::vector<ContactPhase> runs;
@@ -210,9 +227,12 @@ std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
       merged.back().last = r.last;
     else merged.push_back(r);
   }
+  // Short runs are dropped, except at the clip's first or last sample: those
+  // are cut by the clip (a foot still standing when the clip ends).
   std::vector<ContactPhase> out;
   for (const ContactPhase& p : merged)
-    if (times[p.last] - times[p.first] >= opt.min_duration - 1e-12) out.push_back(p);
+    if (times[p.last] - times[p.first] >= opt.min_duration - 1e-12 || p.first == 0 || p.last == n - 1)
+      out.push_back(p);
   return out;
 }
 
@@ -311,6 +331,25 @@ std::vector<double> stance_clearances(const Skeleton& sk, const Clip& clip, std:
   return out;
 }
 
+std::vector<std::vector<ContactPhase>> detect_leg_contacts(const Skeleton& sk, const Clip& clip,
+                                                           std::span<const double> times,
+                                                           const LimbContactOptions& opt) {
+  std::vector<std::vector<ContactPhase>> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  const auto world = poses(sk, clip, times, nullptr);
+  for (const FootTrack& f : track_feet(sk, legs, world, opt))
+    out.push_back(detect_contact_phases(times, f.traj, opt.floor_y, f.report.leg_length, opt.contact));
+  return out;
+}
+
+std::vector<bool> contact_mask(const std::vector<ContactPhase>& phases, int n) {
+  std::vector<bool> mask(static_cast<size_t>(std::max(0, n)), false);
+  for (const ContactPhase& ph : phases)
+    for (int k = std::max(0, ph.first); k <= std::min(ph.last, n - 1); ++k) mask[static_cast<size_t>(k)] = true;
+  return mask;
+}
+
 LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::span<const double> times,
                                   const LimbContactOptions& opt) {
   LimbContactResult res;
@@ -332,7 +371,14 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
   std::vector<std::vector<double>> offsets(legs.size(), std::vector<double>(n, 0.0));
   for (size_t li = 0; li < legs.size(); ++li) {
     FootReport& rep = tracks[li].report;
-    rep.phases = detect_contact_phases(times, tracks[li].traj, opt.floor_y, rep.leg_length, opt.contact);
+    if (opt.phases_given) {
+      rep.phases = li < opt.phases.size() ? opt.phases[li] : std::vector<ContactPhase>{};
+      // Indices past the samples are dropped, the rest clamped.
+      std::erase_if(rep.phases, [&](const ContactPhase& ph) { return ph.first < 0 || ph.first > ph.last || ph.first >= n; });
+      for (ContactPhase& ph : rep.phases) ph.last = std::min(ph.last, n - 1);
+    } else {
+      rep.phases = detect_contact_phases(times, tracks[li].traj, opt.floor_y, rep.leg_length, opt.contact);
+    }
     rep.contact.assign(n, false);
     rep.weight.assign(n, 0.0);
     // Inside a phase the lowest sole point goes exactly onto the floor; around
@@ -355,6 +401,14 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
           offsets[li][k] = wt * edge_offset;
         }
       }
+    }
+    // Outside the phases the faded pin offset may pull a foot down only as
+    // far as the floor: the edge's offset says nothing about this sample's
+    // height (a foot landing out of contact that body grounding lifted onto
+    // the floor would otherwise be pushed back under it).
+    for (int k = 0; k < n; ++k) {
+      if (rep.contact[k] || offsets[li][k] >= 0.0) continue;
+      offsets[li][k] = std::min(0.0, std::max(offsets[li][k], -rep.clearance_before[k]));
     }
     res.feet.push_back(rep);
   }

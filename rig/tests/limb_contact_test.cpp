@@ -322,11 +322,35 @@ TEST(LimbContactReconcile, BlendedSoleSkinLandsOnTheFloor) {
   std::printf("blended heel off the floor: skinned %.3g, rigid %.3g\n", err_skinned, err_rigid);
 }
 
+TEST(LimbContactReconcile, SoleUnderTheFloorIsContactWhileMoving) {
+  const Skeleton sk = biped();
+  const std::vector<double> times = sample_times(60, 1.0);
+  LimbContactOptions opt;
+  // Soles 3 cm under the floor, moving 1.2 m in the second half: in the
+  // ground all the time, so one phase over the whole clip, pinned.
+  const LimbContactResult under = reconcile_limbs(sk, crouch(-0.03, 1.2), times, opt);
+  ASSERT_TRUE(under.status.ok()) << under.status.message;
+  for (const FootReport& f : under.feet) {
+    ASSERT_EQ(f.phases.size(), 1u);
+    EXPECT_EQ(f.phases[0].first, 0);
+    EXPECT_EQ(f.phases[0].last, static_cast<int>(times.size()) - 1);
+    for (double c : f.clearance_after) EXPECT_NEAR(c, 0.0, 1e-9);
+  }
+  // The same motion 3 cm above the floor: the moving half is not contact.
+  const LimbContactResult above = reconcile_limbs(sk, crouch(0.03, 1.2), times, opt);
+  ASSERT_TRUE(above.status.ok()) << above.status.message;
+  for (const FootReport& f : above.feet) {
+    ASSERT_EQ(f.phases.size(), 1u);
+    EXPECT_LE(f.phases[0].last, 30);
+  }
+}
+
 TEST(LimbContactReconcile, PinFadesOutAfterThePhase) {
   const Skeleton sk = biped();
   // Still until 0.5 s, then the body (and the feet with it) moves 1.2 m in
-  // 0.5 s: no contact then.
-  const Clip clip = crouch(-0.03, 1.2);
+  // 0.5 s: no contact then. Soles 3 cm above the floor (low): under it they
+  // would be in contact whatever the speed (next test).
+  const Clip clip = crouch(0.03, 1.2);
   const std::vector<double> times = sample_times(60, 1.0);
   LimbContactOptions opt;
   opt.blend_time = 0.15;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rig/grounding.h"
+#include "rig/limb_contact.h"
 #include "rig/pose.h"
 #include "rig/retarget.h"
 
@@ -383,6 +384,7 @@ TEST(Grounding, SupportSampledPerDominantJoint) {
   const Character c = tailed_biped(true);
   GroundingOptions opt;
   opt.points_per_joint = 2;
+  opt.foot_extremes = false;
   const SupportPoints s = sample_support(c, opt);
   ASSERT_EQ(s.vertices.size(), 2u * c.skeleton.size());
   for (size_t i = 0; i < s.vertices.size(); ++i) {
@@ -393,6 +395,15 @@ TEST(Grounding, SupportSampledPerDominantJoint) {
     EXPECT_EQ(s.tail[i], j >= 9);
     EXPECT_EQ(s.contact[i], j == 5 || j == 8);
   }
+  // With foot_extremes the foot joints (5, 8) add their two top vertices
+  // (extreme along +y); the two middle ones (x = +-0.02, y = 0) lie between
+  // a bottom and a top vertex, never further along any direction, so four;
+  // the other joints stay at two.
+  opt.foot_extremes = true;
+  const SupportPoints e = sample_support(c, opt);
+  std::vector<int> per_joint(c.skeleton.size(), 0);
+  for (int j : e.dominant) ++per_joint[j];
+  for (int j = 0; j < c.skeleton.size(); ++j) EXPECT_EQ(per_joint[j], j == 5 || j == 8 ? 4 : 2) << j;
 }
 
 TEST(Grounding, TailNeverLiftsPelvis) {
@@ -541,6 +552,49 @@ TEST(Grounding, SkinNearTheAnkleBelongsToTheLimbSolver) {
   for (double v : ground_lift_raw(c, lowered_hips(0.05), times, feet_only)) EXPECT_NEAR(v, 0.02, 1e-12);
   // A real crouch (knees 0.1 under the floor) still lifts.
   for (double v : ground_lift_raw(c, lowered_hips(0.6), times, opt)) EXPECT_NEAR(v, 0.1, 1e-12);
+}
+
+TEST(Grounding, FootOutOfContactLiftsTheBody) {
+  // Hips 0.05 low: both soles 0.05 under the floor, the near-ankle shin skin
+  // 0.02 under it, the knees well above. E(t) holds a leg's foot/ankle
+  // points only while that leg is in contact.
+  const Character c = shin_skinned_biped();
+  ASSERT_EQ(find_legs(c.skeleton).size(), 2u);
+  const std::vector<double> times = frame_times(1.0, 30.0);
+  const size_t n = times.size(), half = n / 2;
+  GroundingOptions opt;
+  opt.points_per_joint = 8;
+  const SupportPoints s = sample_support(c, opt);
+  for (size_t i = 0; i < s.vertices.size(); ++i) {
+    EXPECT_EQ(s.leg[i] >= 0, static_cast<bool>(s.contact[i]));
+    if (s.contact[i]) {
+      EXPECT_EQ(c.skeleton.roles[s.dominant[i]].side, s.leg[i] == 0 ? Side::kLeft : Side::kRight);
+    }
+  }
+  // Left foot in contact for the first half, out for the second; right foot
+  // always in contact.
+  std::vector<bool> left(n, false), right(n, true);
+  for (size_t k = 0; k < half; ++k) left[k] = true;
+  opt.leg_contact = {left, right};
+  const std::vector<double> raw = ground_lift_raw(c, lowered_hips(0.05), times, opt);
+  for (size_t k = 0; k < n; ++k) {
+    if (k < half) {
+      EXPECT_EQ(raw[k], 0.0) << "left foot in contact: the limb solver's, no lift";
+    } else {
+      EXPECT_NEAR(raw[k], 0.05, 1e-12) << "left foot out of contact: it lifts the body onto the floor";
+    }
+  }
+  // The same sink with both feet in contact: nothing lifts.
+  opt.leg_contact = {std::vector<bool>(n, true), std::vector<bool>(n, true)};
+  for (double v : ground_lift_raw(c, lowered_hips(0.05), times, opt)) EXPECT_EQ(v, 0.0);
+  // Both out of contact (also: a mask too short counts as out of contact).
+  opt.leg_contact = {std::vector<bool>(n, false), std::vector<bool>(1, true)};
+  const std::vector<double> out = ground_lift_raw(c, lowered_hips(0.05), times, opt);
+  for (size_t k = 1; k < n; ++k) EXPECT_NEAR(out[k], 0.05, 1e-12);
+  // Smoothed: never below the raw lift, so the sole ends on or above the floor.
+  opt.leg_contact = {left, right};
+  const std::vector<double> smooth = ground_lift(c, lowered_hips(0.05), times, opt);
+  for (size_t k = 0; k < n; ++k) EXPECT_GE(smooth[k], raw[k]);
 }
 
 }  // namespace

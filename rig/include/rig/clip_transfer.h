@@ -5,8 +5,11 @@
 //   [drop a leading bind-pose key: CMU FBX clips start with one T-pose frame]
 //   retarget (from calibrations, private copies)
 //     -> floor alignment: the source's own floor onto the target's floor
-//     -> body grounding: hips world y += ground_lift(t)
-//     -> limb reconciliation: thigh/shin/foot only, hips untouched
+//     -> contact phases per foot (detect_leg_contacts on this pre-lift clip)
+//     -> body grounding: hips world y += ground_lift(t); a foot's skin is in
+//        E (left to the limb solver) only inside its contact phases
+//     -> limb reconciliation: pins those same phases; thigh/shin/foot only,
+//        hips untouched
 //
 // Plain data in and out; no exceptions cross this boundary. Lengths are in
 // the target's model units, times in seconds, positions in bind space (Y up).

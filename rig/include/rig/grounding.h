@@ -1,12 +1,17 @@
 // Body grounding that ignores the tail (SPEC §5).
 //
 // S = support points: per dominant joint, the `points_per_joint` vertices with
-// the lowest bind y (ties by index). T = points whose dominant joint is a tail
-// bone, E = points the limb contact solvers own: dominant joint a foot or toe,
-// or a shin of a leg the IK solves (find_legs) with the point near the ankle.
-//   f_body = min_{S\T} y0,  c(t) = min_{S\(T∪E)} y(t) - f_body,
+// the lowest bind y (ties by index); foot/toe joints also their bind-extreme
+// vertices (foot_extremes). T = points whose dominant joint is a tail
+// bone. E(t) = points given to the limb contact solvers at time t: the
+// foot/ankle points of a leg (dominant joint its foot or toe, or its shin with
+// the point near the ankle) while that foot is in a contact phase the limb
+// reconciliation pins (GroundingOptions::leg_contact). Out of contact a foot
+// counts like the rest of the body: a foot under the floor in flight, or at a
+// landing the contact detector missed, lifts the pelvis.
+//   f_body = min_{S\T} y0,  c(t) = min_{S\(T∪E(t))} y(t) - f_body,
 //   L_raw(t) = max(0, a(t) - c(t)).
-// With count_tail the minima run over S and S\E instead (measurement only).
+// With count_tail the minima run over S and S\E(t) instead (measurement only).
 // Y up; lengths in the character's units.
 #pragma once
 
@@ -21,6 +26,12 @@ namespace rig {
 struct GroundingOptions {
   bool count_tail = false;
   int points_per_joint = 4;
+  // Foot and toe joints also give, per direction of {-1,0,1}^3, their skin's
+  // most extreme bind vertex in that direction (unless an already taken point
+  // is as far): out of contact a foot counts in c(t), and a pointed toe or a
+  // raised heel puts a vertex lowest that is not low in bind. Up to 26 more
+  // points per foot/toe joint.
+  bool foot_extremes = true;
   // When non-empty, these joints are the tail bones instead of auto detection.
   std::vector<int> tail_joints;
   // a(t) <= 0: sink below the reference floor the source allows (constant).
@@ -37,6 +48,16 @@ struct GroundingOptions {
   // with the foot, so counting it would lift the pelvis for a sink the IK
   // removes anyway. 0 = feet and toes only.
   double contact_shin_fraction = 0.25;
+  // Per leg (find_legs order), per sample of the `times` grounding is given:
+  // true while that foot is in a contact phase the limb reconciliation pins
+  // (rig::transfer_clip detects the phases on the floor-aligned clip before
+  // the lift and passes the same phases to reconcile_limbs). Only then are
+  // the leg's foot/ankle points in E. A leg or sample past the end of the
+  // mask is out of contact, and foot/toe skin of a joint in no leg is never
+  // in E. Empty (the default): no phases known, every leg's foot/ankle
+  // points are in E at every sample (a static E; only for callers without
+  // limb reconciliation, e.g. looking at the support sets alone).
+  std::vector<std::vector<bool>> leg_contact;
 };
 
 // True when `token` (case-insensitive) is a whole token of `name`; tokens
@@ -57,12 +78,13 @@ struct SupportPoints {
   std::vector<int> vertices;   // mesh vertex indices, sorted by dominant joint
   std::vector<int> dominant;   // dominant joint per point
   std::vector<bool> tail;      // in T
-  std::vector<bool> contact;   // in E
+  std::vector<bool> contact;   // foot/ankle point: in E(t) while its leg is in contact
+  std::vector<int> leg;        // for those: the leg (find_legs order), -1 if in no leg
 };
 SupportPoints sample_support(const Character& character, const GroundingOptions& options);
 
 // L_raw at each time (before smoothing). Poses use the clip on top of the
-// neutral (bind) locals.
+// neutral (bind) locals. options.leg_contact[leg][k] refers to times[k].
 std::vector<double> ground_lift_raw(const Character& character, const Clip& clip,
                                     std::span<const double> times, const GroundingOptions& options);
 

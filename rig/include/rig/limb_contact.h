@@ -67,9 +67,11 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& le
 // With a skinned mesh: the sole, heel to toe. Per foot/toe joint, the
 // vertices it dominates whose bind y is within `band` (model units) of the
 // lowest of them, duplicates (seams) removed, thinned evenly (in x then z
-// order) to at most `per_joint`; each keeps the vertex's skin weights, so a
-// heel blended with the shin is pinned where the mesh draws it. Falls back to
-// the joint projection when the mesh gives none.
+// order) to at most `per_joint`, plus the joint's bind-extreme vertex along
+// each direction of {-1,0,1}^3 with dy <= 0 (a pointed toe's tip, a raised
+// heel's back); each keeps the vertex's skin weights, so a heel blended with
+// the shin is pinned where the mesh draws it. Falls back to the joint
+// projection when the mesh gives none.
 std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
                                         int per_joint = 24);
 
@@ -94,7 +96,10 @@ struct ContactPhase {
 
 // Contact phases of one foot from its sole point trajectories:
 // points[i][k] = world position of sole point i at times[k]. A sample is in
-// contact when some sole point is low and still there. Times ascending.
+// contact when some sole point is low and still there, or under the floor
+// (whatever its speed: a landing or toe-off that is still moving). Runs
+// shorter than min_duration are dropped unless they touch the first or last
+// sample (cut by the clip). Times ascending.
 std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
                                                 const std::vector<std::vector<Vec3>>& points,
                                                 double floor_y, double leg_length,
@@ -111,6 +116,13 @@ struct LimbContactOptions {
   // Per leg (same order as find_legs), sole points; missing or empty entries
   // use joint_sole_points.
   std::vector<std::vector<SolePoint>> sole_points;
+  // When true, reconcile_limbs pins exactly these phases (per leg, find_legs
+  // order; a missing entry = no contact) instead of detecting them on the
+  // clip it is given: rig::transfer_clip detects them before body grounding
+  // (detect_leg_contacts on the pre-lift clip), so the feet grounding leaves
+  // to the limb solver (E) are the feet it pins.
+  bool phases_given = false;
+  std::vector<std::vector<ContactPhase>> phases;
 };
 
 struct FootReport {
@@ -139,7 +151,17 @@ struct LimbContactResult {
 std::vector<double> stance_clearances(const Skeleton& skeleton, const Clip& clip, std::span<const double> times,
                                       const LimbContactOptions& options);
 
-// Detects contact phases per foot on `clip` (evaluated on top of the
+// Per leg (find_legs order): the contact phases of its foot on `clip`
+// (evaluated on the neutral locals at `times`) against options.floor_y, as
+// reconcile_limbs detects them. Empty without legs or with bad times.
+std::vector<std::vector<ContactPhase>> detect_leg_contacts(const Skeleton& skeleton, const Clip& clip,
+                                                           std::span<const double> times,
+                                                           const LimbContactOptions& options);
+
+// Per sample of n: true inside one of `phases`.
+std::vector<bool> contact_mask(const std::vector<ContactPhase>& phases, int n);
+
+// Detects contact phases per foot on `clip` (or takes options.phases) (evaluated on top of the
 // skeleton's neutral locals at `times`) and pins each foot's lowest sole
 // point to the floor in them with two-bone IK (inside a phase, re-aimed by
 // the residual up to eight times so blended sole skin, which the shin also
