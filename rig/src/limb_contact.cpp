@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rig/grounding.h"  // dominant_joint
 #include "rig/pose.h"
 
 namespace rig {
@@ -56,18 +57,6 @@ Eigen::Matrix3d frame(const Vec3& dir, const Vec3& normal) {
 Quat frame_rotation(const Vec3& dir0, const Vec3& n0, const Vec3& dir1, const Vec3& n1) {
   const Eigen::Matrix3d r = frame(dir1, n1) * frame(dir0, n0).transpose();
   return Quat(r).normalized();
-}
-
-int dominant_joint(const std::vector<Influence>& infl) {
-  int best = -1;
-  double w = -1.0;
-  for (const Influence& in : infl) {
-    if (in.weight > w || (in.weight == w && in.joint < best)) {
-      w = in.weight;
-      best = in.joint;
-    }
-  }
-  return best;
 }
 
 double smoothstep(double s) {
