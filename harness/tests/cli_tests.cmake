@@ -66,3 +66,12 @@ endforeach()
 add_test(NAME cli_strip_fix_valid_Trex_glb
   COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/Trex.glb\" || exit 77; h=\"$<TARGET_FILE:harness>\"; \"$h\" strip-tail \"${TAILRIG_ASSETS}/characters/Trex.glb\" --out \"${work}/trex_stripped.glb\" >/dev/null || exit 1; node \"${validate}\" \"${work}/trex_stripped.glb\" || exit 1; \"$h\" info \"${work}/trex_stripped.glb\" | grep -q ' Tail[0-9]' && { echo 'strip-tail left tail joints in the skin'; exit 1; }; out=$(\"$h\" fix \"${work}/trex_stripped.glb\" --out \"${work}/trex_fixed.glb\") || exit 1; echo \"$out\" | grep -q ', 1 chain, ' || { echo \"expected one chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/trex_fixed.glb\" || exit 1; info=$(\"$h\" info \"${work}/trex_fixed.glb\") || exit 1; for b in Tail_1 Tail_End; do echo \"$info\" | grep -q \" $b \" || { echo \"missing bone $b\"; exit 1; }; done")
 set_tests_properties(cli_strip_fix_valid_Trex_glb PROPERTIES SKIP_RETURN_CODE 77)
+
+# Real characters that must not grow a chain (issue 5): `fix` leaves them
+# without one, and its output is Khronos-valid and readable by info.
+foreach(asset Bunny.glb Witch.glb demon.gltf)
+  string(MAKE_C_IDENTIFIER "${asset}" id)
+  add_test(NAME cli_fix_no_chain_valid_${id}
+    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; h=\"$<TARGET_FILE:harness>\"; out=$(\"$h\" fix \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/fixed_${id}.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, ' || { echo \"expected no chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/fixed_${id}.glb\" || exit 1; \"$h\" info \"${work}/fixed_${id}.glb\" >/dev/null")
+  set_tests_properties(cli_fix_no_chain_valid_${id} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
