@@ -8,10 +8,13 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "command.h"
+#include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
 #include "rig/clip_transfer.h"
+#include "rig/grounding.h"
 #include "rig/io.h"
 
 namespace harness {
@@ -38,6 +41,25 @@ rig::Status load_character(const std::string& what, rig::Character& out) {
   rig::Status s = rig::load(what, out);
   if (s.code == rig::Status::Code::kNotFound) s.message += " (and no fixture of that name; see harness fixture --list)";
   return s;
+}
+
+// A rig whose tail has no bone (a humanoid rigger's output) weights the tail
+// skin to the legs and hips, where body grounding would read it as body and
+// lift the pelvis (SPEC §5). Finds that skin with detect: fills
+// `tail_vertices` and returns their count; 0 when tail bones carry the skin
+// (grounding finds them by name) or no tail is detected; -1 on failure.
+int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
+  const std::vector<bool> tail_bone = rig::tail_joint_mask(c.skeleton);
+  for (const auto& infl : c.skin.influences) {
+    const int d = rig::dominant_joint(infl);
+    if (d >= 0 && d < static_cast<int>(tail_bone.size()) && tail_bone[d]) return 0;
+  }
+  detect::Analysis a;
+  if (!detect::find_appendages(c, detect::Params{}, a).ok()) return -1;
+  for (const detect::Region& r : a.regions)
+    if (r.classification.cls == detect::AppendageClass::kTail)
+      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+  return static_cast<int>(tail_vertices.size());
 }
 
 int run(const Options& o) {
@@ -67,6 +89,8 @@ int run(const Options& o) {
   to.sample_rate = o.rate;
   to.ground_body = !o.no_ground;
   to.grounding.count_tail = o.count_tail;
+  const int rigger_tail = find_rigger_tail(target, to.grounding.tail_vertices);
+  if (rigger_tail < 0) return fail(o.character + ": tail detection failed");
   to.reconcile_limbs = !o.no_limbs;
   // Calibrations from the bind poses, captured before anything plays.
   const rig::Calibration src_cal = rig::calibrate(source.skeleton);
@@ -99,9 +123,13 @@ int run(const Options& o) {
   }
   if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
   if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
+  std::string tail_note;
+  if (rigger_tail > 0) tail_note = " (tail without bones: " + std::to_string(rigger_tail) + " vertices found by detect" +
+                                   (o.count_tail ? ", counted)" : ", ignored)");
+  else if (o.count_tail) tail_note = " (tail counted)";
   std::printf("harness retarget: wrote %s: clip '%s' %.2f s, %zu keys at %g Hz; max body lift %.3f m%s; %s\n",
               o.out.c_str(), name.c_str(), r.clip.duration, r.times.size(), o.rate, max_lift * mpu,
-              o.count_tail ? " (tail counted)" : "", feet.c_str());
+              tail_note.c_str(), feet.c_str());
   return int(kExitOk);
 }
 

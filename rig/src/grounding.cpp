@@ -81,11 +81,15 @@ std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> expli
 SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
   const Skeleton& sk = c.skeleton;
   const int n = sk.size();
-  std::vector<std::vector<int>> by_joint(n);
+  // Groups: one per dominant joint, then group n for opt.tail_vertices.
+  std::vector<std::vector<int>> by_joint(n + 1);
   const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  std::vector<char> listed_tail(nv, 0);
+  for (int v : opt.tail_vertices)
+    if (v >= 0 && v < nv) listed_tail[v] = 1;
   for (int v = 0; v < nv; ++v) {
     const int d = dominant_joint(c.skin.influences[v]);
-    if (d >= 0 && d < n) by_joint[d].push_back(v);
+    if (d >= 0 && d < n) by_joint[listed_tail[v] ? n : d].push_back(v);
   }
   const std::vector<bool> tail = tail_joint_mask(sk, opt.tail_joints);
   // Per shin of an IK leg: its ankle (bind) and the near-ankle radius.
@@ -104,12 +108,22 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
   }
   const size_t k = static_cast<size_t>(std::max(1, opt.points_per_joint));
   SupportPoints s;
-  for (int j = 0; j < n; ++j) {
+  auto lower = [&](int a, int b) {
+    const double ya = c.mesh.positions[a].y(), yb = c.mesh.positions[b].y();
+    return ya < yb || (ya == yb && a < b);
+  };
+  for (int j = 0; j <= n; ++j) {
     std::vector<int>& vs = by_joint[j];
-    auto lower = [&](int a, int b) {
-      const double ya = c.mesh.positions[a].y(), yb = c.mesh.positions[b].y();
-      return ya < yb || (ya == yb && a < b);
-    };
+    if (j == n) {  // the listed tail vertices: all of them (no bone to sample by), all in T
+      for (int v : vs) {
+        s.vertices.push_back(v);
+        s.dominant.push_back(dominant_joint(c.skin.influences[v]));
+        s.tail.push_back(true);
+        s.contact.push_back(false);
+        s.leg.push_back(-1);
+      }
+      continue;
+    }
     size_t take = std::min(k, vs.size());
     std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), lower);
     const Role r = j < static_cast<int>(sk.roles.size()) ? sk.roles[j] : Role{};

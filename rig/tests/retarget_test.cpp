@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -445,6 +446,32 @@ TEST(Grounding, TailSkinPresentOrDeletedGivesIdenticalLift) {
   double peak = 0;
   for (double v : a) peak = std::max(peak, v);
   EXPECT_GT(peak, 0.1);
+}
+
+// A humanoid rigger's output: the tail skin weighted to the hips, no tail
+// bone to tell it by. Listed as tail_vertices it leaves S \ T exactly as if
+// it were not there; unlisted (or counted) it lifts the pelvis.
+TEST(Grounding, ListedTailVerticesWithoutTailBones) {
+  Character rigged = tailed_biped(true);
+  const Character without = tailed_biped(false);
+  std::vector<int> tail_vertices;
+  for (int v = 0; v < rigged.mesh.vertex_count(); ++v)
+    if (rigged.skin.influences[v][0].joint >= 9) {
+      tail_vertices.push_back(v);
+      rigged.skin.influences[v] = {{0, 1.0}};
+    }
+  ASSERT_EQ(tail_vertices.size(), 12u);
+  const Clip clip = dipping_hips();
+  const std::vector<double> times = frame_times(2.0, 30.0);
+  GroundingOptions opt;
+  const auto body_only = ground_lift(without, clip, times, opt);
+  EXPECT_NE(ground_lift(rigged, clip, times, opt), body_only);  // the hips' tail skin lifts
+  opt.tail_vertices = tail_vertices;
+  EXPECT_EQ(ground_lift(rigged, clip, times, opt), body_only);
+  const SupportPoints s = sample_support(rigged, opt);
+  EXPECT_EQ(std::count(s.tail.begin(), s.tail.end(), true), 12);
+  opt.count_tail = true;
+  EXPECT_NE(ground_lift(rigged, clip, times, opt), body_only);
 }
 
 TEST(Grounding, SmoothingNeverBelowRawAndKeepsZeros) {

@@ -3,7 +3,7 @@
 // S = support points: per dominant joint, the `points_per_joint` vertices with
 // the lowest bind y (ties by index); foot/toe joints also their bind-extreme
 // vertices (foot_extremes). T = points whose dominant joint is a tail
-// bone. E(t) = points given to the limb contact solvers at time t: the
+// bone, or listed in tail_vertices (one more group, taken whole). E(t) = points given to the limb contact solvers at time t: the
 // foot/ankle points of a leg (dominant joint its foot or toe, or its shin with
 // the point near the ankle) while that foot is in a contact phase the limb
 // reconciliation pins (GroundingOptions::leg_contact). Out of contact a foot
@@ -34,6 +34,11 @@ struct GroundingOptions {
   bool foot_extremes = true;
   // When non-empty, these joints are the tail bones instead of auto detection.
   std::vector<int> tail_joints;
+  // Mesh vertices in T whatever their dominant joint: a tail a humanoid rigger
+  // weighted to the legs has no tail bone to tell it by (detect finds it).
+  // They form a group of their own, taken whole (in T, or counted with
+  // count_tail), so they never crowd a leg's own lowest points out of S.
+  std::vector<int> tail_vertices;
   // a(t) <= 0: sink below the reference floor the source allows (constant).
   double allowed_sink = 0.0;
   // Smoothing half-width in seconds, turned into samples per clip by its mean
@@ -75,7 +80,7 @@ std::vector<bool> tail_joint_mask(const Skeleton& skeleton, std::span<const int>
 int dominant_joint(std::span<const Influence> influences);
 
 struct SupportPoints {
-  std::vector<int> vertices;   // mesh vertex indices, sorted by dominant joint
+  std::vector<int> vertices;   // mesh vertex indices, grouped by dominant joint (tail_vertices last)
   std::vector<int> dominant;   // dominant joint per point
   std::vector<bool> tail;      // in T
   std::vector<bool> contact;   // foot/ankle point: in E(t) while its leg is in contact
