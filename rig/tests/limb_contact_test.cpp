@@ -10,6 +10,7 @@
 
 #include "rig/clip_transfer.h"
 #include "rig/pose.h"
+#include "test_skeleton.h"
 
 namespace rig {
 namespace {
@@ -180,38 +181,15 @@ TEST(LimbContactPhases, ShortGapIsClosedAndAnyLowStillPointCounts) {
 
 // ------------------------------------------------------------ reconciliation
 
-struct JointSpec {
-  std::string name;
-  int parent;
-  Vec3 position;
-};
-
 // Mixamo biped in T-pose, legs 0.45 + 0.45, ankles 0.05 above the floor.
 Skeleton biped() {
-  const std::vector<JointSpec> joints = {
+  const std::vector<test::JointSpec> joints = {
       {"mixamorig:Hips", -1, {0, 1.0, 0}},          {"mixamorig:Spine", 0, {0, 1.2, 0}},
       {"mixamorig:LeftUpLeg", 0, {0.1, 0.95, 0}},   {"mixamorig:LeftLeg", 2, {0.1, 0.5, 0}},
       {"mixamorig:LeftFoot", 3, {0.1, 0.05, 0}},    {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
       {"mixamorig:RightLeg", 5, {-0.1, 0.5, 0}},    {"mixamorig:RightFoot", 6, {-0.1, 0.05, 0}},
   };
-  Skeleton sk;
-  for (const JointSpec& j : joints) {
-    sk.names.push_back(j.name);
-    sk.parents.push_back(j.parent);
-    Transform t;
-    t.translation = j.position;
-    sk.bind_world.push_back(t.matrix());
-    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
-    sk.root_parent_world.push_back(Mat4::Identity());
-  }
-  for (size_t i = 0; i < joints.size(); ++i) {
-    const int p = sk.parents[i];
-    const Mat4 parent = p < 0 ? Mat4::Identity() : sk.bind_world[p];
-    sk.neutral_local.push_back(Transform::from_matrix(parent.inverse() * sk.bind_world[i]));
-  }
-  sk.stored_local = sk.neutral_local;
-  assign_roles(sk);
-  return sk;
+  return test::make_skeleton(joints);
 }
 
 constexpr double kBend = 0.4;  // thigh forward, shin back, foot flat

@@ -11,6 +11,7 @@
 #include "rig/limb_contact.h"
 #include "rig/pose.h"
 #include "rig/retarget.h"
+#include "test_skeleton.h"
 
 namespace rig {
 namespace {
@@ -19,34 +20,8 @@ constexpr double kPi = std::numbers::pi;
 
 Quat axis_angle(double angle, Vec3 axis) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
 
-struct JointSpec {
-  std::string name;
-  int parent;
-  Vec3 position;                   // bind world
-  Quat rotation = Quat::Identity();  // bind world
-};
-
-Skeleton make_skeleton(const std::vector<JointSpec>& joints) {
-  Skeleton sk;
-  for (const JointSpec& j : joints) {
-    sk.names.push_back(j.name);
-    sk.parents.push_back(j.parent);
-    Transform t;
-    t.translation = j.position;
-    t.rotation = j.rotation;
-    sk.bind_world.push_back(t.matrix());
-    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
-    sk.root_parent_world.push_back(Mat4::Identity());
-  }
-  for (size_t i = 0; i < joints.size(); ++i) {
-    const int p = sk.parents[i];
-    const Mat4 parent = p < 0 ? Mat4::Identity() : sk.bind_world[p];
-    sk.neutral_local.push_back(Transform::from_matrix(parent.inverse() * sk.bind_world[i]));
-  }
-  sk.stored_local = sk.neutral_local;
-  assign_roles(sk);
-  return sk;
-}
+using test::JointSpec;
+using test::make_skeleton;
 
 // Mixamo-named biped in T-pose (identity bind rotations); legs 0.9 long.
 Skeleton mixamo_biped() {

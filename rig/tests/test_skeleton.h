@@ -1,0 +1,42 @@
+// Tiny skeletons for rig tests: joints given by name, parent and bind world
+// transform; roles assigned from the names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rig/model.h"
+#include "rig/roles.h"
+
+namespace rig::test {
+
+struct JointSpec {
+  std::string name;
+  int parent;
+  Vec3 position;                     // bind world
+  Quat rotation = Quat::Identity();  // bind world
+};
+
+inline Skeleton make_skeleton(const std::vector<JointSpec>& joints) {
+  Skeleton sk;
+  for (const JointSpec& j : joints) {
+    sk.names.push_back(j.name);
+    sk.parents.push_back(j.parent);
+    Transform t;
+    t.translation = j.position;
+    t.rotation = j.rotation;
+    sk.bind_world.push_back(t.matrix());
+    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
+    sk.root_parent_world.push_back(Mat4::Identity());
+  }
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const int p = sk.parents[i];
+    const Mat4 parent = p < 0 ? Mat4::Identity() : sk.bind_world[p];
+    sk.neutral_local.push_back(Transform::from_matrix(parent.inverse() * sk.bind_world[i]));
+  }
+  sk.stored_local = sk.neutral_local;
+  assign_roles(sk);
+  return sk;
+}
+
+}  // namespace rig::test
