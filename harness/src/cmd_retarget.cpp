@@ -90,7 +90,9 @@ int run(const Options& o) {
   to.ground_body = !o.no_ground;
   to.grounding.count_tail = o.count_tail;
   const int rigger_tail = find_rigger_tail(target, to.grounding.tail_vertices);
-  if (rigger_tail < 0) return fail(o.character + ": tail detection failed");
+  if (rigger_tail < 0)  // grounding still works; it just cannot tell a boneless tail from the body
+    std::fprintf(stderr, "harness retarget: warning: %s: tail detection failed; grounding counts all skin\n",
+                 o.character.c_str());
   to.reconcile_limbs = !o.no_limbs;
   // Calibrations from the bind poses, captured before anything plays.
   const rig::Calibration src_cal = rig::calibrate(source.skeleton);
