@@ -13,9 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -35,7 +33,6 @@
 namespace harness {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 using rig::Status;
 
@@ -44,26 +41,6 @@ Status bad(const Scenario& s, const std::string& m) { return Status::Error(Statu
 template <class T>
 T param(const Scenario& s, const char* key, T fallback) {
   return s.raw.contains(key) ? s.raw[key].get<T>() : fallback;
-}
-
-std::string assets_dir() {
-  if (const char* env = std::getenv("TAILRIG_ASSETS"); env && *env) return env;
-  return TAILRIG_DEFAULT_ASSETS;
-}
-
-// "assets:REL" -> the asset file; a missing folder or file is one clear line.
-Status resolve_asset(const Scenario& s, const std::string& spec, std::string& out) {
-  if (spec.rfind("assets:", 0) != 0) {
-    out = fs::path(spec).is_relative() ? (fs::path(s.path).parent_path() / spec).string() : spec;
-  } else {
-    const std::string dir = assets_dir();
-    if (!fs::is_directory(dir))
-      return Status::Error(Status::Code::kNotFound, s.path + ": test assets not found at '" + dir +
-                                                        "' (set TAILRIG_ASSETS or provide ../shared/assets)");
-    out = dir + "/" + spec.substr(7);
-  }
-  if (!fs::is_regular_file(out)) return Status::Error(Status::Code::kNotFound, s.path + ": asset file missing: " + out);
-  return Status::Ok();
 }
 
 void ensure_roles(rig::Skeleton& sk) {
@@ -118,7 +95,7 @@ Status load_source(const Scenario& s, const json& spec, const Target& t, Source&
   }
   if (!spec.contains("file")) return bad(s, "a source needs \"file\" or \"fixture_clip\"");
   std::string path;
-  if (Status st = resolve_asset(s, spec["file"].get<std::string>(), path); !st.ok()) return st;
+  if (Status st = resolve_scenario_file(s, spec["file"].get<std::string>(), path); !st.ok()) return st;
   if (Status st = rig::load(path, out.ch); !st.ok()) return bad(s, "loading " + path + ": " + st.message);
   ensure_roles(out.ch.skeleton);
   if (out.ch.clips.empty()) return bad(s, path + " has no clip");

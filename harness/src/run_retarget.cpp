@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <limits>
 
@@ -22,11 +21,6 @@ namespace {
 
 using rig::Status;
 using rig::Vec3;
-
-std::string assets_dir() {
-  if (const char* env = std::getenv("TAILRIG_ASSETS"); env && *env) return env;
-  return TAILRIG_DEFAULT_ASSETS;
-}
 
 std::string fmt(const char* f, double v) {
   char b[64];
@@ -98,18 +92,10 @@ Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     } catch (const std::exception& e) {
       return Status::Error(Status::Code::kBadData, s.path + ": clips: " + e.what());
     }
-    if (file.rfind("assets:", 0) == 0) {
-      file = assets_dir() + "/" + file.substr(7);
-      std::error_code ec;
-      if (!std::filesystem::exists(file, ec))
-        return Status::Error(Status::Code::kNotFound,
-                             s.path + ": shared assets missing: no " + file +
-                                 " (set TAILRIG_ASSETS or put the assets at ../shared/assets)");
-    } else if (std::filesystem::path(file).is_relative()) {
-      file = (std::filesystem::path(s.path).parent_path() / file).string();
-    }
+    std::string path;
+    if (Status st = resolve_scenario_file(s, file, path); !st.ok()) return st;
     rig::Character source;
-    if (Status st = rig::load(file, source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
+    if (Status st = rig::load(path, source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
     auto it = source.clips.begin();
     if (!clip_name.empty())
       it = std::find_if(source.clips.begin(), source.clips.end(), [&](const rig::Clip& x) { return x.name == clip_name; });

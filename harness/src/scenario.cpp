@@ -71,6 +71,20 @@ std::string assets_dir() {
 
 }  // namespace
 
+Status resolve_scenario_file(const Scenario& s, const std::string& spec, std::string& out) {
+  if (spec.rfind("assets:", 0) != 0) {
+    out = fs::path(spec).is_relative() ? (fs::path(s.path).parent_path() / spec).string() : spec;
+  } else {
+    const std::string dir = assets_dir();
+    if (!fs::is_directory(dir))
+      return Status::Error(Status::Code::kNotFound, s.path + ": test assets not found at '" + dir +
+                                                        "' (set TAILRIG_ASSETS or provide ../shared/assets)");
+    out = dir + "/" + spec.substr(7);
+  }
+  if (!fs::is_regular_file(out)) return Status::Error(Status::Code::kNotFound, s.path + ": file missing: " + out);
+  return Status::Ok();
+}
+
 Status load_scenario_character(const Scenario& s, rig::Character& out) {
   const auto& c = s.character;
   if (c.contains("fixture")) {
@@ -101,9 +115,8 @@ Status load_scenario_character(const Scenario& s, rig::Character& out) {
     return Status::Ok();
   }
   if (c.contains("file")) {
-    std::string file = c["file"];
-    if (file.rfind("assets:", 0) == 0) file = assets_dir() + "/" + file.substr(7);
-    else if (fs::path(file).is_relative()) file = (fs::path(s.path).parent_path() / file).string();
+    std::string file;
+    if (Status st = resolve_scenario_file(s, c["file"], file); !st.ok()) return st;
     return rig::load(file, out);
   }
   return Status::Error(Status::Code::kBadData, s.path + ": character needs \"fixture\" or \"file\"");

@@ -41,6 +41,12 @@ rig::Status load_scenario(const std::string& path, Scenario& out);
 // Every scenarios/*.json under `dir`, sorted by name.
 rig::Status list_scenarios(const std::string& dir, std::vector<std::string>& paths);
 
+// A file a scenario names: "assets:REL" is REL in $TAILRIG_ASSETS (default
+// ../shared/assets beside the repository), a relative path lies beside the
+// scenario file. kNotFound, one line, when the assets folder or the file is
+// missing.
+rig::Status resolve_scenario_file(const Scenario& s, const std::string& spec, std::string& out);
+
 // The character a scenario names: a fixture (with parameters) or a file
 // (relative to the scenario file; a leading "assets:" means $TAILRIG_ASSETS
 // or ../shared/assets beside the repository).
