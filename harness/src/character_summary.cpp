@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "rig/placement.h"
 #include "rig/weld.h"
 
 namespace harness {
@@ -45,6 +46,11 @@ nlohmann::json summarize(const rig::Character& c) {
   int unweighted = 0;
   for (const auto& infl : c.skin.influences) unweighted += infl.empty();
   s["skin"] = {{"max_influences", max_infl}, {"unweighted_vertices", unweighted}};
+  if (c.has_skin()) {  // what a viewer does with the bind pose: body on the floor, tail skin ignored (SPEC §5)
+    const rig::Placement p = rig::place_on_floor(c);
+    s["placement"] = {{"vertical_offset", p.vertical_offset}, {"body_bottom", p.body_bottom},
+                      {"mesh_bottom", p.mesh_bottom}, {"tail_vertices", p.tail_vertices}};
+  }
   json clips = json::array();
   for (const auto& clip : c.clips)
     clips.push_back({{"name", clip.name}, {"duration_s", clip.duration}, {"tracks", clip.tracks.size()}});
@@ -66,6 +72,10 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
                    p["name"].get<std::string>().c_str(), p["vertices"].get<int>());
     std::fprintf(out, "  skin: up to %d influences per vertex, %d unweighted vertices\n",
                  s["skin"]["max_influences"].get<int>(), s["skin"]["unweighted_vertices"].get<int>());
+    const auto& pl = s["placement"];
+    std::fprintf(out, "  viewer placement: lift %.4g units (body bottom %.4g, whole mesh %.4g, %d tail-skin vertices ignored)\n",
+                 pl["vertical_offset"].get<double>(), pl["body_bottom"].get<double>(), pl["mesh_bottom"].get<double>(),
+                 pl["tail_vertices"].get<int>());
   }
   const auto& joints = s["skeleton"];
   std::fprintf(out, "  skeleton: %zu joints\n", joints.size());

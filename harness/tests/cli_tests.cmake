@@ -75,3 +75,8 @@ foreach(asset Bunny.glb Witch.glb demon.gltf)
     COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; h=\"$<TARGET_FILE:harness>\"; out=$(\"$h\" fix \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/fixed_${id}.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, ' || { echo \"expected no chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/fixed_${id}.glb\" || exit 1; \"$h\" info \"${work}/fixed_${id}.glb\" >/dev/null")
   set_tests_properties(cli_fix_no_chain_valid_${id} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# Viewer placement in `info` (SPEC §5): the rigger's mouse has no tail bone,
+# so no skin is ignored; after `fix` the Tail_* skin is left out of the floor.
+add_test(NAME cli_info_viewer_placement_ignores_tail_skin
+  COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture mouse --out \"${work}/place_mouse.glb\" >/dev/null || exit 1; \"$h\" fix \"${work}/place_mouse.glb\" --out \"${work}/place_mouse_fixed.glb\" >/dev/null || exit 1; \"$h\" info \"${work}/place_mouse.glb\" | grep -q 'viewer placement: .*, 0 tail-skin vertices ignored' || { echo 'raw mouse: expected no tail skin'; exit 1; }; \"$h\" info \"${work}/place_mouse_fixed.glb\" | grep -Eq 'viewer placement: .*, [1-9][0-9]* tail-skin vertices ignored' || { echo 'fixed mouse: tail skin not ignored'; exit 1; }")
