@@ -78,6 +78,7 @@ int run(const Options& o) {
   }
   RunOptions ro;
   ro.contact_sheet = !o.report_dir.empty();
+  ro.jobs = o.jobs;
   std::vector<Outcome> outcomes(scenarios.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {

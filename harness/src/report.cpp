@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -27,6 +29,36 @@ bool is_lift_table(const std::string& key, const json& v) {
   const std::string suffix = "lift_table";
   return v.is_array() && key.size() >= suffix.size() &&
          key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A per-item table a runner returns as a metric: {"columns": [names],
+// "rows": [[cells]]} with strings, numbers, booleans or null in the cells.
+// "table" goes to NAME.csv when the scenario has no stretch rows; every
+// "*_table" but lift tables is drawn in NAME.md.
+bool is_item_table(const json& v) {
+  return v.is_object() && v.contains("columns") && v["columns"].is_array() && v.contains("rows") &&
+         v["rows"].is_array();
+}
+
+std::string item_cell(const json& x, bool csv) {
+  if (x.is_null()) return csv ? "" : "–";
+  if (x.is_boolean()) return x.get<bool>() ? "yes" : "no";
+  if (x.is_number_integer()) return std::to_string(x.get<long>());
+  if (x.is_number()) {
+    char b[64];
+    std::snprintf(b, sizeof b, csv ? "%.6g" : "%.3g", x.get<double>());
+    return b;
+  }
+  std::string s = x.is_string() ? x.get<std::string>() : x.dump();
+  if (csv && s.find_first_of(",\"\n") != std::string::npos) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  }
+  if (!csv)
+    for (char& c : s)
+      if (c == '|') c = '/';
+  return s;
 }
 
 std::string table_markdown(const ScenarioResult& r) {
@@ -79,6 +111,21 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
   if (!md || !csv || !js) return rig::Status::Error(rig::Status::Code::kIoError, dir + ": cannot write report");
   md << "# " << r.name << "\n\n" << r.description << "\n\n";
   if (!r.rows.empty()) md << "Edge stretch (skinned / bind length); torn = ratio > 1.5 or < 0.67.\n\n" << table_markdown(r) << "\n";
+  for (const auto& [k, v] : r.metrics.items()) {
+    if (is_lift_table(k, v) || k.size() < 6 || k.compare(k.size() - 6, 6, "_table") != 0 || !is_item_table(v)) continue;
+    const json& cols = v["columns"];
+    md << "`" << k << "`:\n\n|";
+    for (const auto& c : cols) md << " " << item_cell(c, false) << " |";
+    md << "\n|";
+    for (size_t i = 0; i < cols.size(); ++i) md << "---|";
+    md << "\n";
+    for (const auto& row : v["rows"]) {
+      md << "|";
+      for (const auto& x : row) md << " " << item_cell(x, false) << " |";
+      md << "\n";
+    }
+    md << "\n";
+  }
   md << "| metric | value |\n|---|---|\n";
   for (const auto& [k, v] : r.metrics.items())
     if (v.is_number()) md << "| " << k << " | " << v.dump() << " |\n";
@@ -99,7 +146,17 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
   }
   md << "\nResult: " << (r.pass ? "pass" : "REGRESSION") << "\n";
   for (const auto& f : r.failures) md << "- FAIL " << f << "\n";
-  csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction\n";
+  if (r.rows.empty() && r.metrics.contains("table") && is_item_table(r.metrics["table"])) {
+    const json& t = r.metrics["table"];
+    for (size_t i = 0; i < t["columns"].size(); ++i) csv << (i ? "," : "") << item_cell(t["columns"][i], true);
+    csv << "\n";
+    for (const auto& row : t["rows"]) {
+      for (size_t i = 0; i < row.size(); ++i) csv << (i ? "," : "") << item_cell(row[i], true);
+      csv << "\n";
+    }
+  } else {
+    csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction\n";
+  }
   for (const Row& row : r.rows)
     csv << row.variant << "," << row.set << "," << row.edges << "," << row.stats.samples << "," << row.stats.p01 << ","
         << row.stats.p25 << "," << row.stats.p50 << "," << row.stats.p75 << "," << row.stats.p95 << ","

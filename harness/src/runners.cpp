@@ -8,6 +8,7 @@ rig::Status run_scenario(const Scenario& s, const RunOptions& o, ScenarioResult&
   if (s.kind == "edge_stretch") return run_edge_stretch(s, o, out);
   if (s.kind.rfind("solver_", 0) == 0) return run_solver_invariant(s, o, out);
   if (s.kind.rfind("grounding_", 0) == 0) return run_grounding_scenario(s, o, out);
+  if (s.kind == "corpus") return run_corpus(s, o, out);
   if (s.kind.rfind("retarget_", 0) == 0) return run_retarget_scenario(s, o, out);
   return rig::Status::Error(rig::Status::Code::kBadData, s.path + ": unknown scenario kind '" + s.kind + "'");
 }

@@ -10,6 +10,7 @@ namespace harness {
 
 struct RunOptions {
   bool contact_sheet = false;  // collect geometry for the contact sheet plot
+  int jobs = 1;                // threads a scenario may use inside (harness run --jobs)
 };
 
 rig::Status run_edge_stretch(const Scenario& s, const RunOptions& o, ScenarioResult& out);
@@ -21,6 +22,10 @@ rig::Status run_grounding_scenario(const Scenario& s, const RunOptions& o, Scena
 // Kinds starting with "retarget_" (run_retarget.cpp): mocap retargeted onto
 // fixtures and measured.
 rig::Status run_retarget_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+
+// Kind "corpus" (run_corpus*.cpp): every shared character and fixture
+// against its manifest entry (issue 11).
+rig::Status run_corpus(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 
 // Dispatches on s.kind; unknown kinds are a data error.
 rig::Status run_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);

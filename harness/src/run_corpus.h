@@ -1,0 +1,118 @@
+// The corpus gate (issue 11): every real character in the assets'
+// characters/ folder plus every fixture, each checked against its entry in a
+// JSON manifest of per-file expectations (scenarios/corpus/manifest.json; the
+// format is documented there and in reports/README.md).
+//
+// Per file, named checks (metric `<file>.<check>`):
+//   roles.*      one hips, the expected number of legs (thigh joints), every
+//                thigh's chain reaching the floor in bind (arms are not legs),
+//                the expected hips joint, the expected number of upper arms
+//   fix.*        `fix` on the original: weight-identical with no joint added
+//                (no tail / tail bones already there), or for a fixture with a
+//                rigger's tail one chain at the pelvis matching the truth
+//   strip_fix.*  strip-tail then fix on a rig with tail bones: one chain at
+//                the pelvis, IoU with the artist's tail skin, chain length vs
+//                the artist's tail bones, tail edge stretch under the file's
+//                own walk (spring-driven chain) not worse than the stripped rig
+//   retarget.<clip>.*  mocap clips through rig::transfer_clip: animated or
+//                cleanly refused as the manifest says; legs move, stance feet
+//                and the lowest body point on the floor, body edges not torn
+// The scenario's "issue_checks" group these by manifest tag into the named
+// failures of issue 11 (metrics `issue.<name>.failed`).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "result.h"
+#include "rig/io.h"
+#include "runners.h"
+#include "scenario.h"
+
+namespace harness::corpus {
+
+// One manifest entry: what a file (or fixture) must show.
+struct Entry {
+  std::string id;          // metric prefix: file stem, or "fixture_" + name
+  std::string file;        // file name inside the characters folder (or empty)
+  std::string fixture;     // fixture name (or empty)
+  nlohmann::json params = nlohmann::json::object();  // fixture parameters
+  std::vector<std::string> tags;  // classes: biped, quadruped, prop, floor_tail...
+  int legs = 2;            // thigh joints after rig::assign_roles
+  int arms = -1;           // upper-arm joints; -1 = not checked
+  int front_legs = -1;     // legs with Role::front (checked once Role has it); -1 = not checked
+  std::string hips;        // name of the joint that must carry the hips role
+  std::string tail;        // "none", "bones" (artist tail bones) or "rigger" (fixture: tail skinned to the body)
+  std::string tail_bones;  // strip-tail regex (empty: detect::kDefaultTailRegex)
+  int rigid = 0;           // fixtures: regions `fix` makes rigid (worn items)
+  std::string walk;        // the file's own walk clip (stretch check); empty = none
+  std::string retarget;    // "animate", "refuse" or "skip"
+  double body_torn_max = 0.01;  // retarget: largest torn fraction of body edge samples (issue 11: 1 %)
+};
+
+// One named check on one file.
+struct Check {
+  std::string id;        // "roles.legs", "retarget.walk_bvh.body_torn_fraction", ...
+  double actual = 0.0;   // NaN when it could not be measured
+  std::string op;        // "==", "<=", ">=", "<", ">"
+  double expected = 0.0;
+  std::string detail;    // for name checks: "expected 'Back', actual 'BackLeg.L'"; or why
+  bool pass = false;
+};
+
+struct FileResult {
+  std::string id;
+  std::vector<Check> checks;
+  nlohmann::json metrics = nlohmann::json::object();  // measured, not checked: "<check>" -> number
+  nlohmann::json row = nlohmann::json::object();  // the report table row
+  std::vector<std::string> notes;
+  std::string error;  // the file could not be examined at all (a failure)
+};
+
+// Adds a numeric check: pass = actual op expected (NaN never passes).
+void add_check(FileResult& r, const std::string& id, double actual, const std::string& op, double expected,
+               const std::string& detail = "");
+
+// Reads the manifest (path already resolved); one-line message on error.
+rig::Status load_manifest(const std::string& path, std::vector<Entry>& out);
+
+// The characters folder ("assets:characters" = $TAILRIG_ASSETS/characters)
+// and the character files in it, sorted (glb, gltf, fbx, dae). kNotFound with
+// a clear message when the assets folder is missing.
+rig::Status list_characters(const Scenario& s, const std::string& spec, std::string& dir,
+                            std::vector<std::string>& files);
+
+// A mocap clip every retarget check uses.
+struct ClipSource {
+  std::string key;   // metric name part: "walk_bvh"
+  std::string file;  // resolved path
+  rig::Character source;
+};
+
+// Work on one file, split in independent tasks so the runner can spread them
+// over threads; each writes only into its own FileResult.
+void check_roles(const Entry& e, const rig::Character& c, FileResult& r);
+void check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
+                        double truth_length, FileResult& r);
+void check_strip_fix(const Scenario& s, const Entry& e, const rig::Character& c, FileResult& r);
+void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& clip, double rate,
+                    FileResult& r);
+
+// Edge stretch (SPEC §7) of `edges` (welded ids of `welded`) of `c` under
+// `clip` at `samples` evenly spaced times; the Tail_* chain (when present)
+// driven by the spring solver. Shared by strip_fix and the fixture checks.
+struct TailStretch {
+  double p99 = 0.0, torn = 0.0, max = 0.0;
+  long samples = 0;
+  bool solver = false;  // a chain was driven by the solver
+  std::string error;
+};
+TailStretch tail_stretch(const rig::Character& c, const rig::Clip& clip, const std::vector<int>& representative,
+                         const std::vector<std::pair<int, int>>& edges, int samples);
+
+// The runner (kind "corpus").
+rig::Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+
+}  // namespace harness::corpus

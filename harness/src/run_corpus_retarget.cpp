@@ -1,0 +1,299 @@
+// Corpus retarget checks (issue 11): a mocap clip through rig::transfer_clip
+// onto a character, as `harness retarget` does it, then measured against a
+// floor of our own (the body's lowest bind point), not the pipeline's.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+#include "detect/find_appendages.h"
+#include "metrics/stretch.h"
+#include "rig/clip_transfer.h"
+#include "rig/grounding.h"
+#include "rig/limb_contact.h"
+#include "rig/pose.h"
+#include "rig/weld.h"
+#include "run_corpus.h"
+
+namespace harness::corpus {
+
+namespace {
+
+using rig::BodyPart;
+using rig::Vec3;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kFloorTolerance = 0.02;    // m: stance feet and lowest body point (issue 11)
+constexpr double kLegRangeMinDeg = 10.0;    // a walking thigh swings tens of degrees
+constexpr double kStanceBand = 0.02;        // x source leg length: a planted foot point
+constexpr double kStanceTrimS = 0.07;       // s taken off each stance run's inner ends
+constexpr int kTornSamples = 24;            // SPEC §7
+constexpr double kWeldFraction = 1e-4;      // x H, as detect
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// What `harness retarget` does for a rig whose tail has no bones: detect's
+// tail regions become T for body grounding (cmd_retarget.cpp,
+// find_rigger_tail). 0 when tail bones carry skin, -1 on failure.
+int rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
+  const std::vector<bool> tail_bone = rig::tail_joint_mask(c.skeleton);
+  for (const auto& infl : c.skin.influences) {
+    const int d = rig::dominant_joint(infl);
+    if (d >= 0 && d < static_cast<int>(tail_bone.size()) && tail_bone[d]) return 0;
+  }
+  detect::Analysis a;
+  if (!detect::find_appendages(c, detect::Params{}, a).ok()) return -1;
+  for (const detect::Region& r : a.regions)
+    if (r.classification.cls == detect::AppendageClass::kTail)
+      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+  std::sort(tail_vertices.begin(), tail_vertices.end());
+  return static_cast<int>(tail_vertices.size());
+}
+
+double angle_deg(const rig::Quat& a, const rig::Quat& b) {
+  const double d = std::min(1.0, std::abs(a.normalized().dot(b.normalized())));
+  return 2.0 * std::acos(d) * 180.0 / M_PI;
+}
+
+}  // namespace
+
+void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& src, double rate, FileResult& r) {
+  const std::string pre = "retarget." + src.key + ".";
+  const rig::Clip& clip = src.source.clips.front();
+  rig::TransferOptions to;
+  to.sample_rate = rate;
+  const int tail_found = rigger_tail(c, to.grounding.tail_vertices);
+  const rig::Calibration src_cal = rig::calibrate(src.source.skeleton);
+  const rig::Calibration dst_cal = rig::calibrate(c.skeleton);
+  rig::TransferResult t = rig::transfer_clip(src.source, clip, src_cal, c, dst_cal, to);
+  nlohmann::json row = nlohmann::json::object();
+  const bool refused = !t.status.ok();
+  row["refused"] = refused;
+  if (refused) row["reason"] = t.status.message;
+  if (e.retarget == "refuse") {
+    add_check(r, pre + "refused", refused ? 1 : 0, "==", 1,
+              refused ? t.status.message : "animated: expected a clean refusal (no mappable legs)");
+    r.row["retarget"][src.key] = row;
+    return;
+  }
+  add_check(r, pre + "refused", refused ? 1 : 0, "==", 0, refused ? t.status.message : "");
+  if (refused) {
+    r.row["retarget"][src.key] = row;
+    return;
+  }
+  const double mpu = c.meters_per_unit;
+  const rig::Skeleton& sk = c.skeleton;
+  const int n = static_cast<int>(t.times.size());
+
+  // Body = every vertex not in T (tail bones' skin, or the rigger tail detect found).
+  const std::vector<bool> tail_bone = rig::tail_joint_mask(sk);
+  const int nv = c.mesh.vertex_count();
+  std::vector<char> body(nv, 1);
+  for (int v = 0; v < nv; ++v) {
+    const int d = rig::dominant_joint(c.skin.influences[v]);
+    if (d >= 0 && tail_bone[d]) body[v] = 0;
+  }
+  for (int v : to.grounding.tail_vertices) body[v] = 0;
+  double floor = kInf;
+  for (int v = 0; v < nv; ++v)
+    if (body[v]) floor = std::min(floor, c.mesh.positions[v].y());
+
+  // Legs move: per thigh joint, the largest angle between two of its local
+  // rotations over the clip; the smallest over the thighs.
+  std::vector<int> thighs;
+  for (int j = 0; j < sk.size(); ++j)
+    if (sk.roles[j].part == BodyPart::kThigh) thighs.push_back(j);
+  std::vector<std::vector<rig::Quat>> thigh_rot(thighs.size());
+  std::vector<int> torn_keys;
+  for (int i = 0; i < kTornSamples && n > 0; ++i)
+    torn_keys.push_back(n == 1 ? 0 : static_cast<int>(std::lround(double(i) * (n - 1) / (kTornSamples - 1))));
+  for (int k : torn_keys) {
+    std::vector<rig::Transform> locals = sk.neutral_local;
+    rig::apply_clip(t.clip, t.times[k], locals);
+    for (size_t q = 0; q < thighs.size(); ++q) thigh_rot[q].push_back(locals[thighs[q]].rotation);
+  }
+  double leg_range = thighs.empty() ? kNaN : kInf;
+  for (const auto& rots : thigh_rot) {
+    double m = 0;
+    for (size_t a = 0; a < rots.size(); ++a)
+      for (size_t b = a + 1; b < rots.size(); ++b) m = std::max(m, angle_deg(rots[a], rots[b]));
+    leg_range = std::min(leg_range, m);
+  }
+  add_check(r, pre + "legs_rotation_range_min_deg", leg_range, ">=", kLegRangeMinDeg,
+            thighs.empty() ? "no thigh joints" : "smallest thigh rotation range over the clip");
+
+  // Stance from the source's own feet, independent of whether (and where) the
+  // pipeline found and pinned the target's: per side, the keys where the
+  // source's ankle (foot joint) is within kStanceBand leg lengths of its own
+  // lowest level over the clip (flat-foot stance: heel strike and toe-off,
+  // where the ankle is raised, are left out; an in-place clip whose stance
+  // foot slides still counts).
+  const rig::Skeleton& ssk = src.source.skeleton;
+  std::vector<std::vector<bool>> stance_of_side(2, std::vector<bool>(n, false));  // left, right
+  int source_feet = 0;
+  {
+    std::vector<std::vector<rig::Mat4>> src_pose(n);
+    for (int k = 0; k < n; ++k) src_pose[k] = rig::pose_at(ssk, clip, t.start_time + t.times[k]);
+    auto bpos = [&](int j) { return Vec3(ssk.bind_world[j].block<3, 1>(0, 3)); };
+    for (const rig::Leg& leg : rig::find_legs(ssk)) {
+      if (leg.side == rig::Side::kCenter) continue;
+      const double band =
+          kStanceBand * ((bpos(leg.thigh) - bpos(leg.shin)).norm() + (bpos(leg.shin) - bpos(leg.foot)).norm());
+      auto& side = stance_of_side[leg.side == rig::Side::kLeft ? 0 : 1];
+      {
+        const int j = leg.foot;  // the ankle: toe joints dip in swing and pivot at toe-off
+        double own_floor = kInf;
+        for (int k = 0; k < n; ++k) own_floor = std::min(own_floor, src_pose[k][j](1, 3));
+        for (int k = 0; k < n; ++k) side[k] = side[k] || src_pose[k][j](1, 3) <= own_floor + band;
+      }
+      ++source_feet;
+    }
+    // Landing and lift-off: the target's foot, of other proportions, may
+    // still be on its way down when the source's ankle is already low. Each
+    // stance run loses kStanceTrimS at an end inside the clip (its middle key
+    // stays).
+    const double dt = n > 1 ? (t.times.back() - t.times.front()) / (n - 1) : 1.0;
+    const int trim = static_cast<int>(std::lround(kStanceTrimS / dt));
+    for (auto& side : stance_of_side) {
+      std::vector<bool> core(n, false);
+      for (int a = 0; a < n;) {
+        if (!side[a]) {
+          ++a;
+          continue;
+        }
+        int b = a;
+        while (b + 1 < n && side[b + 1]) ++b;
+        const int lo = a == 0 ? a : a + trim, hi = b == n - 1 ? b : b - trim;
+        if (lo <= hi) {
+          for (int k = lo; k <= hi; ++k) core[k] = true;
+        } else {
+          core[(a + b) / 2] = true;
+        }
+        a = b + 1;
+      }
+      side = core;
+    }
+  }
+  // Target legs by side: skin dominated by its thigh, shin, foot and toe
+  // joints (its lowest vertex is the sole, also when the shoe is skinned to
+  // the shin and the foot joint is a weightless IK target).
+  std::vector<std::vector<int>> foot_v(2);
+  for (int v = 0; v < nv; ++v) {
+    const int d = rig::dominant_joint(c.skin.influences[v]);
+    if (d < 0) continue;
+    const rig::Role role = sk.roles[d];
+    const bool leg = role.part == BodyPart::kThigh || role.part == BodyPart::kShin || role.part == BodyPart::kFoot ||
+                     role.part == BodyPart::kToe;
+    if (leg && role.side != rig::Side::kCenter) foot_v[role.side == rig::Side::kLeft ? 0 : 1].push_back(v);
+  }
+  const double H = rig::model_height(c.mesh.positions);
+  const rig::Welded w = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, kWeldFraction * H);
+  std::vector<char> body_w(w.count(), 1);
+  for (int v = 0; v < nv; ++v)
+    if (!body[v]) body_w[w.weld_of[v]] = 0;
+  std::vector<std::pair<int, int>> body_edges;
+  for (const auto& ed : rig::unique_edges(w.triangles))
+    if (body_w[ed.first] && body_w[ed.second]) body_edges.push_back(ed);
+  std::vector<Vec3> bind_w(w.count()), posed_w(w.count());
+  for (int i = 0; i < w.count(); ++i) bind_w[i] = c.mesh.positions[w.representative[i]];
+
+  double foot_err = kNaN, lowest_err = kNaN, lift = 0.0, lowest_min = kInf, lowest_max = -kInf;
+  std::string lowest_where;
+  std::vector<long> stance_per_foot(2, 0);
+  std::vector<double> ratios;
+  std::vector<int> torn_by_joint(sk.size(), 0);
+  size_t next_torn = 0;
+  for (int k = 0; k < n; ++k) {
+    lift = std::max(lift, k < static_cast<int>(t.lift.size()) ? t.lift[k] : 0.0);
+    const bool in_stance = stance_of_side[0][k] || stance_of_side[1][k];
+    const bool torn_sample = next_torn < torn_keys.size() && torn_keys[next_torn] == k;
+    if (!in_stance && !torn_sample) continue;
+    std::vector<rig::Transform> locals = sk.neutral_local;
+    rig::apply_clip(t.clip, t.times[k], locals);
+    const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
+    while (next_torn < torn_keys.size() && torn_keys[next_torn] == k) {  // duplicates for short clips
+      for (int i = 0; i < w.count(); ++i) posed_w[i] = pos[w.representative[i]];
+      for (const auto& [a, b] : body_edges) {  // as append_edge_ratios, keeping who tears
+        const double l0 = (bind_w[a] - bind_w[b]).norm();
+        if (!(l0 > 0)) continue;
+        const double ratio = (posed_w[a] - posed_w[b]).norm() / l0;
+        ratios.push_back(ratio);
+        if (ratio > kTornAbove || ratio < kTornBelow)
+          ++torn_by_joint[std::max(0, rig::dominant_joint(c.skin.influences[w.representative[a]]))];
+      }
+      ++next_torn;
+    }
+    if (!in_stance) continue;
+    double low = kInf;
+    int low_v = -1;
+    for (int v = 0; v < nv; ++v)
+      if (body[v] && pos[v].y() < low) low = pos[v].y(), low_v = v;
+    const double h = (low - floor) * mpu;
+    if (std::isnan(lowest_err) || std::abs(h) > lowest_err) {
+      lowest_err = std::abs(h);
+      const int d = rig::dominant_joint(c.skin.influences[low_v]);
+      lowest_where = fmt("%.3f m", h) + " at " + fmt("%.2f s", t.times[k]) + " on " + (d >= 0 ? sk.names[d] : "?") + " skin";
+    }
+    lowest_min = std::min(lowest_min, h);
+    lowest_max = std::max(lowest_max, h);
+    for (int side = 0; side < 2; ++side) {
+      if (!stance_of_side[side][k] || foot_v[side].empty()) continue;
+      ++stance_per_foot[side];
+      double y = kInf;
+      for (int v : foot_v[side]) y = std::min(y, pos[v].y());
+      foot_err = std::max(std::isnan(foot_err) ? 0.0 : foot_err, std::abs(y - floor) * mpu);
+    }
+  }
+  const long min_foot = std::min(stance_per_foot[0], stance_per_foot[1]);
+  const StretchStats torn = stretch_stats(ratios);
+  std::string worst;  // joints whose skin holds most torn samples
+  {
+    std::vector<int> order(sk.size());
+    for (int j = 0; j < sk.size(); ++j) order[j] = j;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return torn_by_joint[a] > torn_by_joint[b]; });
+    const double total = std::max<double>(1.0, std::accumulate(torn_by_joint.begin(), torn_by_joint.end(), 0.0));
+    for (int q = 0; q < 3 && q < sk.size() && torn_by_joint[order[q]] > 0; ++q)
+      worst += (worst.empty() ? "" : ", ") + sk.names[order[q]] + " " + fmt("%.0f%%", 100.0 * torn_by_joint[order[q]] / total);
+  }
+  add_check(r, pre + "feet_pinned", static_cast<double>(t.feet.size()), "==", e.legs,
+            t.feet.empty() ? "feet not pinned: " + t.limbs_note : "legs the pipeline pinned");
+  add_check(r, pre + "stance_keys_min_foot", static_cast<double>(min_foot), ">", 0,
+            std::to_string(source_feet) + " source feet; stance keys per target foot (left " +
+                std::to_string(stance_per_foot[0]) + ", right " + std::to_string(stance_per_foot[1]) + ")");
+  add_check(r, pre + "stance_foot_error_max_m", foot_err, "<=", kFloorTolerance,
+            "lowest foot vertex vs the body's bind floor, source stance keys");
+  add_check(r, pre + "lowest_point_error_max_m", lowest_err, "<=", kFloorTolerance,
+            "lowest body vertex vs the body's bind floor, source stance keys: worst " + lowest_where +
+                "; max body lift " + fmt("%.3f m", lift * mpu));
+  if (std::isfinite(lowest_min)) {
+    r.metrics[pre + "lowest_point_min_m"] = lowest_min;
+    r.metrics[pre + "lowest_point_max_m"] = lowest_max;
+  }
+  add_check(r, pre + "body_torn_fraction", torn.torn_fraction, "<=", e.body_torn_max,
+            std::to_string(body_edges.size()) + " body edges x " + std::to_string(torn_keys.size()) + " samples, p99 " +
+                fmt("%.3f", torn.p99) + (worst.empty() ? "" : "; torn skin mostly on " + worst));
+  r.metrics[pre + "body_lift_max_m"] = lift * mpu;
+  r.metrics[pre + "body_p99"] = torn.p99;
+  r.metrics[pre + "floor_alignment_m"] = t.floor_alignment * mpu;
+  r.metrics[pre + "pipeline_floor_minus_body_floor_m"] = (t.floor_y - floor) * mpu;
+  row["legs_range_deg"] = leg_range;
+  row["foot_err_m"] = foot_err;
+  row["lowest_err_m"] = lowest_err;
+  row["body_torn"] = torn.torn_fraction;
+  row["lift_m"] = lift * mpu;
+  row["feet"] = static_cast<int>(t.feet.size());
+  row["rigger_tail_vertices"] = tail_found;
+  if (t.feet.empty()) row["limbs_note"] = t.limbs_note;
+  if (!worst.empty()) row["torn_on"] = worst;
+  for (auto& [k, v] : row.items())
+    if (v.is_number_float() && !std::isfinite(v.get<double>())) v = nullptr;
+  r.row["retarget"][src.key] = row;
+}
+
+}  // namespace harness::corpus
