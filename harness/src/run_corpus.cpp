@@ -39,7 +39,9 @@ bool glob(const std::string& pat, const std::string& s, size_t i = 0, size_t j =
 }
 
 std::string check_line(const std::string& file, const Check& c) {
-  return file + ": " + c.id + ": expected " + c.op + " " + fmt(c.expected) + ", actual " +
+  const std::string want =
+      c.op == "in" ? "in [" + fmt(c.expected) + ", " + fmt(c.expected_hi) + "]" : c.op + " " + fmt(c.expected);
+  return file + ": " + c.id + ": expected " + want + ", actual " +
          (std::isfinite(c.actual) ? fmt(c.actual) : std::string("not measured")) +
          (c.detail.empty() ? "" : " (" + c.detail + ")");
 }

@@ -49,6 +49,7 @@ struct Entry {
   int rigid = 0;           // fixtures: regions `fix` makes rigid (worn items)
   std::string walk;        // the file's own walk clip (stretch check); empty = none
   std::string retarget;    // "animate", "refuse" or "skip"
+  double floor_y = 0.0;        // retarget: the floor's height, metres (scene y)
   double body_torn_max = 0.01;  // retarget: largest torn fraction of body edge samples (issue 11: 1 %)
 };
 
@@ -56,8 +57,9 @@ struct Entry {
 struct Check {
   std::string id;        // "roles.legs", "retarget.walk_bvh.body_torn_fraction", ...
   double actual = 0.0;   // NaN when it could not be measured
-  std::string op;        // "==", "<=", ">=", "<", ">"
+  std::string op;        // "==", "<=", ">=", "<", ">", or "in" (expected..expected_hi)
   double expected = 0.0;
+  double expected_hi = 0.0;
   std::string detail;    // for name checks: "expected 'Back', actual 'BackLeg.L'"; or why
   bool pass = false;
 };
@@ -74,6 +76,9 @@ struct FileResult {
 // Adds a numeric check: pass = actual op expected (NaN never passes).
 void add_check(FileResult& r, const std::string& id, double actual, const std::string& op, double expected,
                const std::string& detail = "");
+// Adds a range check: pass = lo <= actual <= hi.
+void add_range_check(FileResult& r, const std::string& id, double actual, double lo, double hi,
+                     const std::string& detail = "");
 
 // Reads the manifest (path already resolved); one-line message on error.
 rig::Status load_manifest(const std::string& path, std::vector<Entry>& out);

@@ -39,6 +39,7 @@ constexpr double kWeldFraction = 1e-4;
 constexpr double kStretchP99Slack = 0.01;
 constexpr double kStretchTornSlack = 0.001;
 constexpr int kStretchSamples = 24;
+constexpr double kLengthTolerance = 0.15;  // chain length within ±15 % (issue 11)
 constexpr int kFramesPerSample = 5;  // solver frames between two measured samples (as walk_stretch)
 
 std::string fmt(const char* f, double v) {
@@ -277,14 +278,15 @@ void check_fix_original(const Entry& e, const rig::Character& c, const std::vect
               "chain parent: expected '" + e.hips + "', actual '" + g.parent + "'");
   const double i = truth_tail ? iou(dominated_by(fx.character, all_chain_joints(fx.analysis)), *truth_tail) : kNaN;
   add_check(r, "fix.iou", i, ">=", 0.9, "vertices dominated by the chain vs the fixture's tail");
-  const double ratio = truth_length > 0 && !g.joints.empty() ? g.length / truth_length : kNaN;
-  add_check(r, "fix.length_ratio", ratio, ">=", 0.85, "chain joint polyline / fixture tail centreline");
-  add_check(r, "fix.length_ratio_max", ratio, "<=", 1.15);
+  // The fixture's truth is a tail length (centreline, root to tip): compared
+  // with detect's tail length L, the length the chain spans (SPEC §3).
+  const double ratio = truth_length > 0 && !g.joints.empty() ? g.L / truth_length : kNaN;
+  add_range_check(r, "fix.length_ratio", ratio, 1.0 - kLengthTolerance, 1.0 + kLengthTolerance,
+                  "chain length L / fixture tail centreline");
   r.row["iou"] = i;
   r.row["length_ratio"] = ratio;
-  r.metrics["fix.chain_length_m"] = g.length * c.meters_per_unit;
+  r.metrics["fix.chain_length_m"] = g.L * c.meters_per_unit;
   r.metrics["fix.truth_length_m"] = truth_length * c.meters_per_unit;
-  r.metrics["fix.L_ratio_dbg"] = truth_length > 0 ? g.L / truth_length : 0.0;
   if (e.walk.empty() || !truth_tail) return;
   auto clip = std::find_if(c.clips.begin(), c.clips.end(), [&](const rig::Clip& x) { return x.name == e.walk; });
   if (clip == c.clips.end()) {
@@ -339,13 +341,11 @@ void check_strip_fix(const Scenario& s, const Entry& e, const rig::Character& c,
   add_check(r, "strip_fix.iou", i, ">=", 0.9,
             std::to_string(grown.size()) + " chain-dominated vs " + std::to_string(artist.size()) + " artist tail vertices");
   const double ratio = g.joints.empty() || !(artist_length > 0) ? 0.0 : g.length / artist_length;
-  add_check(r, "strip_fix.length_ratio", ratio, ">=", 0.85,
-            "chain " + fmt("%.4g", g.length) + " / artist tail bones " + fmt("%.4g", artist_length) + " units (" +
-                std::to_string(artist_bones) + " bones)");
-  add_check(r, "strip_fix.length_ratio_max", ratio, "<=", 1.15);
+  add_range_check(r, "strip_fix.length_ratio", ratio, 1.0 - kLengthTolerance, 1.0 + kLengthTolerance,
+                  "chain bones " + fmt("%.4g", g.length) + " / artist tail bones " + fmt("%.4g", artist_length) +
+                      " units (" + std::to_string(artist_bones) + " bones)");
   r.metrics["strip_fix.chain_length_m"] = g.length * c.meters_per_unit;
   r.metrics["strip_fix.artist_length_m"] = artist_length * c.meters_per_unit;
-  r.metrics["strip_fix.L_ratio_dbg"] = artist_length > 0 ? g.L / artist_length : 0.0;
   r.row["chains"] = fx.chains;
   r.row["chain_parent"] = g.joints.empty() ? "" : g.parent;
   r.row["iou"] = i;

@@ -16,7 +16,7 @@ using rig::Status;
 
 void add_check(FileResult& r, const std::string& id, double actual, const std::string& op, double expected,
                const std::string& detail) {
-  Check c{id, actual, op, expected, detail, false};
+  Check c{id, actual, op, expected, 0.0, detail, false};
   if (std::isfinite(actual)) {
     if (op == "==") c.pass = actual == expected;
     else if (op == "<=") c.pass = actual <= expected;
@@ -24,6 +24,12 @@ void add_check(FileResult& r, const std::string& id, double actual, const std::s
     else if (op == "<") c.pass = actual < expected;
     else if (op == ">") c.pass = actual > expected;
   }
+  r.checks.push_back(c);
+}
+
+void add_range_check(FileResult& r, const std::string& id, double actual, double lo, double hi,
+                     const std::string& detail) {
+  Check c{id, actual, "in", lo, hi, detail, std::isfinite(actual) && actual >= lo && actual <= hi};
   r.checks.push_back(c);
 }
 
@@ -42,7 +48,7 @@ std::string safe_id(const std::string& s) {
 }
 
 const char* const kKnownKeys[] = {"file", "fixture", "params", "tags", "legs", "arms", "front_legs", "hips",
-                                  "tail", "tail_bones", "rigid", "walk", "retarget", "body_torn_max", "note"};
+                                  "tail", "tail_bones", "rigid", "walk", "retarget", "body_torn_max", "floor_y", "note"};
 
 }  // namespace
 
@@ -85,6 +91,7 @@ Status load_manifest(const std::string& path, std::vector<Entry>& out) {
       e.walk = x.value("walk", "");
       e.retarget = x.value("retarget", "skip");
       e.body_torn_max = x.value("body_torn_max", 0.01);
+      e.floor_y = x.value("floor_y", 0.0);
     } catch (const std::exception& ex) {
       return Status::Error(Status::Code::kBadData, path + ": entry " + x.dump() + ": " + ex.what());
     }

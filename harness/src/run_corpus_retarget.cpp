@@ -1,6 +1,6 @@
 // Corpus retarget checks (issue 11): a mocap clip through rig::transfer_clip
 // onto a character, as `harness retarget` does it, then measured against a
-// floor of our own (the body's lowest bind point), not the pipeline's.
+// floor of our own (the scene's y = 0 unless the manifest says), not the pipeline's.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -100,9 +100,14 @@ void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& s
     if (d >= 0 && tail_bone[d]) body[v] = 0;
   }
   for (int v : to.grounding.tail_vertices) body[v] = 0;
-  double floor = kInf;
+  // The floor: the scene's y = floor_y (glTF is Y up; a character's own
+  // clips stand on y = 0, also when its bind pose does not: the Cyberpunk
+  // character's bind mesh floats 0.74 m above it). The pipeline's floor
+  // (the bind pose's lowest body point) is reported beside it.
+  const double floor = e.floor_y / mpu;
+  double bind_floor = kInf;
   for (int v = 0; v < nv; ++v)
-    if (body[v]) floor = std::min(floor, c.mesh.positions[v].y());
+    if (body[v]) bind_floor = std::min(bind_floor, c.mesh.positions[v].y());
 
   // Legs move: per thigh joint, the largest angle between two of its local
   // rotations over the clip; the smallest over the thighs.
@@ -267,9 +272,9 @@ void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& s
             std::to_string(source_feet) + " source feet; stance keys per target foot (left " +
                 std::to_string(stance_per_foot[0]) + ", right " + std::to_string(stance_per_foot[1]) + ")");
   add_check(r, pre + "stance_foot_error_max_m", foot_err, "<=", kFloorTolerance,
-            "lowest foot vertex vs the body's bind floor, source stance keys");
+            "lowest leg vertex vs the floor, source stance keys");
   add_check(r, pre + "lowest_point_error_max_m", lowest_err, "<=", kFloorTolerance,
-            "lowest body vertex vs the body's bind floor, source stance keys: worst " + lowest_where +
+            "lowest body vertex vs the floor, source stance keys: worst " + lowest_where +
                 "; max body lift " + fmt("%.3f m", lift * mpu));
   if (std::isfinite(lowest_min)) {
     r.metrics[pre + "lowest_point_min_m"] = lowest_min;
@@ -281,7 +286,8 @@ void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& s
   r.metrics[pre + "body_lift_max_m"] = lift * mpu;
   r.metrics[pre + "body_p99"] = torn.p99;
   r.metrics[pre + "floor_alignment_m"] = t.floor_alignment * mpu;
-  r.metrics[pre + "pipeline_floor_minus_body_floor_m"] = (t.floor_y - floor) * mpu;
+  r.metrics[pre + "pipeline_floor_m"] = t.floor_y * mpu;
+  r.metrics[pre + "bind_floor_m"] = bind_floor * mpu;
   row["legs_range_deg"] = leg_range;
   row["foot_err_m"] = foot_err;
   row["lowest_err_m"] = lowest_err;
