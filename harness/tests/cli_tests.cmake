@@ -80,3 +80,11 @@ endforeach()
 # so no skin is ignored; after `fix` the Tail_* skin is left out of the floor.
 add_test(NAME cli_info_viewer_placement_ignores_tail_skin
   COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture mouse --out \"${work}/place_mouse.glb\" >/dev/null || exit 1; \"$h\" fix \"${work}/place_mouse.glb\" --out \"${work}/place_mouse_fixed.glb\" >/dev/null || exit 1; \"$h\" info \"${work}/place_mouse.glb\" | grep -q 'viewer placement: .*, 0 tail-skin vertices ignored' || { echo 'raw mouse: expected no tail skin'; exit 1; }; \"$h\" info \"${work}/place_mouse_fixed.glb\" | grep -Eq 'viewer placement: .*, [1-9][0-9]* tail-skin vertices ignored' || { echo 'fixed mouse: tail skin not ignored'; exit 1; }")
+
+# The corpus gate (issue 11; its ctest is scenario_corpus above): without the
+# assets it says so (exit 2, "test assets not found"), and a character file without a
+# manifest entry fails the gate (exit 1) instead of being skipped.
+add_test(NAME cli_corpus_missing_assets
+  COMMAND sh -c "out=$(TAILRIG_ASSETS=\"${work}/no_assets_here\" \"$<TARGET_FILE:harness>\" run corpus 2>&1 >/dev/null); rc=$?; echo \"$out\"; [ $rc -eq 2 ] && echo \"$out\" | grep -q 'test assets not found at .*no_assets_here'")
+add_test(NAME cli_corpus_unlisted_file_fails
+  COMMAND sh -c "d=\"${work}/corpus_unlisted\"; rm -rf \"$d\"; mkdir -p \"$d/scenarios/corpus\" \"$d/assets/characters\" \"$d/assets/clips\" \"$d/golden\" || exit 1; h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture stubby --out \"$d/assets/characters/Unlisted.glb\" >/dev/null || exit 1; printf '{\"schema_version\": 1, \"entries\": []}' > \"$d/scenarios/corpus/manifest.json\"; printf '{\"schema_version\": 1, \"kind\": \"corpus\", \"manifest\": \"corpus/manifest.json\", \"characters\": \"assets:characters\", \"clips\": [], \"issue_checks\": []}' > \"$d/scenarios/corpus.json\"; out=$(TAILRIG_ASSETS=\"$d/assets\" \"$h\" run corpus --scenarios \"$d/scenarios\" --golden \"$d/golden\" 2>&1); rc=$?; echo \"$out\" | grep -q 'Unlisted.glb in .* has no manifest entry' || { echo \"$out\"; exit 1; }; echo \"$out\" | grep -q 'fixture tailless has no manifest entry' || { echo \"$out\"; exit 1; }; [ $rc -ne 0 ] || exit 1")
