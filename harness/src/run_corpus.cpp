@@ -134,7 +134,7 @@ struct Tables {
   nlohmann::json table = {{"columns", nlohmann::json::array()}, {"rows", nlohmann::json::array()}};
   nlohmann::json files = {{"columns", nlohmann::json::array()}, {"rows", nlohmann::json::array()}};
   nlohmann::json retarget = {{"columns", nlohmann::json::array()}, {"rows", nlohmann::json::array()}};
-  Tables(const std::vector<ClipSource>& clips) {
+  explicit Tables(const std::vector<ClipSource>& clips) {
     for (const char* c : kFileColumns) files["columns"].push_back(c), table["columns"].push_back(c);
     for (const char* c : kExtraColumns) table["columns"].push_back(c);
     for (const auto& clip : clips)
@@ -244,7 +244,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
       check_fix_original(e, sub.character, sub.entry->fixture.empty() ? nullptr : &sub.truth_tail, sub.truth_length,
                          p[1]);
     });
-    if (e.tail == "bones") tasks.push_back([&s, &sub, &e, &p] { check_strip_fix(s, e, sub.character, p[2]); });
+    if (e.tail == "bones") tasks.push_back([&sub, &e, &p] { check_strip_fix(e, sub.character, p[2]); });
     if (e.retarget != "skip")
       for (size_t c = 0; c < clips.size(); ++c)
         tasks.push_back([&sub, &e, &p, &clips, c, rate] { check_retarget(e, sub.character, clips[c], rate, p[3 + c]); });

@@ -102,7 +102,7 @@ struct ClipSource {
 void check_roles(const Entry& e, const rig::Character& c, FileResult& r);
 void check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
                         double truth_length, FileResult& r);
-void check_strip_fix(const Scenario& s, const Entry& e, const rig::Character& c, FileResult& r);
+void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r);
 void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& clip, double rate,
                     FileResult& r);
 

@@ -311,8 +311,7 @@ void check_fix_original(const Entry& e, const rig::Character& c, const std::vect
   r.row["stretch_after_torn"] = after.torn;
 }
 
-void check_strip_fix(const Scenario& s, const Entry& e, const rig::Character& c, FileResult& r) {
-  (void)s;
+void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r) {
   detect::StripTailParams sp;
   if (!e.tail_bones.empty()) sp.regex = e.tail_bones;
   sp.remove_joints = true;
