@@ -3,6 +3,7 @@
 // baked into every clip as real keyframes (SPEC §9, issue 12). Also the bake
 // options shared with `fix --bake` and `retarget --bake`.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -76,6 +77,9 @@ Command add_bake_command(CLI::App& root) {
       if (!f.flush()) return fail("cannot write " + opt->report);
     }
     if (rig::Status s = rig::save_glb(ch, opt->out); !s.ok()) return fail(s.message);
+    std::error_code ec;  // the writer may report success without a file: never say "wrote" then
+    if (!std::filesystem::is_regular_file(opt->out, ec) || std::filesystem::file_size(opt->out, ec) == 0)
+      return fail("cannot write " + opt->out);
     std::printf("wrote %s\n", opt->out.c_str());
     return int(kExitOk);
   };

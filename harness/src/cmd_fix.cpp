@@ -4,6 +4,7 @@
 // their bone; the `appendages` report goes to --report (or stdout in report
 // mode without --out).
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -97,6 +98,11 @@ Command add_fix_command(CLI::App& root) {
     if (!opt->out.empty()) {
       if (rig::Status s = rig::save_glb(result.character, opt->out); !s.ok()) {
         std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
+        return int(kExitBadInput);
+      }
+      std::error_code ec;  // --bake users must never read "wrote" for a missing file
+      if (!std::filesystem::is_regular_file(opt->out, ec)) {
+        std::fprintf(stderr, "harness fix: cannot write %s\n", opt->out.c_str());
         return int(kExitBadInput);
       }
     }

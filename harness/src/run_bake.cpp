@@ -76,8 +76,9 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
   out.min_keys = 1 << 30;
   for (const auto& l : desc.links) {
     int keys = 0;
+    const int j = reread.skeleton.find(sk.names[l.joint]);  // the re-read joint order may differ
     for (const auto& jt : back->tracks)
-      if (jt.joint == l.joint) keys = static_cast<int>(jt.rotation.times.size());
+      if (j >= 0 && jt.joint == j) keys = static_cast<int>(jt.rotation.times.size());
     out.min_keys = std::min(out.min_keys, keys);
     out.max_keys = std::max(out.max_keys, keys);
   }
@@ -168,6 +169,9 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
     out.metrics[pre + "replay_worst_key"] = r.worst_key;
     out.metrics[pre + "reread_keys_min"] = r.min_keys;
     out.metrics[pre + "reread_keys_max"] = r.max_keys;
+    if (r.min_keys != w.keys || r.max_keys != w.keys)
+      out.failures.push_back(w.name + ": the re-read file has " + std::to_string(r.min_keys) + ".." +
+                             std::to_string(r.max_keys) + " keys per tail bone, baked " + std::to_string(w.keys));
     out.notes.push_back(w.name + ": " + std::to_string(w.warmup_passes) + " warm-up loops; cold start seam " +
                         std::to_string(c.seam_max_deg) + " deg vs " + std::to_string(w.seam_max_deg) + " deg warm");
   }
