@@ -17,9 +17,10 @@ struct BakeCliOptions {
   double fps = 30.0;
   bool loop = false;
   bool no_loop = false;
+  std::string solver;  // JSON object of solver::ChainParams overrides (field names of solver/params.h)
 };
 
-// Adds --clips, --fps, --loop, --no-loop to `app`.
+// Adds --clips, --fps, --loop, --no-loop, --solver to `app`.
 void add_bake_cli_options(CLI::App* app, BakeCliOptions& o);
 
 // Checks the CLI values and fills `out` (usage errors: a one-line status).

@@ -12,6 +12,7 @@
 #include "bake_cli.h"
 #include "command.h"
 #include "rig/io.h"
+#include "solver_params.h"
 
 namespace harness {
 
@@ -20,6 +21,8 @@ void add_bake_cli_options(CLI::App* app, BakeCliOptions& o) {
   app->add_option("--fps", o.fps, "keys per second of the baked tail tracks (default 30)");
   app->add_flag("--loop", o.loop, "treat every baked clip as a loop (warm-up, closed seam)");
   app->add_flag("--no-loop", o.no_loop, "treat no clip as a loop (start from the settled carry pose)");
+  app->add_option("--solver", o.solver,
+                  "spring parameters as a JSON object, e.g. '{\"damping_ratio\": 0.8}' (names of solver/params.h)");
 }
 
 rig::Status bake_options_from_cli(const BakeCliOptions& cli, BakeClipsOptions& out) {
@@ -33,6 +36,12 @@ rig::Status bake_options_from_cli(const BakeCliOptions& cli, BakeClipsOptions& o
   for (std::string name; std::getline(ss, name, ',');)
     if (!name.empty()) out.clips.push_back(name);
   if (!cli.clips.empty() && out.clips.empty()) return usage("--clips names no clip");
+  if (!cli.solver.empty()) {
+    const nlohmann::json j = nlohmann::json::parse(cli.solver, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return usage("--solver must be a JSON object");
+    std::string err;
+    if (!apply_solver_overrides(j, out.params, err)) return usage("--solver: " + err);
+  }
   return rig::Status::Ok();
 }
 

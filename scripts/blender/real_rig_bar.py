@@ -71,6 +71,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--report-dir")
     ap.add_argument("--name", default="bake_trex")
+    ap.add_argument("--solver", default="", help="spring parameter overrides (JSON) passed to fix --bake")
     ap.add_argument("--enforce-bar", action="store_true",
                     help="fail when the bar is not met (default: report it; Blender/harness agreement always fails)")
     a = ap.parse_args()
@@ -82,7 +83,7 @@ def main():
     stripped = os.path.join(a.work, "stripped.glb")
     baked = os.path.join(a.work, "fixed_baked.glb")
     run([a.harness, "strip-tail", a.rig, "--out", stripped])
-    fix_out = run([a.harness, "fix", stripped, "--bake", "--out", baked])
+    fix_out = run([a.harness, "fix", stripped, "--bake", "--out", baked] + (["--solver", a.solver] if a.solver else []))
     print(fix_out.strip())
     rows = []
     for label, path in (("artist", a.rig), ("stripped", stripped), ("fixed + baked", baked)):
@@ -95,7 +96,8 @@ def main():
         rows.append((label, {"file": path, "blender": b, "harness": h}))
 
     fails = []
-    print("\n%s, clip %s, 24 samples, Blender's skinning (harness stretch in brackets):" % (os.path.basename(a.rig), a.clip))
+    print("\n%s, clip %s, 24 samples, Blender's skinning (harness stretch in brackets); fix --bake solver overrides: %s" %
+          (os.path.basename(a.rig), a.clip, a.solver or "none (defaults)"))
     print("| rig | tail p95 | tail p99 | tail max | torn | tip range (hips frame) | body p99 |")
     print("|---|---|---|---|---|---|---|")
     for label, r in rows:
@@ -143,6 +145,7 @@ def main():
                     "mesh edges; tail set = vertices the artist's tail bones dominate. Torn = ratio > 1.5 or < 0.67. "
                     "Tip range: largest distance between two tail-tip positions in the frame of the bone the artist's "
                     "tail hangs from. In brackets: `harness stretch` (our skinning) on the same file.\n\n" % a.clip)
+            f.write("`fix --bake` spring parameters: %s.\n\n" % ("defaults" if not a.solver else "defaults except `" + a.solver + "`"))
             f.write("| rig | tail p95 | tail p99 | tail max | torn | tip range | body p99 |\n|---|---|---|---|---|---|---|\n")
             for label, r in rows:
                 b, h = r["blender"], r["harness"]
