@@ -4,11 +4,14 @@
 // their bone; the `appendages` report goes to --report (or stdout in report
 // mode without --out).
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "bake_cli.h"
 #include "command.h"
 #include "detect/find_appendages.h"
 #include "detect/report.h"
@@ -20,6 +23,8 @@ Command add_fix_command(CLI::App& root) {
   struct Options {
     std::string in, out, mode = "chain", report;
     bool rigid_wide = false;
+    bool bake = false;
+    BakeCliOptions bake_cli;
   };
   auto opt = std::make_shared<Options>();
   Command c;
@@ -32,6 +37,8 @@ Command add_fix_command(CLI::App& root) {
   c.app->add_option("--report", opt->report, "write the appendages report (JSON) here");
   c.app->add_flag("--rigid-wide", opt->rigid_wide,
                   "also make wide trunk regions (capes, skirts) rigid on Hips");
+  c.app->add_flag("--bake", opt->bake, "bake the tail spring into every clip (see harness bake)");
+  add_bake_cli_options(c.app, opt->bake_cli);
   c.run = [opt] {
     const detect::Mode mode = opt->mode == "rigid"    ? detect::Mode::kRigid
                               : opt->mode == "report" ? detect::Mode::kReport
@@ -56,7 +63,30 @@ Command add_fix_command(CLI::App& root) {
       std::fprintf(stderr, "harness fix: %s: %s\n", opt->in.c_str(), s.message.c_str());
       return int(kExitBadInput);
     }
-    const nlohmann::json report = detect::appendage_report(result.character, result.analysis);
+    nlohmann::json report = detect::appendage_report(result.character, result.analysis);
+    // --bake (issue 12): the written chain (or one the file already had)
+    // gets baked tail keys in every clip.
+    std::vector<std::string> bake_lines;
+    if (opt->bake && mode != detect::Mode::kReport) {
+      BakeClipsOptions bo;
+      if (rig::Status s = bake_options_from_cli(opt->bake_cli, bo); !s.ok()) {
+        std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
+        return int(kExitBadInput);
+      }
+      if (!has_tail_chain(result.character)) {
+        bake_lines.push_back("bake: no Tail_* chain: nothing baked");
+      } else if (result.character.clips.empty()) {
+        bake_lines.push_back("bake: no animation clips: nothing baked");
+      } else {
+        BakeClipsReport br;
+        if (rig::Status s = bake_clips(result.character, bo, br); !s.ok()) {
+          std::fprintf(stderr, "harness fix: %s: bake: %s\n", opt->in.c_str(), s.message.c_str());
+          return int(kExitBadInput);
+        }
+        bake_lines = bake_report_lines(br);
+        report["bake"] = bake_report_json(br);
+      }
+    }
     if (!opt->report.empty()) {
       std::ofstream f(opt->report);
       f << report.dump(2) << "\n";
@@ -68,6 +98,11 @@ Command add_fix_command(CLI::App& root) {
     if (!opt->out.empty()) {
       if (rig::Status s = rig::save_glb(result.character, opt->out); !s.ok()) {
         std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
+        return int(kExitBadInput);
+      }
+      std::error_code ec;  // --bake users must never read "wrote" for a missing file
+      if (!std::filesystem::is_regular_file(opt->out, ec)) {
+        std::fprintf(stderr, "harness fix: cannot write %s\n", opt->out.c_str());
         return int(kExitBadInput);
       }
     }
@@ -83,6 +118,7 @@ Command add_fix_command(CLI::App& root) {
                 result.analysis.height * ch.meters_per_unit, result.analysis.regions.size(),
                 summary.c_str(), result.chains, result.rigid, opt->out.empty() ? "" : " -> ",
                 opt->out.c_str());
+    for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
     return int(kExitOk);
   };
   return c;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bake_clips.h"
 #include "command.h"
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
@@ -27,6 +28,8 @@ struct Options {
   bool count_tail = false;
   bool no_ground = false;
   bool no_limbs = false;
+  bool bake = false, no_bake = false;  // issue 12: bake by default when the target has a Tail_* chain
+  double bake_fps = 30.0;
 };
 
 // A file when one exists at that path, else a fixture of that name.
@@ -105,6 +108,18 @@ int run(const Options& o) {
     if (c.name == name) name += "_retargeted";
   r.clip.name = name;
   target.clips.push_back(r.clip);
+  std::vector<std::string> bake_lines;
+  if (o.bake && o.no_bake) return fail("--bake and --no-bake exclude each other");
+  if (!o.no_bake && has_tail_chain(target)) {
+    BakeClipsOptions bo;
+    bo.fps = o.bake_fps;
+    bo.clips = {name};
+    BakeClipsReport br;
+    if (rig::Status s = bake_clips(target, bo, br); !s.ok()) return fail("bake: " + s.message);
+    bake_lines = bake_report_lines(br);
+  } else if (o.bake) {
+    bake_lines.push_back("bake: " + o.character + " has no Tail_* chain: nothing baked");
+  }
   if (rig::Status s = rig::save_glb(target, o.out); !s.ok()) return fail("cannot write " + o.out + ": " + s.message);
 
   const double mpu = target.meters_per_unit;
@@ -132,6 +147,7 @@ int run(const Options& o) {
   std::printf("harness retarget: wrote %s: clip '%s' %.2f s, %zu keys at %g Hz; max body lift %.3f m%s; %s\n",
               o.out.c_str(), name.c_str(), r.clip.duration, r.times.size(), o.rate, max_lift * mpu,
               tail_note.c_str(), feet.c_str());
+  for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
   return int(kExitOk);
 }
 
@@ -152,6 +168,10 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_flag("--count-tail", opt->count_tail, "count the tail in body grounding (measurement only: lifts the pelvis)");
   c.app->add_flag("--no-ground", opt->no_ground, "skip body grounding");
   c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
+  c.app->add_flag("--bake", opt->bake, "bake the tail spring into the new clip (default when the character has a Tail_* chain)");
+  c.app->add_flag("--no-bake", opt->no_bake, "do not bake the tail into the new clip");
+  c.app->add_option("--bake-fps", opt->bake_fps, "keys per second of the baked tail tracks (default 30)")
+      ->check(CLI::Range(0.001, 1000.0));
   c.run = [opt] { return run(*opt); };
   return c;
 }

@@ -23,5 +23,8 @@ Command add_fix_command(CLI::App& root);
 Command add_strip_tail_command(CLI::App& root);
 Command add_convert_command(CLI::App& root);
 Command add_retarget_command(CLI::App& root);
+Command add_bake_command(CLI::App& root);
+Command add_pose_command(CLI::App& root);
+Command add_stretch_command(CLI::App& root);
 
 }  // namespace harness

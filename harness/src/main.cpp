@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
       harness::add_list_command(app),     harness::add_run_command(app),
       harness::add_fix_command(app),      harness::add_strip_tail_command(app),  harness::add_convert_command(app),
       harness::add_retarget_command(app),
+      harness::add_bake_command(app),     harness::add_pose_command(app),     harness::add_stretch_command(app),
   };
   try {
     app.parse(argc, argv);

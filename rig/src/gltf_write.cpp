@@ -3,6 +3,7 @@
 // animation channels; replaced accessors pruned and buffers repacked);
 // otherwise a new document is built from the model.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -394,6 +395,74 @@ Status save_new(const Character& c, const std::string& path) {
   return Status::Ok();
 }
 
+// Joint nodes of the loaded skins that the model no longer has as joints
+// (rig::remove_joints): their animation channels are stale.
+std::set<int> removed_joint_nodes(const GltfSource& src, const std::vector<int>& joint_node) {
+  std::set<int> was, now(joint_node.begin(), joint_node.end());
+  for (int node : src.skinned_nodes) {
+    const int skin = node >= 0 && node < static_cast<int>(src.model.nodes.size()) ? src.model.nodes[node].skin : -1;
+    if (skin >= 0 && skin < static_cast<int>(src.model.skins.size()))
+      was.insert(src.model.skins[skin].joints.begin(), src.model.skins[skin].joints.end());
+  }
+  was.insert(src.joint_nodes.begin(), src.joint_nodes.end());
+  std::set<int> out;
+  for (int n : was)
+    if (!now.count(n)) out.insert(n);
+  return out;
+}
+
+// True when the document's channel holds exactly the model's track for its
+// path (times, values and interpolation as read); a path the model has no
+// track for counts as unchanged (nothing to replace it with).
+bool channel_matches(const tinygltf::Model& m, const tinygltf::Animation& anim, const tinygltf::AnimationChannel& ch,
+                     const JointTracks& jt) {
+  const bool rot = ch.target_path == "rotation";
+  const Track<Vec3>* v3 = ch.target_path == "translation" ? &jt.translation
+                          : ch.target_path == "scale"     ? &jt.scale
+                                                          : nullptr;
+  if (!rot && !v3) return true;
+  const std::vector<double>& times = rot ? jt.rotation.times : v3->times;
+  if (times.empty()) return true;
+  if (ch.sampler < 0 || ch.sampler >= static_cast<int>(anim.samplers.size())) return false;
+  const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
+  const Interpolation interp = rot ? jt.rotation.interpolation : v3->interpolation;
+  const std::string want = interp == Interpolation::kStep ? "STEP" : interp == Interpolation::kCubicSpline ? "CUBICSPLINE" : "LINEAR";
+  if ((s.interpolation.empty() ? std::string("LINEAR") : s.interpolation) != want) return false;
+  std::vector<double> doc_t, doc_v;
+  int tc = 0, vc = 0;
+  std::string err;
+  if (!read_accessor(m, s.input, doc_t, tc, err) || !read_accessor(m, s.output, doc_v, vc, err)) return false;
+  auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * (1.0 + std::abs(a)); };
+  if (doc_t.size() != times.size()) return false;
+  for (size_t k = 0; k < times.size(); ++k)
+    if (!same(doc_t[k], times[k])) return false;
+  std::vector<double> vals;
+  if (rot)
+    for (const Quat& q : jt.rotation.values) vals.insert(vals.end(), {q.x(), q.y(), q.z(), q.w()});
+  else
+    for (const Vec3& p : v3->values) vals.insert(vals.end(), {p.x(), p.y(), p.z()});
+  if (doc_v.size() != vals.size()) return false;
+  for (size_t k = 0; k < vals.size(); ++k)
+    if (!same(doc_v[k], vals[k])) return false;
+  return true;
+}
+
+// Samplers no channel uses are removed (channels re-indexed), then
+// animations left without channels (glTF requires at least one).
+void drop_unused_samplers(tinygltf::Model& m) {
+  for (auto& anim : m.animations) {
+    std::vector<int> map(anim.samplers.size(), -1);
+    std::vector<tinygltf::AnimationSampler> kept;
+    for (auto& ch : anim.channels) {
+      if (ch.sampler < 0 || ch.sampler >= static_cast<int>(map.size())) continue;
+      if (map[ch.sampler] < 0) map[ch.sampler] = static_cast<int>(kept.size()), kept.push_back(anim.samplers[ch.sampler]);
+      ch.sampler = map[ch.sampler];
+    }
+    anim.samplers = std::move(kept);
+  }
+  std::erase_if(m.animations, [](const tinygltf::Animation& a) { return a.channels.empty(); });
+}
+
 Status save_in_place(const Character& c, const std::string& path) {
   const GltfSource& src = *c.gltf;
   tinygltf::Model m = src.model;
@@ -474,22 +543,45 @@ Status save_in_place(const Character& c, const std::string& path) {
     if (Status s = prune_and_repack(m); !s.ok()) return s;
   }
 
-  // Animations: keep every existing channel; add channels the clips gained.
+  // Animations: keep every existing channel the clip still holds unchanged;
+  // rewrite channels whose track the model changed (a re-bake), add channels
+  // the clips gained, drop channels of joints the model removed.
+  const std::set<int> removed = removed_joint_nodes(src, joint_node);
+  bool edited = false;
   for (size_t ci = 0; ci < c.clips.size(); ++ci) {
     const Clip& clip = c.clips[ci];
     const bool existing = ci < static_cast<size_t>(src.animation_count) && ci < m.animations.size();
     tinygltf::Animation fresh;
     tinygltf::Animation& anim = existing ? m.animations[ci] : fresh;
     if (!existing) anim.name = clip.name;
+    const size_t before = anim.channels.size();
+    std::erase_if(anim.channels, [&](const tinygltf::AnimationChannel& ch) { return removed.count(ch.target_node) > 0; });
+    edited |= anim.channels.size() != before;
     std::map<std::vector<double>, int> times;
     for (const JointTracks& jt : clip.tracks) {
       if (jt.joint < 0 || jt.joint >= sk.size()) continue;
+      const int node = joint_node[jt.joint];
       std::set<std::string> present;
-      for (const auto& ch : anim.channels)
-        if (ch.target_node == joint_node[jt.joint]) present.insert(ch.target_path);
-      add_tracks(w, anim, jt, joint_node[jt.joint], present, times);
+      for (auto it = anim.channels.begin(); it != anim.channels.end();) {
+        if (it->target_node != node) {
+          ++it;
+          continue;
+        }
+        if (channel_matches(m, anim, *it, jt)) {
+          present.insert(it->target_path);
+          ++it;
+        } else {
+          it = anim.channels.erase(it);  // the model's track replaces it below
+          edited = true;
+        }
+      }
+      add_tracks(w, anim, jt, node, present, times);
     }
     if (!existing && !anim.channels.empty()) m.animations.push_back(anim);
+  }
+  if (edited) {
+    drop_unused_samplers(m);
+    if (Status s = prune_and_repack(m); !s.ok()) return s;
   }
   std::string error;
   if (!write_file(m, path, error)) return Status::Error(Status::Code::kIoError, error);

@@ -1,6 +1,8 @@
-// Bake the spring chain into looping keyframes (SPEC §9, warm-up reading of
-// §11): whole loops are simulated until the tail state at the loop point, in
-// the hips frame, stops changing; then one more loop is recorded.
+// Bake the spring chain into keyframes (SPEC §9, warm-up reading of §11):
+// loops are simulated whole until the tail state at the loop point, in the
+// hips frame, stops changing; then one more loop is recorded, its seam
+// measured, and closed. Non-looping clips are recorded once from the settled
+// carry pose under their first frame.
 #include "solver/bake.h"
 
 #include <algorithm>
@@ -30,13 +32,34 @@ void capture(const ChainDesc& desc, const ChainState& st, const Eigen::Affine3d&
   }
 }
 
+// Displayed tip (FK of the output rotations) in the hips frame, metres.
+Vector3d tip_in_hips(const ChainDesc& desc, const ChainState& st, const Eigen::Affine3d& hips) {
+  return hips_frame_world(desc, hips).conjugate() * (st.points.back() - root_head_world(desc, hips));
+}
+
+bool finite_input(const ChainDesc& desc, std::span<const Eigen::Affine3d> hips, const BakeOptions& options) {
+  if (hips.empty() || desc.links.empty() || !(options.sample_rate > 0.0) || !std::isfinite(options.sample_rate))
+    return false;
+  for (const auto& h : hips)
+    if (!h.matrix().allFinite()) return false;
+  return true;
+}
+
+void size_result(size_t keys, size_t n, BakeResult& out) {
+  out.frames = static_cast<int>(keys);
+  out.bones = static_cast<int>(n);
+  out.times.resize(keys);
+  out.rotations.resize(keys * n);
+  out.tip_in_hips.resize(keys);
+}
+
 }  // namespace
 
 bool bake_loop(const ChainDesc& desc, const ChainParams& params,
                std::span<const Eigen::Affine3d> hips, const BakeOptions& options,
                BakeResult& out) {
   out = BakeResult{};
-  if (hips.empty() || desc.links.empty() || !(options.sample_rate > 0.0)) return false;
+  if (!finite_input(desc, hips, options)) return false;
   const size_t m = hips.size();
   const size_t n = desc.links.size();
   const double dt = 1.0 / options.sample_rate;
@@ -48,7 +71,7 @@ bool bake_loop(const ChainDesc& desc, const ChainParams& params,
   std::vector<Quaterniond> rot(n);
   std::vector<Vector3d> before, after;
   capture(desc, st, hips[0], before);
-  const int max_passes = std::max(1, options.max_passes);
+  const int max_passes = std::max(0, options.max_passes);
   for (int pass = 1; pass <= max_passes; ++pass) {
     for (size_t k = 1; k <= m; ++k) step(desc, params, st, dt, hips[k % m], rot);
     capture(desc, st, hips[0], after);
@@ -64,24 +87,49 @@ bool bake_loop(const ChainDesc& desc, const ChainParams& params,
   }
 
   // Recording pass: key 0 is the loop-point state, keys 1..M follow.
-  out.frames = static_cast<int>(m + 1);
-  out.bones = static_cast<int>(n);
-  out.times.resize(m + 1);
-  out.rotations.resize((m + 1) * n);
+  size_result(m + 1, n, out);
   for (size_t i = 0; i < n; ++i) out.rotations[i] = st.out_local[i];
-  out.times[0] = 0.0;
+  out.tip_in_hips[0] = tip_in_hips(desc, st, hips[0]);
   for (size_t k = 1; k <= m; ++k) {
     step(desc, params, st, dt, hips[k % m], rot);
     out.times[k] = static_cast<double>(k) * dt;
     for (size_t i = 0; i < n; ++i) out.rotations[k * n + i] = rot[i];
+    out.tip_in_hips[k] = tip_in_hips(desc, st, hips[k % m]);
   }
-  double closure = 0.0;
+  out.bone_closure_error_deg.resize(n);
   for (size_t i = 0; i < n; ++i) {
     Quaterniond& last = out.rotations[m * n + i];
-    closure = std::max(closure, detail::quat_angle(last * out.rotations[i].conjugate()));
-    last = out.rotations[i];  // close the loop exactly: first = last
+    const double e = detail::quat_angle(last * out.rotations[i].conjugate()) * 180.0 / M_PI;
+    out.bone_closure_error_deg[i] = e;
+    out.closure_error_deg = std::max(out.closure_error_deg, e);
+    if (options.close_loop) last = out.rotations[i];  // the written loop closes exactly
   }
-  out.closure_error_deg = closure * 180.0 / M_PI;
+  out.tip_closure_error = (out.tip_in_hips[m] - out.tip_in_hips[0]).norm();
+  if (options.close_loop) out.tip_in_hips[m] = out.tip_in_hips[0];
+  return true;
+}
+
+bool bake_clip(const ChainDesc& desc, const ChainParams& params,
+               std::span<const Eigen::Affine3d> hips, const BakeOptions& options,
+               BakeResult& out) {
+  out = BakeResult{};
+  if (!finite_input(desc, hips, options)) return false;
+  const size_t keys = hips.size();
+  const size_t n = desc.links.size();
+  const double dt = 1.0 / options.sample_rate;
+  ChainState st;
+  init_state(desc, st);
+  reset(desc, params, st, hips[0]);  // settled carry pose under the first frame
+  std::vector<Quaterniond> rot(n);
+  size_result(keys, n, out);
+  step(desc, params, st, 0.0, hips[0], rot);  // dt 0: writes the reset pose
+  for (size_t k = 0; k < keys; ++k) {
+    if (k > 0) step(desc, params, st, dt, hips[k], rot);
+    out.times[k] = static_cast<double>(k) * dt;
+    for (size_t i = 0; i < n; ++i) out.rotations[k * n + i] = rot[i];
+    out.tip_in_hips[k] = tip_in_hips(desc, st, hips[k]);
+  }
+  out.bone_closure_error_deg.assign(n, 0.0);
   return true;
 }
 

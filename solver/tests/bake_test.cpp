@@ -2,6 +2,8 @@
 // close the loop, a cold start would not.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "solver/solver.h"
@@ -72,6 +74,83 @@ TEST(Bake, LoopPointPositionsMatch) {
   // FK of the raw last recorded pass is checked through closure angle; an
   // angle error e on links of total length L moves the tip by at most e * L.
   EXPECT_LT(res.closure_error_deg * M_PI / 180.0 * desc.total_length, 1e-3 * 1.9);
+}
+
+// A cold start (no warm-up) does not close: its seam is worse than the
+// warmed-up loop's, per bone and at the tip. The measured seam is reported
+// before closing; close_loop = false keeps the raw last key.
+TEST(Bake, ColdStartSeamIsWorse) {
+  const auto rig = make_rig(5);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  const auto hips = walk_loop(30);
+  BakeOptions warm;
+  warm.model_height = 1.9;
+  BakeOptions cold = warm;
+  cold.max_passes = 0;
+  cold.close_loop = false;
+  BakeResult w, c;
+  ASSERT_TRUE(bake_loop(desc, ChainParams{}, hips, warm, w));
+  ASSERT_TRUE(bake_loop(desc, ChainParams{}, hips, cold, c));
+  EXPECT_EQ(c.passes, 0);
+  EXPECT_FALSE(c.converged);
+  ASSERT_EQ(w.bone_closure_error_deg.size(), 5u);
+  ASSERT_EQ(c.bone_closure_error_deg.size(), 5u);
+  double wmax = 0;
+  for (double e : w.bone_closure_error_deg) wmax = std::max(wmax, e);
+  EXPECT_DOUBLE_EQ(wmax, w.closure_error_deg);
+  EXPECT_GT(c.closure_error_deg, 10.0 * w.closure_error_deg + 0.1);
+  EXPECT_GT(c.tip_closure_error, 10.0 * w.tip_closure_error);
+  // Without closing, the raw last key differs from the first by the seam.
+  const auto& last = c.rotations[static_cast<size_t>(30 * 5 + 4)];
+  EXPECT_NEAR(last.angularDistance(c.rotations[4]) * 180.0 / M_PI, c.bone_closure_error_deg[4], 1e-9);
+  // Closed: the tip track closes too.
+  EXPECT_EQ(w.tip_in_hips.size(), 31u);
+  EXPECT_EQ(w.tip_in_hips.back(), w.tip_in_hips.front());
+  std::printf("seam: warm %.4f deg / %.2e m, cold %.3f deg / %.3e m\n", w.closure_error_deg, w.tip_closure_error,
+              c.closure_error_deg, c.tip_closure_error);
+}
+
+// Non-looping clip: starts settled in carry pose (the same pose reset()
+// gives), one key per hips sample, and the tail moves with the hips.
+TEST(Bake, ClipStartsSettled) {
+  const auto rig = make_rig(4);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  auto hips = walk_loop(30);
+  hips.push_back(hips.front());
+  BakeOptions opt;
+  opt.model_height = 1.9;
+  BakeResult res;
+  ASSERT_TRUE(bake_clip(desc, ChainParams{}, hips, opt, res));
+  EXPECT_EQ(res.frames, 31);
+  EXPECT_EQ(res.passes, 0);
+  ASSERT_EQ(res.rotations.size(), 31u * 4u);
+  ChainState st;
+  init_state(desc, st);
+  reset(desc, ChainParams{}, st, hips[0]);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_LT(res.rotations[static_cast<size_t>(i)].angularDistance(st.out_local[static_cast<size_t>(i)]), 1e-12);
+  double range = 0;
+  for (const auto& a : res.tip_in_hips)
+    for (const auto& b : res.tip_in_hips) range = std::max(range, (a - b).norm());
+  EXPECT_GT(range, 0.01);
+  for (const auto& q : res.rotations) EXPECT_NEAR(q.norm(), 1.0, 1e-12);
+}
+
+TEST(Bake, NonFiniteHipsRejected) {
+  const auto rig = make_rig(3);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  auto hips = walk_loop(10);
+  hips[3].translation().x() = std::nan("");
+  BakeResult res;
+  EXPECT_FALSE(bake_loop(desc, ChainParams{}, hips, BakeOptions{}, res));
+  EXPECT_FALSE(bake_clip(desc, ChainParams{}, hips, BakeOptions{}, res));
+  EXPECT_TRUE(res.rotations.empty());
+  BakeOptions bad;
+  bad.sample_rate = 0;
+  EXPECT_FALSE(bake_clip(desc, ChainParams{}, walk_loop(10), bad, res));
 }
 
 TEST(Bake, BadInput) {

@@ -1,4 +1,9 @@
-// Bake the spring into keyframes that loop (SPEC §9). Offline: allocates.
+// Bake the spring into keyframes (SPEC §9). Offline: allocates.
+//
+// Looping clips: whole loops run silently until the tail state at the loop
+// point converges (warm-up, SPEC §11 reading), then one loop is recorded and
+// its seam measured before it is closed. Non-looping clips start from the
+// chain settled in carry pose under the first hips sample (reset()).
 #pragma once
 
 #include <Eigen/Geometry>
@@ -21,32 +26,53 @@ struct BakeOptions {
   // (positions, and velocities times 1 s) changes by less than
   // tolerance * H between passes. Dimensionless.
   double tolerance = 1e-4;
-  // Maximum number of warm-up passes (whole loops). Count.
+  // Maximum number of warm-up passes (whole loops). Count. 0 = cold start:
+  // the recorded loop starts from the settled carry pose (for comparisons;
+  // its seam does not close). Negative counts as 0.
   int max_passes = 30;
+  // bake_loop: set the last key to the first after measuring the seam, so
+  // the written loop closes exactly.
+  bool close_loop = true;
 };
 
 struct BakeResult {
-  // Warm-up passes run (not counting the recording pass).
+  // Warm-up passes run (not counting the recording pass). 0 for bake_clip.
   int passes = 0;
   bool converged = false;
   // Last measured change between passes, relative to H.
   double last_change = 0.0;
-  // Angle between the recorded last and first keys before the loop was
-  // closed, degrees (max over bones).
+  // Seam of a loop, measured on the recorded keys before closing: angle
+  // between the last and the first key per bone, degrees (size N), and its
+  // maximum. Zero for bake_clip.
+  std::vector<double> bone_closure_error_deg;
   double closure_error_deg = 0.0;
-  int frames = 0;  // M + 1 keys (first = last)
+  // Seam of the tail tip (FK of the chain) in the hips frame: distance
+  // between its position at the last and at the first key, metres.
+  double tip_closure_error = 0.0;
+  int frames = 0;  // keys: M + 1 (loop: first = last when closed)
   int bones = 0;   // N
   // Key times, seconds: k / sample_rate, k = 0..M. Size M + 1.
   std::vector<double> times;
   // Local rotations, key-major: rotations[k * N + i] is bone i (desc.links
-  // order) at key k, parent-relative. Size (M + 1) * N. Key M = key 0.
+  // order) at key k, parent-relative. Size (M + 1) * N. Unit, finite.
   std::vector<Eigen::Quaterniond> rotations;
+  // Tail tip (end of the last link) per key in the hips frame (X lateral,
+  // Y up, Z forward) relative to the tail root head, metres. Size M + 1.
+  std::vector<Eigen::Vector3d> tip_in_hips;
 };
 
 // `hips` holds M >= 1 hips world transforms (rig units) sampled at
 // k / sample_rate over one loop; the loop wraps from sample M-1 to sample 0.
-// Returns false (result empty) only on bad input.
+// Returns false (result empty) only on bad input (empty, non-finite).
 bool bake_loop(const ChainDesc& desc, const ChainParams& params,
+               std::span<const Eigen::Affine3d> hips, const BakeOptions& options,
+               BakeResult& out);
+
+// Non-looping clip: `hips` holds M + 1 >= 1 hips world transforms (rig
+// units) sampled at k / sample_rate, k = 0..M (first and last frame of the
+// clip included). The chain starts settled in carry pose under hips[0];
+// keys k = 0..M. Returns false (result empty) only on bad input.
+bool bake_clip(const ChainDesc& desc, const ChainParams& params,
                std::span<const Eigen::Affine3d> hips, const BakeOptions& options,
                BakeResult& out);
 

@@ -1,0 +1,110 @@
+#include "file_stretch.h"
+
+#include <algorithm>
+
+#include "rig/grounding.h"
+#include "rig/pose.h"
+#include "rig/weld.h"
+
+namespace harness {
+
+using rig::Status;
+
+namespace {
+
+Status bad(const std::string& m) { return Status::Error(Status::Code::kBadData, m); }
+
+nlohmann::json stats_json(const StretchStats& s, long edges) {
+  return {{"edges", edges}, {"samples", s.samples}, {"p50", s.p50}, {"p95", s.p95}, {"p99", s.p99},
+          {"max", s.max},   {"min", s.min},         {"torn_fraction", s.torn_fraction}};
+}
+
+}  // namespace
+
+Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, const rig::Character& ref,
+                            int samples, FileStretch& out) {
+  out = FileStretch{};
+  if (samples < 1) return bad("samples must be >= 1");
+  const int nv = file.mesh.vertex_count();
+  if (ref.mesh.vertex_count() != nv || static_cast<int>(ref.skin.influences.size()) != nv)
+    return bad("the reference has " + std::to_string(ref.mesh.vertex_count()) + " vertices, the file " +
+               std::to_string(nv) + ": not the same mesh");
+  const rig::Skeleton& rs = ref.skeleton;
+  std::vector<char> tail_bone(static_cast<size_t>(rs.size()), 0);
+  std::vector<int> depth(static_cast<size_t>(rs.size()), 0);
+  for (int j = 0; j < rs.size(); ++j) {
+    const int p = rs.parents[j];
+    depth[j] = p >= 0 ? depth[p] + 1 : 0;
+    tail_bone[j] = rig::name_has_token(rs.names[j], "tail") || (p >= 0 && tail_bone[p]);
+  }
+  std::vector<int> dom(static_cast<size_t>(nv));
+  int deepest = -1, tail_root = -1;
+  std::vector<char> in_tail(static_cast<size_t>(nv), 0);
+  for (int v = 0; v < nv; ++v) {
+    dom[v] = rig::dominant_joint(ref.skin.influences[v]);
+    if (dom[v] < 0 || !tail_bone[dom[v]]) continue;
+    in_tail[v] = 1;
+    ++out.tail_vertices;
+    if (deepest < 0 || depth[dom[v]] > depth[deepest]) deepest = dom[v];
+  }
+  if (deepest < 0) return bad("the reference has no vertex dominated by a tail bone");
+  for (int j = 0; j < rs.size(); ++j)
+    if (tail_bone[j] && (rs.parents[j] < 0 || !tail_bone[rs.parents[j]])) {
+      tail_root = j;
+      break;
+    }
+  if (tail_root < 0 || rs.parents[tail_root] < 0) return bad("the reference tail root has no parent bone");
+  out.frame_bone = rs.names[rs.parents[tail_root]];
+  const int frame = file.skeleton.find(out.frame_bone);
+  if (frame < 0) return bad("the file has no bone '" + out.frame_bone + "' (the reference tail's parent)");
+  std::vector<int> tip;
+  for (int v = 0; v < nv; ++v)
+    if (dom[v] == deepest) tip.push_back(v);
+  out.tip_vertices = static_cast<int>(tip.size());
+
+  std::vector<std::pair<int, int>> tail_edges, body_edges;
+  for (const auto& e : rig::unique_edges(file.mesh.triangles)) {
+    if (in_tail[e.first] && in_tail[e.second]) tail_edges.push_back(e);
+    else if (!in_tail[e.first] && !in_tail[e.second]) body_edges.push_back(e);
+  }
+  out.tail_edges = static_cast<long>(tail_edges.size());
+  out.body_edges = static_cast<long>(body_edges.size());
+  out.height = rig::model_height(file.mesh.positions);
+
+  std::vector<double> tail_ratios, body_ratios;
+  for (int i = 0; i < samples; ++i) {
+    const double t = clip.duration * i / samples;
+    out.times.push_back(t);
+    const auto world = rig::pose_at(file.skeleton, clip, t);
+    const auto posed = rig::skin_positions(file.mesh, file.skin, file.skeleton, world);
+    append_edge_ratios(file.mesh.positions, posed, tail_edges, tail_ratios);
+    append_edge_ratios(file.mesh.positions, posed, body_edges, body_ratios);
+    Eigen::Vector3d c = Eigen::Vector3d::Zero();
+    for (int v : tip) c += posed[v];
+    c /= static_cast<double>(tip.size());
+    const Eigen::Matrix3d r = world[frame].block<3, 3>(0, 0).colwise().normalized();
+    out.tip.push_back(r.transpose() * (c - world[frame].block<3, 1>(0, 3)));
+  }
+  for (const auto& a : out.tip)
+    for (const auto& b : out.tip) out.tip_range = std::max(out.tip_range, (a - b).norm());
+  out.tail = stretch_stats(std::move(tail_ratios));
+  out.body = stretch_stats(std::move(body_ratios));
+  return Status::Ok();
+}
+
+nlohmann::json file_stretch_json(const FileStretch& s) {
+  nlohmann::json tip = nlohmann::json::array();
+  for (const auto& p : s.tip) tip.push_back({p.x(), p.y(), p.z()});
+  return {{"tail", stats_json(s.tail, s.tail_edges)},
+          {"body", stats_json(s.body, s.body_edges)},
+          {"tail_vertices", s.tail_vertices},
+          {"tip_vertices", s.tip_vertices},
+          {"frame_bone", s.frame_bone},
+          {"height", s.height},
+          {"tip_range", s.tip_range},
+          {"tip_range_rel_H", s.height > 0 ? s.tip_range / s.height : 0.0},
+          {"times", s.times},
+          {"tip", tip}};
+}
+
+}  // namespace harness

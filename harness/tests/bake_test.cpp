@@ -1,0 +1,115 @@
+// Baked files read by Assimp (issue 12): the same bones with the same bind
+// matrices as our reader, and one rotation key per baked key on every tail
+// bone in every clip. Also the bake library's contract on the fox fixture.
+#include <gtest/gtest.h>
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "bake_clips.h"
+#include "detect/find_appendages.h"
+#include "fixtures/fixtures.h"
+#include "rig/io.h"
+#include "rig/pose.h"
+
+namespace harness {
+namespace {
+
+rig::Character chained_fox() {
+  rig::Character fox;
+  fixtures::FixtureParams p = fixtures::default_params("fox");
+  p.density = 0.5;
+  EXPECT_TRUE(fixtures::make_fixture("fox", p, fox));
+  detect::FixResult fixed;
+  EXPECT_TRUE(detect::fix(fox, detect::Mode::kChain, detect::Params{}, fixed).ok());
+  EXPECT_EQ(fixed.chains, 1);
+  return fixed.character;
+}
+
+TEST(Bake, AssimpReadsBonesBindMatricesAndKeys) {
+  rig::Character ch = chained_fox();
+  BakeClipsOptions o;
+  BakeClipsReport rep;
+  ASSERT_TRUE(bake_clips(ch, o, rep).ok());
+  ASSERT_EQ(rep.clips.size(), ch.clips.size());
+  const std::string path = (std::filesystem::temp_directory_path() / "tailrig_bake_assimp.glb").string();
+  const rig::Status saved = rig::save_glb(ch, path);
+  ASSERT_TRUE(saved.ok()) << saved.message;
+  // Compared with what we wrote (the in-memory model; fixtures have no
+  // mesh-to-world transform, so file IBM = inverse_bind).
+  const rig::Character& back = ch;
+
+  Assimp::Importer imp;
+  const aiScene* scene = imp.ReadFile(path, 0);
+  ASSERT_NE(scene, nullptr) << imp.GetErrorString();
+  // Bones: name -> offset matrix, over every mesh.
+  std::map<std::string, aiMatrix4x4> bones;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m)
+    for (unsigned b = 0; b < scene->mMeshes[m]->mNumBones; ++b)
+      bones[scene->mMeshes[m]->mBones[b]->mName.C_Str()] = scene->mMeshes[m]->mBones[b]->mOffsetMatrix;
+  int compared = 0;
+  for (int j = 0; j < back.skeleton.size(); ++j) {
+    auto it = bones.find(back.skeleton.names[j]);
+    if (it == bones.end()) continue;  // a joint no vertex uses may have no aiBone
+    const aiMatrix4x4& a = it->second;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) EXPECT_NEAR(a[r][c], back.skeleton.inverse_bind[j](r, c), 1e-5) << back.skeleton.names[j];
+    ++compared;
+  }
+  for (const std::string& b : rep.bones) EXPECT_TRUE(bones.count(b)) << "Assimp has no bone " << b;
+  EXPECT_GE(compared, 22 + static_cast<int>(rep.bones.size()));
+
+  ASSERT_EQ(scene->mNumAnimations, ch.clips.size());
+  for (const ClipBakeReport& r : rep.clips) {
+    const aiAnimation* anim = nullptr;
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a)
+      if (r.name == scene->mAnimations[a]->mName.C_Str()) anim = scene->mAnimations[a];
+    ASSERT_NE(anim, nullptr) << r.name;
+    for (const std::string& b : rep.bones) {
+      const aiNodeAnim* na = nullptr;
+      for (unsigned c = 0; c < anim->mNumChannels; ++c)
+        if (b == anim->mChannels[c]->mNodeName.C_Str()) na = anim->mChannels[c];
+      ASSERT_NE(na, nullptr) << r.name << ": no channel for " << b;
+      EXPECT_EQ(static_cast<int>(na->mNumRotationKeys), r.keys) << r.name << " " << b;
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+// Looping fixture clips close (<= 0.5 deg per bone) after warm-up, the
+// non-looping back flip starts from the settled carry pose, every clip's tail
+// moves, and body tracks are untouched.
+TEST(Bake, FoxClipsCloseAndMove) {
+  rig::Character ch = chained_fox();
+  const rig::Character before = ch;
+  BakeClipsReport rep;
+  ASSERT_TRUE(bake_clips(ch, BakeClipsOptions{}, rep).ok());
+  for (const ClipBakeReport& r : rep.clips) {
+    EXPECT_EQ(r.looping, fixtures::clip_loops(r.name)) << r.name;
+    if (r.looping) {
+      EXPECT_TRUE(r.converged) << r.name;
+      EXPECT_LE(r.seam_max_deg, 0.5) << r.name;
+    }
+    EXPECT_GT(r.tip_range_rel_H, 0.005) << r.name << ": the baked tail does not move";
+  }
+  for (size_t c = 0; c < ch.clips.size(); ++c)
+    for (const rig::JointTracks& jt : before.clips[c].tracks) {
+      bool same = false;
+      for (const rig::JointTracks& now : ch.clips[c].tracks)
+        if (now.joint == jt.joint)
+          same = now.rotation.times == jt.rotation.times && now.translation.times == jt.translation.times;
+      EXPECT_TRUE(same) << ch.clips[c].name << ": body track of joint " << jt.joint << " changed";
+    }
+  rig::Character none = ch;
+  BakeClipsOptions bad;
+  bad.clips = {"no_such_clip"};
+  EXPECT_FALSE(bake_clips(none, bad, rep).ok());
+}
+
+}  // namespace
+}  // namespace harness

@@ -1,0 +1,65 @@
+# Bake checks (issue 12): `harness bake`, `harness fix --bake`, the files read
+# by real clients (Khronos validator, Blender when found, Assimp in
+# harness_tests), and the real-rig bar on the T-Rex measured by Blender.
+# Included from harness/CMakeLists.txt; assets missing -> skipped (77).
+set(bk_work "${CMAKE_CURRENT_BINARY_DIR}/bake_work")
+file(MAKE_DIRECTORY "${bk_work}")
+set(bk_h "$<TARGET_FILE:harness>")
+set(bk_validate "${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js")
+set(bk_trex "${TAILRIG_ASSETS}/characters/Trex.glb")
+set(bk_channels "${CMAKE_CURRENT_SOURCE_DIR}/tests/gltf_tail_channels.py")
+
+# Usage and bad input: exit 2, one line on stderr; a failed write never says "wrote".
+add_test(NAME bake_usage_no_out COMMAND ${expect_exit} 2 --one-line-error ${bk_h} bake x.glb)
+add_test(NAME bake_missing_file COMMAND ${expect_exit} 2 --one-line-error ${bk_h} bake "${bk_work}/nope.glb" --out "${bk_work}/x.glb")
+add_test(NAME bake_no_chain
+  COMMAND sh -c "\"${bk_h}\" fixture fox --density 0.5 --out \"${bk_work}/fox_raw.glb\" >/dev/null && \"${expect_exit}\" 2 --one-line-error \"${bk_h}\" bake \"${bk_work}/fox_raw.glb\" --out \"${bk_work}/x.glb\"")
+add_test(NAME bake_loop_and_no_loop
+  COMMAND sh -c "\"${bk_h}\" fixture fox --density 0.5 --out \"${bk_work}/fox_u.glb\" >/dev/null && \"${bk_h}\" fix \"${bk_work}/fox_u.glb\" --out \"${bk_work}/fox_u_fixed.glb\" >/dev/null && \"${expect_exit}\" 2 --one-line-error \"${bk_h}\" bake \"${bk_work}/fox_u_fixed.glb\" --out \"${bk_work}/x.glb\" --loop --no-loop && \"${expect_exit}\" 2 --one-line-error \"${bk_h}\" bake \"${bk_work}/fox_u_fixed.glb\" --out \"${bk_work}/x.glb\" --clips no_such_clip && \"${expect_exit}\" 2 --one-line-error \"${bk_h}\" bake \"${bk_work}/fox_u_fixed.glb\" --out \"${bk_work}/x.glb\" --fps 0")
+set_tests_properties(bake_loop_and_no_loop PROPERTIES DEPENDS bake_no_chain)
+add_test(NAME bake_write_failure_exit_2
+  COMMAND sh -c "\"${bk_h}\" fixture fox --density 0.5 --out \"${bk_work}/fox_w.glb\" >/dev/null || exit 1; out=$(\"${bk_h}\" fix \"${bk_work}/fox_w.glb\" --bake --out \"${bk_work}/no_such_dir/x.glb\" 2>\"${bk_work}/w.err\"); code=$?; cat \"${bk_work}/w.err\"; [ $code -eq 2 ] || { echo \"exit $code, want 2\"; exit 1; }; [ $(grep -c '' \"${bk_work}/w.err\") -eq 1 ] || { echo 'want one stderr line'; exit 1; }; echo \"$out\" | grep -qi 'wrote' && { echo 'said wrote'; exit 1; }; exit 0")
+
+# The fox fixture: fix --bake (every clip), Khronos-valid, loops close within
+# 0.5 deg per tail bone, every clip reported; the baked file re-bakes (channels
+# replaced, still valid, same key counts).
+add_test(NAME bake_fix_fox_valid
+  COMMAND sh -c "h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" fixture fox --out \"$w/fox.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/fox.glb\" --bake --out \"$w/fox_baked.glb\" --report \"$w/fox_baked.json\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q 'baked 8 clips' || { echo 'expected 8 baked clips'; exit 1; }; echo \"$out\" | grep -Eq '^  walk +loop' || { echo 'walk not baked as a loop'; exit 1; }; echo \"$out\" | grep -Eq '^  back_flip +once' || { echo 'back_flip baked as a loop'; exit 1; }; node \"${bk_validate}\" \"$w/fox_baked.glb\" || exit 1; /usr/bin/python3 -c \"import json,sys; r=json.load(open('$w/fox_baked.json'))['bake']; bad=[c['name'] for c in r['clips'] if c['looping'] and c['seam_max_deg']>0.5]; moved=[c['name'] for c in r['clips'] if c['tip_range_percent_H']<0.5]; print('seams', [(c['name'], round(c['seam_max_deg'],4), c['warmup_passes']) for c in r['clips']]); sys.exit(1 if bad or moved else 0)\" || { echo 'a loop seam > 0.5 deg or a tail that does not move'; exit 1; }; out2=$(\"$h\" bake \"$w/fox_baked.glb\" --out \"$w/fox_rebaked.glb\" --fps 24) || exit 1; echo \"$out2\"; node \"${bk_validate}\" \"$w/fox_rebaked.glb\" && /usr/bin/python3 \"${bk_channels}\" \"$w/fox_baked.glb\" 4 && /usr/bin/python3 \"${bk_channels}\" \"$w/fox_rebaked.glb\" 4")
+
+# A humanoid rigger's T-Rex (strip-tail), fixed and baked: valid, every clip.
+add_test(NAME bake_fix_trex_valid
+  COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" strip-tail \"${bk_trex}\" --out \"$w/trex_stripped.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/trex_stripped.glb\" --bake --out \"$w/trex_baked.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 1 chain, ' || exit 1; echo \"$out\" | grep -q 'baked 6 clips' || { echo 'expected 6 baked clips'; exit 1; }; node \"${bk_validate}\" \"$w/trex_baked.glb\" && /usr/bin/python3 \"${bk_channels}\" \"$w/trex_baked.glb\" 8 && /usr/bin/python3 \"${bk_channels}\" \"$w/trex_stripped.glb\" 0")
+set_tests_properties(bake_fix_trex_valid PROPERTIES SKIP_RETURN_CODE 77)
+
+# retarget onto a character with a Tail_* chain bakes the new clip by default
+# (--no-bake turns it off); the result is Khronos-valid.
+add_test(NAME bake_retarget_onto_chained_fox
+  COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/clips/walk.bvh\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" fixture fox --density 0.5 --out \"$w/rt_fox.glb\" >/dev/null && \"$h\" fix \"$w/rt_fox.glb\" --out \"$w/rt_fox_fixed.glb\" >/dev/null || exit 1; out=$(\"$h\" retarget \"$w/rt_fox_fixed.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/rt_baked.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q 'baked 1 clip, 4 tail bones' || { echo 'the retargeted clip was not baked'; exit 1; }; node \"${bk_validate}\" \"$w/rt_baked.glb\" || exit 1; out2=$(\"$h\" retarget \"$w/rt_fox_fixed.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/rt_plain.glb\" --no-bake) || exit 1; echo \"$out2\" | grep -q 'baked' && { echo '--no-bake baked'; exit 1; }; exit 0")
+set_tests_properties(bake_retarget_onto_chained_fox PROPERTIES SKIP_RETURN_CODE 77)
+
+if(TAILRIG_BLENDER)
+  set(bk_blender "\"${TAILRIG_BLENDER}\" -b --factory-startup --python-exit-code 1 --python")
+  set(bk_scripts "${CMAKE_SOURCE_DIR}/scripts/blender")
+  # Blender imports the baked fox: chain parented, tail rotation fcurves in
+  # every action, and its skinning of walk and back_flip at three times each
+  # matches ours (harness pose) within 1e-3 of H.
+  add_test(NAME bake_blender_fox
+    COMMAND sh -c "h=\"${bk_h}\"; w=\"${bk_work}/blender_fox\"; mkdir -p \"$w\"; \"$h\" fixture fox --density 0.6 --out \"$w/fox.glb\" >/dev/null && \"$h\" fix \"$w/fox.glb\" --bake --out \"$w/fox_baked.glb\" >/dev/null && \"$h\" pose \"$w/fox_baked.glb\" --clip walk --time 0 --time 0.4 --time 0.8 --out \"$w/walk.json\" >/dev/null && \"$h\" pose \"$w/fox_baked.glb\" --clip back_flip --time 0.2 --time 0.6 --time 1.0 --out \"$w/flip.json\" >/dev/null || exit 1; ${bk_blender} \"${bk_scripts}/check_bake.py\" -- \"$w/fox_baked.glb\" --clips 8 --positions \"$w/walk.json\" \"$w/flip.json\" > \"$w/check.log\" 2>&1; code=$?; grep -E '^  (ok|FAIL)|^check_bake' \"$w/check.log\"; exit $code")
+  # The stripped, fixed and baked T-Rex: chain parented, tail fcurves in all 6
+  # actions. (No vertex comparison here: Blender and rig::load already disagree
+  # by ~2.7 % of H on the untouched Trex.glb, before any bake; see the report.)
+  add_test(NAME bake_blender_trex
+    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}/blender_trex\"; mkdir -p \"$w\"; \"$h\" strip-tail \"${bk_trex}\" --out \"$w/stripped.glb\" >/dev/null && \"$h\" fix \"$w/stripped.glb\" --bake --out \"$w/baked.glb\" >/dev/null || exit 1; ${bk_blender} \"${bk_scripts}/check_bake.py\" -- \"$w/baked.glb\" --clips 6 > \"$w/check.log\" 2>&1; code=$?; grep -E '^  (ok|FAIL)|^check_bake' \"$w/check.log\"; exit $code")
+  set_tests_properties(bake_blender_trex PROPERTIES SKIP_RETURN_CODE 77)
+  # The real-rig bar (issue 12) measured by Blender's skinning, with the
+  # harness-side twin (`harness stretch`) agreeing within 0.02 on p99 and
+  # torn fraction (issue 11). Prints the artist / stripped / fixed+baked table.
+  # Default spring parameters: the table is reported (the bar is missed on
+  # tail p99, see README); bend coupling 40 /s (a documented tunable for this
+  # 8-bone tail): the bar is enforced.
+  add_test(NAME bake_blender_trex_bar
+    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --report-dir \"${bk_work}/bar_report\"")
+  add_test(NAME bake_blender_trex_bar_coupled
+    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_k40\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --solver '{\"bend_coupling_rate\": 40}' --enforce-bar --name bake_trex_coupled --report-dir \"${bk_work}/bar_report\"")
+  set_tests_properties(bake_blender_trex_bar bake_blender_trex_bar_coupled PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

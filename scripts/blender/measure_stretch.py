@@ -1,0 +1,133 @@
+# Edge stretch of a file's clip measured with Blender's own skinning (issue 11,
+# 12; SPEC §7, §12). Headless:
+#   blender -b --factory-startup --python-exit-code 1 --python measure_stretch.py -- \
+#       FILE.glb CLIP --ref REFERENCE.glb [--samples 24] [--json OUT.json]
+# Tail vertex set: vertices whose dominant bone (largest weight) in REFERENCE
+# (the artist's original, same vertex order) is a tail bone (a "tail" name
+# token, or below one). Edges: Blender mesh edges; tail edges have both ends
+# in the set, body edges neither. Samples t_i = D i / S, i = 0..S-1; ratio =
+# skinned / rest length; torn = ratio > 1.5 or < 0.67. Tip: mean of the
+# reference vertices dominated by its deepest tail bone, in the frame of the
+# reference tail root's parent bone; tip range = largest distance between two
+# samples. Same definitions as `harness stretch` (harness/src/file_stretch.h).
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+
+import tailrig_blender as tb  # noqa: E402
+
+
+def reference_sets(path):
+    tb.import_glb(path)
+    arm = tb.armature()
+    tail = tb.tail_bones(arm)
+    depth = {}
+    for b in arm.data.bones:
+        depth[b.name] = depth[b.parent.name] + 1 if b.parent else 0
+    sets, dominants = {}, {}
+    for obj in tb.skinned_meshes():
+        dominants[obj.name] = tb.dominant_group(obj)
+    deepest = None
+    for dom in dominants.values():
+        for g in dom:
+            if g in tail and (deepest is None or depth[g] > depth[deepest]):
+                deepest = g
+    if deepest is None:
+        raise RuntimeError(path + ": no vertex is dominated by a tail bone")
+    roots = [b for b in arm.data.bones if b.name in tail and (b.parent is None or b.parent.name not in tail)]
+    if not roots or roots[0].parent is None:
+        raise RuntimeError(path + ": the tail root has no parent bone")
+    for name, dom in dominants.items():
+        sets[name] = (np.array([g in tail for g in dom]), np.array([g == deepest for g in dom]))
+    return sets, roots[0].parent.name, deepest
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("clip")
+    ap.add_argument("--ref", required=True)
+    ap.add_argument("--samples", type=int, default=24)
+    ap.add_argument("--json")
+    a = ap.parse_args(tb.script_args())
+
+    sets, frame_bone, tip_bone = reference_sets(a.ref)
+    tb.import_glb(a.file)
+    arm = tb.armature()
+    if frame_bone not in arm.pose.bones:
+        raise RuntimeError("%s has no bone '%s' (the reference tail's parent)" % (a.file, frame_bone))
+    meshes = []
+    for obj in tb.skinned_meshes():
+        if obj.name not in sets:
+            raise RuntimeError("%s: mesh '%s' is not in the reference" % (a.file, obj.name))
+        tail, tip = sets[obj.name]
+        if len(tail) != len(obj.data.vertices):
+            raise RuntimeError("%s: mesh '%s' has %d vertices, the reference %d" %
+                               (a.file, obj.name, len(obj.data.vertices), len(tail)))
+        e = tb.edges(obj)
+        rest = tb.rest_positions(obj)
+        in_t = tail[e[:, 0]] & tail[e[:, 1]]
+        in_b = ~tail[e[:, 0]] & ~tail[e[:, 1]]
+        l0 = np.linalg.norm(rest[e[:, 0]] - rest[e[:, 1]], axis=1)
+        ok = l0 > 0
+        meshes.append((obj, e, l0, in_t & ok, in_b & ok, tip))
+    if not meshes:
+        raise RuntimeError(a.file + ": no skinned mesh")
+    rest_world = np.concatenate([tb.rest_positions(m[0], "world") for m in meshes])
+    height = float(rest_world[:, 2].max() - rest_world[:, 2].min())  # Blender Z up
+
+    action = tb.action_for(a.clip, arm)
+    tb.use_action(arm, action)
+    sc = tb.bpy.context.scene
+    duration = (action.frame_range[1] - action.frame_range[0]) * sc.render.fps_base / sc.render.fps
+    tail_r, body_r, tips, times = [], [], [], []
+    for i in range(a.samples):
+        t = duration * i / a.samples
+        times.append(t)
+        tb.set_time(t)
+        tip_pts = []
+        for obj, e, l0, mt, mb, tip in meshes:
+            p = tb.posed_positions(obj)
+            r = np.linalg.norm(p[e[:, 0]] - p[e[:, 1]], axis=1) / np.where(l0 > 0, l0, 1)
+            tail_r.append(r[mt])
+            body_r.append(r[mb])
+            if tip.any():
+                tip_pts.append(tb.world(obj, p[tip]))
+        c = np.concatenate(tip_pts).mean(axis=0)
+        m = tb.bone_world(arm, frame_bone)
+        rot = m[:3, :3] / np.linalg.norm(m[:3, :3], axis=0)
+        tips.append(rot.T @ (c - m[:3, 3]))
+    tips = np.array(tips)
+    rng = float(max(np.linalg.norm(tips[i] - tips[j]) for i in range(len(tips)) for j in range(len(tips))))
+    tail_r = np.concatenate(tail_r)
+    body_r = np.concatenate(body_r)
+    out = {"file": a.file, "clip": a.clip, "action": action.name, "reference": a.ref,
+           "samples": a.samples, "duration": duration, "frame_bone": frame_bone, "tip_bone": tip_bone,
+           "tail": dict(tb.stretch_stats(tail_r), edges=int(sum(m[3].sum() for m in meshes))),
+           "body": dict(tb.stretch_stats(body_r), edges=int(sum(m[4].sum() for m in meshes))),
+           "tail_vertices": int(sum(sets[m[0].name][0].sum() for m in meshes)),
+           "tip_vertices": int(sum(m[5].sum() for m in meshes)),
+           "height": height, "tip_range": rng, "tip_range_rel_H": rng / height if height > 0 else 0.0,
+           "times": times, "tip": tips.tolist()}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1)
+    print("blender measure_stretch: %s, clip '%s' (%s), %d samples, tail set from %s" %
+          (a.file, a.clip, action.name, a.samples, a.ref))
+    for k in ("tail", "body"):
+        s = out[k]
+        print("  %-5s %6d edges  p95 %6.2f  p99 %6.2f  max %6.2f  torn %6.2f %%" %
+              (k, s["edges"], s["p95"], s["p99"], s["max"], 100 * s["torn_fraction"]))
+    print("  tip range in the '%s' frame: %.4g (%.2f %% of H = %.4g)" %
+          (frame_bone, rng, 100 * out["tip_range_rel_H"], height))
+
+
+try:
+    main()
+except Exception as e:  # one line, non-zero exit
+    print("measure_stretch: error: %s" % e, file=sys.stderr)
+    sys.exit(2)
