@@ -62,7 +62,9 @@ TEST(Golden, WriteFailureIsAnError) {
   ScenarioResult r;
   r.metrics = {{"x", 1.0}};
   std::vector<std::string> diff;
-  if (fs::exists("/dev/full")) EXPECT_FALSE(write_golden("/dev/full", s, r, diff).ok());
+  if (fs::exists("/dev/full")) {
+    EXPECT_FALSE(write_golden("/dev/full", s, r, diff).ok());
+  }
   EXPECT_FALSE(write_golden(temp_dir("dir").string(), s, r, diff).ok());
 }
 
