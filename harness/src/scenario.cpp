@@ -46,8 +46,8 @@ constexpr Range kSolver[] = {
     {"root_frequency_hz", 0, 100}, {"tip_frequency_hz", 0, 100}, {"damping_ratio", 0, 100},
     {"gravity", -1000, 1000}, {"carry_deg", -360, 360}, {"rest_curve", 0, 1}, {"bend_coupling_rate", 0, 10000},
     {"bend_limit_deg", -360, 360}, {"floor_height", -100, 100}, {"floor_clearance", 0, 10},
-    {"contact_damping", 0, 10000}, {"internal_step", 1e-4, 1}, {"teleport_distance", 0, 1e6},
-    {"teleport_angle_deg", 0, 360},
+    {"contact_damping", 0, 10000}, {"internal_step", 1e-4, 1}, {"teleport_distance", 0, 1e12},
+    {"teleport_angle_deg", 0, 1e12},  // out of reach = teleport handling off
 };
 constexpr Range kGrounding[] = {
     {"points_per_joint", 1, 1000, true}, {"smoothing_radius_s", 0, 60}, {"contact_shin_fraction", 0, 1},
