@@ -37,8 +37,10 @@ def mutate_glb(data):
     json_len = struct.unpack_from("<I", b, 12)[0]
     for _ in range(rng.randint(1, 4)):
         kind = rng.random()
+        if len(b) < 28:
+            break
         if kind < 0.35 and json_len > 0:  # JSON: digits and structure
-            i = 20 + rng.randrange(json_len)
+            i = min(20 + rng.randrange(json_len), len(b) - 1)
             c = chr(b[i])
             if c.isdigit():
                 b[i] = ord(rng.choice("0123456789"))

@@ -1,9 +1,12 @@
 #!/bin/sh
-# The whole test suite: set up, build (warnings as errors), run every ctest;
-# then (issue 15) the same tests under ASan + UBSan and a short fuzz run.
-#   TAILRIG_SANITIZE=0       skip the sanitizer build and the fuzz run
-#   TAILRIG_SANITIZE_TESTS=R run only the ctests matching regex R under ASan
-#   TAILRIG_FUZZ_SECONDS=N   seconds per fuzz target (default 12; 0 skips)
+# The whole test suite: set up, build (warnings as errors), run every ctest.
+# Issue 15 stages, opt-in until their CI time is measured (an ASan+UBSan
+# build of one Eigen-heavy solver file took over 14 min on the shared 2-core
+# machine; the whole tree does not fit the ~25 min budget there):
+#   TAILRIG_SANITIZE=1       also build with ASan + UBSan and run the ctests
+#   TAILRIG_SANITIZE_TESTS=R ... only those matching regex R (suggested:
+#                            'bad_input|SafeWrite|SaveGlb|Golden|NonFinite')
+#   TAILRIG_FUZZ_SECONDS=N   run each libFuzzer target N s (scripts/fuzz.sh)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/ci"
@@ -11,7 +14,11 @@ TAILRIG_CMAKE_ARGS="-DTAILRIG_WERROR=ON ${TAILRIG_CMAKE_ARGS:-}" "$root/scripts/
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" --timeout 600
 
-[ "${TAILRIG_SANITIZE:-1}" != 0 ] || exit 0
+secs=${TAILRIG_FUZZ_SECONDS:-0}
+if [ "${TAILRIG_SANITIZE:-0}" = 0 ]; then
+  [ "$secs" = 0 ] || "$root/scripts/fuzz.sh" "$secs"
+  exit 0
+fi
 # Sanitizers: a Debug build at -O1 (asserts on, fast enough to run the
 # suite), leaks included; any report fails the test that triggered it.
 asan="$root/build/ci-asan"
@@ -25,5 +32,4 @@ cd "$asan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --output-on-failure -j "$(nproc)" --timeout 1800 ${TAILRIG_SANITIZE_TESTS:+-R "$TAILRIG_SANITIZE_TESTS"}
 
-secs=${TAILRIG_FUZZ_SECONDS:-12}
 [ "$secs" = 0 ] || "$root/scripts/fuzz.sh" "$secs"
