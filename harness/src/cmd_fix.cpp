@@ -13,9 +13,11 @@
 
 #include "bake_cli.h"
 #include "command.h"
+#include "notes.h"
 #include "detect/find_appendages.h"
 #include "detect/report.h"
 #include "rig/io.h"
+#include "rig/safe_write.h"
 
 namespace harness {
 
@@ -48,8 +50,9 @@ Command add_fix_command(CLI::App& root) {
       return int(kExitBadInput);
     }
     rig::Character ch;
-    if (rig::Status s = rig::load(opt->in, ch); !s.ok()) {
-      std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
+    const rig::Status loaded = rig::load(opt->in, ch);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "harness fix: %s\n", loaded.message.c_str());
       return int(kExitBadInput);
     }
     if (!ch.has_skin()) {
@@ -88,15 +91,7 @@ Command add_fix_command(CLI::App& root) {
       }
     }
     if (!opt->report.empty()) {
-      std::ofstream f(opt->report);
-      f << report.dump(2) << "\n";
-      if (!f) {
-        std::fprintf(stderr, "harness fix: cannot write %s\n", opt->report.c_str());
-        return int(kExitBadInput);
-      }
-    }
-    if (!opt->out.empty()) {
-      if (rig::Status s = rig::save_glb(result.character, opt->out); !s.ok()) {
+      if (rig::Status s = rig::write_file_atomic(opt->report, report.dump(2) + "\n"); !s.ok()) {
         std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
         return int(kExitBadInput);
       }
@@ -106,6 +101,15 @@ Command add_fix_command(CLI::App& root) {
         return int(kExitBadInput);
       }
     }
+    rig::Status saved;
+    if (!opt->out.empty()) {
+      if (saved = rig::save_glb(result.character, opt->out); !saved.ok()) {
+        std::fprintf(stderr, "harness fix: %s\n", saved.message.c_str());
+        return int(kExitBadInput);
+      }
+    }
+    print_notes("harness fix", loaded);
+    print_notes("harness fix", saved);
     if (mode == detect::Mode::kReport && opt->report.empty()) {
       std::printf("%s\n", report.dump(2).c_str());
       return int(kExitOk);
