@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "detect/body.h"
 #include "detect/chain.h"
 #include "detect/classify.h"
 #include "detect/components.h"
@@ -55,6 +56,9 @@ struct Region {
   Box box;
   Classification classification;
   int rigid_joint = -1;         // for Action::kRigid
+  int chain_parent = -1;        // a chain hangs from this pelvis-zone joint (nearest the root)
+  Ownership owner;              // who drives the region's skin (dominant joints)
+  std::string reason;           // why this class and action, with the measured numbers
   // Filled for chains (and for tails in report/rigid mode: what a chain would be):
   double length = 0.0;          // L, bind units
   int bones = 0;                // K
@@ -80,7 +84,8 @@ struct Analysis {
   int shell_count = 0;
   int body_shell = -1;                    // the largest shell
   std::vector<Region> regions;
-  int hips = -1;                          // skeleton index of the hips joint
+  BodyReading body;                       // pelvis, body bones, existing tail bones
+  int hips = -1;                          // the pelvis (body.pelvis; else the hips role)
   std::vector<rig::Role> roles;           // per joint: the roles used (a weightless Hips'
                                           // stand-in reads as hips, see find_appendages.cpp)
 };
