@@ -83,6 +83,23 @@ Command add_fix_command(CLI::App& root) {
                 result.analysis.height * ch.meters_per_unit, result.analysis.regions.size(),
                 summary.c_str(), result.chains, result.rigid, opt->out.empty() ? "" : " -> ",
                 opt->out.c_str());
+    // Issue 11: nothing rewritten -> say why, per region detection weighed
+    // (tails, worn items, and whatever do-no-harm left alone).
+    if (result.chains == 0 && result.rigid == 0) {
+      std::printf("  nothing rewritten, every weight unchanged:\n");
+      for (const auto& r : result.analysis.regions) {
+        const auto cls = r.classification.cls;
+        const bool weighed = cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn ||
+                             r.reason.find("already") != std::string::npos;
+        if (!weighed) continue;
+        std::printf("  region %d %s (%zu vertices): %s\n", r.id, detect::class_name(cls), r.vertices.size(),
+                    r.reason.c_str());
+      }
+      if (!result.analysis.body.tail_bones.empty()) {
+        std::printf("  the rig already has tail bones (%zu joints from %s)\n", result.analysis.body.tail_bones.size(),
+                    ch.skeleton.names[result.analysis.body.tail_bones.front()].c_str());
+      }
+    }
     return int(kExitOk);
   };
   return c;
