@@ -98,9 +98,10 @@ struct Context {
   const BodyReading& body;
 };
 
-// The pelvis-zone joint nearest `p`: where a tail rooted at `p` hangs from
-// (Quaternius' `Back` beside `Body`); the rig's pelvis when the zone is empty.
-int chain_parent(const Context& x, const rig::Vec3& p) {
+// The pelvis-zone joint nearest `p`: where a tail rooted at `p` starts
+// (Quaternius' `Back` beside `Body`, the pelvis the chain hangs from); the
+// rig's pelvis when the zone is empty.
+int chain_root(const Context& x, const rig::Vec3& p) {
   int best = -1;
   double best_d = std::numeric_limits<double>::infinity();
   for (int j = 0; j < x.sk.size(); ++j) {
@@ -201,7 +202,8 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
   if (r.classification.action == Action::kRigid && r.rigid_joint < 0) {
     r.classification.action = Action::kUnchanged;
   }
-  r.chain_parent = chain_parent(x, r.ring_centroid);
+  r.root_joint = chain_root(x, r.ring_centroid);
+  r.chain_parent = x.body.pelvis >= 0 ? x.body.pelvis : r.root_joint;
   r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
   r.reason = explain(x, facts, r);
   do_no_harm(x, r);
@@ -467,7 +469,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     // hangs from, the straight line from that joint to the cut ring standing in
     // for the root; J0 is that joint.
     rig::Vec3 root = r.ring_centroid;
-    int root_joint = r.chain_parent >= 0 ? r.chain_parent : r.attachment;
+    int root_joint = r.root_joint >= 0 ? r.root_joint : r.attachment;
     if (r.cut_level > 0.0 && root_joint >= 0) {
       root = joint_position(sk, root_joint);
       r.root_offset = (r.ring_centroid - root).norm();
@@ -502,11 +504,11 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     // the pelvis-zone joint it hangs from is the one nearest its first
     // interior joint J1, on the tail near its root; g is recounted from it.
     if (r.cut_level > 0.0 && r.joints.size() > 1) {
-      const int better = chain_parent(ctx, r.joints[1]);
+      const int better = chain_root(ctx, r.joints[1]);
       if (better >= 0 && better != root_joint) {
         const double offset = (r.ring_centroid - joint_position(sk, better)).norm();
         for (int v : r.welded) gw[v] += offset - r.root_offset;
-        r.chain_parent = root_joint = better;
+        r.root_joint = root_joint = better;
         r.root_offset = offset;
         root = joint_position(sk, better);
         grow();

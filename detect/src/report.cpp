@@ -56,6 +56,7 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
     if (r.chain_parent >= 0 && r.chain_parent < c.skeleton.size()) {
       j["chain_parent"] = c.skeleton.names[r.chain_parent];
     }
+    if (r.root_joint >= 0 && r.root_joint < c.skeleton.size()) j["root_joint"] = c.skeleton.names[r.root_joint];
     j["reason"] = r.reason;
     j["ring_centroid"] = {r.ring_centroid.x() * m, r.ring_centroid.y() * m, r.ring_centroid.z() * m};
     nlohmann::json own;

@@ -58,7 +58,8 @@ struct Region {
   Box box;
   Classification classification;
   int rigid_joint = -1;         // for Action::kRigid
-  int chain_parent = -1;        // a chain hangs from this pelvis-zone joint (nearest the root)
+  int chain_parent = -1;        // a chain hangs from the pelvis (BodyReading::pelvis) ...
+  int root_joint = -1;          // ... and starts at this pelvis-zone joint, nearest its root
   Ownership owner;              // who drives the region's skin (dominant joints)
   std::string reason;           // why this class and action, with the measured numbers
   // Filled for chains (and for tails in report/rigid mode: what a chain would be):
