@@ -95,11 +95,6 @@ Command add_fix_command(CLI::App& root) {
         std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
         return int(kExitBadInput);
       }
-      std::error_code ec;  // --bake users must never read "wrote" for a missing file
-      if (!std::filesystem::is_regular_file(opt->out, ec)) {
-        std::fprintf(stderr, "harness fix: cannot write %s\n", opt->out.c_str());
-        return int(kExitBadInput);
-      }
     }
     rig::Status saved;
     if (!opt->out.empty()) {
@@ -123,6 +118,23 @@ Command add_fix_command(CLI::App& root) {
                 summary.c_str(), result.chains, result.rigid, opt->out.empty() ? "" : " -> ",
                 opt->out.c_str());
     for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
+    // Issue 11: nothing rewritten -> say why, per region detection weighed
+    // (tails, worn items, and whatever do-no-harm left alone).
+    if (result.chains == 0 && result.rigid == 0) {
+      std::printf("  nothing rewritten, every weight unchanged:\n");
+      for (const auto& r : result.analysis.regions) {
+        const auto cls = r.classification.cls;
+        const bool weighed = cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn ||
+                             r.reason.find("already") != std::string::npos;
+        if (!weighed) continue;
+        std::printf("  region %d %s (%zu vertices): %s\n", r.id, detect::class_name(cls), r.vertices.size(),
+                    r.reason.c_str());
+      }
+      if (!result.analysis.body.tail_bones.empty()) {
+        std::printf("  the rig already has tail bones (%zu joints from %s)\n", result.analysis.body.tail_bones.size(),
+                    ch.skeleton.names[result.analysis.body.tail_bones.front()].c_str());
+      }
+    }
     return int(kExitOk);
   };
   return c;

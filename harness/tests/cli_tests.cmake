@@ -80,3 +80,9 @@ endforeach()
 # so no skin is ignored; after `fix` the Tail_* skin is left out of the floor.
 add_test(NAME cli_info_viewer_placement_ignores_tail_skin
   COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture mouse --out \"${work}/place_mouse.glb\" >/dev/null || exit 1; \"$h\" fix \"${work}/place_mouse.glb\" --out \"${work}/place_mouse_fixed.glb\" >/dev/null || exit 1; \"$h\" info \"${work}/place_mouse.glb\" | grep -q 'viewer placement: .*, 0 tail-skin vertices ignored' || { echo 'raw mouse: expected no tail skin'; exit 1; }; \"$h\" info \"${work}/place_mouse_fixed.glb\" | grep -Eq 'viewer placement: .*, [1-9][0-9]* tail-skin vertices ignored' || { echo 'fixed mouse: tail skin not ignored'; exit 1; }")
+
+# Issue 11, do no harm: `fix` on a humanoid holding a sword (on a Weapon bone)
+# rewrites nothing, says why, and exits 0.
+add_test(NAME cli_fix_prop_says_why
+  COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" || exit 77; out=$(\"$<TARGET_FILE:harness>\" fix \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" --out \"${work}/fixed_cyberpunk_why.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo \"expected no rewrite: $out\"; exit 1; }; echo \"$out\" | grep -q 'nothing rewritten' || { echo \"no reason printed: $out\"; exit 1; }; echo \"$out\" | grep -q 'already rigged' || { echo \"sword not reported as already rigged: $out\"; exit 1; }")
+set_tests_properties(cli_fix_prop_says_why PROPERTIES SKIP_RETURN_CODE 77)
