@@ -100,11 +100,23 @@ rig::Character add_chain(const rig::Character& in, int parent, const std::vector
   const int first = sk.size();
   const bool has_roles = static_cast<int>(sk.roles.size()) == sk.size();
   std::vector<int> ids;
+  // One prefix for the whole chain (issue 11: a second chain was named
+  // Tail_1.2..Tail_4.2 then Tail_5..): the first of "", "Chain2_",
+  // "Chain3_", ... under which no name of the chain is taken, so every
+  // chain reads as <prefix>Tail_1..Tail_K, Tail_End (solver/chain.h).
+  std::string chain_prefix;
+  for (int n = 2;; ++n) {
+    bool taken = false;
+    for (int i = 0; i <= bones && !taken; ++i) {
+      taken = sk.find(chain_prefix + params.bone_prefix +
+                      (i < bones ? std::to_string(i + 1) : std::string("End"))) >= 0;
+    }
+    if (!taken) break;
+    chain_prefix = "Chain" + std::to_string(n) + "_";
+  }
   for (int i = 0; i <= bones; ++i) {
-    std::string base = i < bones ? params.bone_prefix + std::to_string(i + 1)
-                                 : params.bone_prefix + "End";
-    std::string name = base;
-    for (int n = 2; sk.find(name) >= 0; ++n) name = base + "." + std::to_string(n);
+    const std::string name = chain_prefix + params.bone_prefix +
+                             (i < bones ? std::to_string(i + 1) : std::string("End"));
     const int id = sk.size();
     const int par = i == 0 ? parent : id - 1;
     rig::Mat4 world = parent_world;

@@ -1,11 +1,14 @@
 #include "detect/find_appendages.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 #include "detect/attachment.h"
+#include "detect/body.h"
 #include "detect/bone_distance.h"
 #include "detect/geodesic.h"
 #include "detect/rigid.h"
@@ -16,9 +19,13 @@ namespace detect {
 
 namespace {
 
-// Thighs whose chains end within this fraction of the skeleton's height of
-// the lowest one are the legs the rig stands on (read_pelvis).
-constexpr double kLegTolerance = 0.1;
+// A region whose vertices are more than this share dominated by non-body
+// bones is already rigged; more than this share by limb bones is a limb.
+constexpr double kOwnedFraction = 0.5;
+// The region split raises its threshold at most this many times (issue 15:
+// one vertex at 1e38 made the 0.0025 H steps run for hours); longer reaches
+// take proportionally larger steps.
+constexpr int kMaxSplitSteps = 2000;
 
 int find_root(std::vector<int>& parent, int x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
@@ -82,59 +89,87 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
 }
 
-// Reading chosen: the pelvis is where the legs join the trunk, whatever the
-// bone is called. Some rigs name another bone `Hips` (Quaternius animals:
-// `Hips` is a helper above `Torso`; the rear body, which the legs and the
-// tail hang from, is `Back`, read as spine by name). So the deforming trunk
-// joint (hips or spine role) nearest the midpoint of the thighs the rig
-// stands on (those whose chains reach lowest: a T-Rex's arms are named legs
-// too) reads as the hips for attachment and classification. On rigs whose
-// hips joint is that joint (Mixamo and the like) nothing changes.
-void read_pelvis(rig::Skeleton& sk, const std::vector<char>& deforming) {
-  const int n = sk.size();
-  std::vector<double> lowest(n, std::numeric_limits<double>::infinity());
-  double top = -std::numeric_limits<double>::infinity();
-  for (int j = n - 1; j >= 0; --j) {  // children after parents: fold upwards
-    const double y = joint_position(sk, j).y();
-    top = std::max(top, y);
-    lowest[j] = std::min(lowest[j], y);
-    if (sk.parents[j] >= 0) lowest[sk.parents[j]] = std::min(lowest[sk.parents[j]], lowest[j]);
-  }
-  double ground = std::numeric_limits<double>::infinity();
-  for (int j = 0; j < n; ++j) {
-    if (sk.roles[j].part == rig::BodyPart::kThigh) ground = std::min(ground, lowest[j]);
-  }
-  if (!std::isfinite(ground)) return;
-  const double tolerance = kLegTolerance * (top - ground);
-  rig::Vec3 thighs = rig::Vec3::Zero();
-  int thigh_count = 0;
-  for (int j = 0; j < n; ++j) {
-    if (sk.roles[j].part != rig::BodyPart::kThigh || lowest[j] > ground + tolerance) continue;
-    thighs += joint_position(sk, j);
-    ++thigh_count;
-  }
-  thighs /= thigh_count;
-  int best = -1;
-  double best_d = std::numeric_limits<double>::infinity();
-  for (int j = 0; j < n; ++j) {
-    const rig::BodyPart part = sk.roles[j].part;
-    if (!deforming[j] || (part != rig::BodyPart::kSpine && part != rig::BodyPart::kHips)) continue;
-    const double d = (joint_position(sk, j) - thighs).norm();
-    if (d < best_d) {
-      best_d = d;
-      best = j;
-    }
-  }
-  if (best >= 0) sk.roles[best].part = rig::BodyPart::kHips;
-}
-
 struct Context {
   const rig::Character& c;
   const rig::Skeleton& sk;
   const std::vector<char>& deforming;
   const std::vector<BoneSegment>& segments;
   const Params& params;
+  const BodyReading& body;
 };
+
+// The pelvis-zone joint nearest `p`: where a tail rooted at `p` starts
+// (Quaternius' `Back` beside `Body`, the pelvis the chain hangs from); the
+// rig's pelvis when the zone is empty.
+int chain_root(const Context& x, const rig::Vec3& p) {
+  int best = -1;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < x.sk.size(); ++j) {
+    if (!x.body.pelvis_zone[j]) continue;
+    const double d = (joint_position(x.sk, j) - p).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = j;
+    }
+  }
+  return best >= 0 ? best : x.body.pelvis;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Why a region got its class: the measured numbers against the thresholds.
+std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
+  const ClassifyParams& p = x.params.classify;
+  std::string s = "hangs from " +
+                  (r.attachment >= 0 ? x.sk.names[r.attachment] + " (" + rig::role_name(x.sk.roles[r.attachment]) + ")"
+                                     : std::string("nothing"));
+  s += x.body.pelvis_zone.empty() || r.attachment < 0 || !x.body.pelvis_zone[r.attachment] ? "" : ", pelvis zone";
+  s += "; centroid/reach " + fmt("%.2f", f.centroid_ratio) + (f.centroid_ratio >= p.protrusion ? " >= " : " < ") +
+       fmt("%.2f", p.protrusion) + (f.centroid_ratio >= p.protrusion ? " (protrudes)" : " (wraps the body)");
+  s += "; elongation " + fmt("%.2f", f.elongation) + (f.elongation >= p.min_elongation ? " >= " : " < ") +
+       fmt("%.2f", p.min_elongation);
+  s += "; reach/H " + fmt("%.3f", f.reach) + (f.reach >= p.min_reach ? " >= " : " < ") + fmt("%.3f", p.min_reach);
+  s += "; flatness " + fmt("%.2f", f.flatness);
+  if (static_cast<int>(r.welded.size()) < x.params.min_region_vertices) s += "; too few vertices";
+  return s;
+}
+
+// Do no harm (issue 11): a region already driven by a non-body bone (a
+// weapon, an existing tail, a prop) is already rigged; body limbs are never
+// worn; a rig with tail bones gets no second chain. The class stays, the
+// action becomes "unchanged" and the reason says why.
+void do_no_harm(const Context& x, Region& r) {
+  Classification& k = r.classification;
+  if (k.action == Action::kUnchanged) return;
+  const Ownership& o = r.owner;
+  if (o.non_body > kOwnedFraction && o.top_non_body >= 0) {
+    k.action = Action::kUnchanged;
+    r.reason += "; already rigged: " + fmt("%.0f", 100 * o.non_body) +
+                " % of its vertices are driven by non-body bones (most by " + x.sk.names[o.top_non_body] + ")";
+    return;
+  }
+  if (k.cls == AppendageClass::kWorn && o.arm > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) + " % of its vertices are driven by arm bones";
+    return;
+  }
+  if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
+      o.top_fraction > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; already follows " + x.sk.names[o.top_joint] + " (" + fmt("%.0f", 100 * o.top_fraction) +
+                " % of its vertices): a rigid rewrite would not fix anything";
+    return;
+  }
+  if (k.cls == AppendageClass::kTail && !x.body.tail_bones.empty()) {
+    k.action = Action::kUnchanged;
+    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] + ", " +
+                std::to_string(x.body.tail_bones.size()) + " joints): no second chain";
+  }
+}
 
 // Attachment, reach, shape, classification and bone distance of a region
 // whose `welded` ids are set.
@@ -167,6 +202,11 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
   if (r.classification.action == Action::kRigid && r.rigid_joint < 0) {
     r.classification.action = Action::kUnchanged;
   }
+  r.root_joint = chain_root(x, r.ring_centroid);
+  r.chain_parent = x.body.pelvis >= 0 ? x.body.pelvis : r.root_joint;
+  r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
+  r.reason = explain(x, facts, r);
+  do_no_harm(x, r);
   r.bone_distance_before = mean_bone_distance(x.c, r.vertices);
   r.bone_distance_after = r.bone_distance_before;
 }
@@ -223,34 +263,34 @@ bool tail_core_at(const Analysis& a, const Context& x, const Region& r, double l
   return true;
 }
 
+// Reading chosen (issue 11): only the component holding the region's
+// farthest vertex is tried. A tail is the part that sticks out farthest; a
+// rump, a belly or a back bulges less, and trying components in vertex order
+// grew a chain through a rat's rump while its long tail lay on the floor.
 bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out) {
   const double H = a.height;
   const Params& p = x.params;
-  if (!(p.split_step > 0.0)) return false;
-  std::vector<char> mask(a.far.size(), 0);
-  std::vector<int> labels;
-  for (int k = 1;; ++k) {
-    const double level = p.far_fraction + k * p.split_step;
-    if (level * H >= r.reach) return false;
-    for (int v : r.welded) mask[v] = a.skeleton_distance[v] > level * H;
-    const int count = connected_components(a.graph, mask, labels);
-    std::vector<int> seeds(count, -1);  // per component: its vertex farthest from the skeleton
-    for (int v : r.welded) {
-      const int l = labels[v];
-      if (l >= 0 && (seeds[l] < 0 || a.skeleton_distance[v] > a.skeleton_distance[seeds[l]])) {
-        seeds[l] = v;
-      }
-    }
-    for (int seed : seeds) {  // component ids ordered by smallest vertex: deterministic
-      Region core;
-      if (!tail_core_at(a, x, r, level, seed, core)) continue;
-      // The saddle's cut ring still runs over the fillet where tail and
-      // trunk skin blend; cut split_margin x H higher when the core still
-      // passes there.
-      if (!tail_core_at(a, x, r, level + p.split_margin, seed, out)) out = std::move(core);
-      return true;
-    }
+  if (!(p.split_step > 0.0) || r.welded.empty()) return false;
+  int seed = r.welded.front();
+  for (int v : r.welded) {
+    if (a.skeleton_distance[v] > a.skeleton_distance[seed]) seed = v;
   }
+  if (!std::isfinite(a.skeleton_distance[seed])) return false;
+  const double first = p.far_fraction * H;
+  const double step = std::max(p.split_step * H, (r.reach - first) / kMaxSplitSteps);
+  if (!(step > 0.0) || !std::isfinite(step)) return false;
+  for (int k = 1; k <= kMaxSplitSteps; ++k) {
+    const double level = (first + k * step) / H;
+    if (level * H >= r.reach) return false;
+    Region core;
+    if (!tail_core_at(a, x, r, level, seed, core)) continue;
+    // The saddle's cut ring still runs over the fillet where tail and
+    // trunk skin blend; cut split_margin x H higher when the core still
+    // passes there.
+    if (!tail_core_at(a, x, r, level + p.split_margin, seed, out)) out = std::move(core);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -294,8 +334,18 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   a.skeleton_distance = distance_field(a.welded_positions, segments);
   a.far.assign(nw, 0);
   for (int w = 0; w < nw; ++w) a.far[w] = a.skeleton_distance[w] > params.far_fraction * H;
-  a.hips = hips_joint(sk, deforming);  // the rig's own hips: chains hang from it
-  read_pelvis(sk, deforming);
+  // The pelvis from the skeleton's shape (body.h): its zone reads as hips and
+  // the hind legs' upper joints as thighs for attachment and classification,
+  // whatever roles the names gave (a quadruped's `BackLeg.L` is no pelvis).
+  a.body = read_body(sk, deforming);
+  for (int j = 0; j < nj; ++j) {
+    if (a.body.pelvis_zone[j]) {
+      sk.roles[j].part = rig::BodyPart::kHips;
+    } else if (a.body.hind_leg_root[j]) {
+      sk.roles[j].part = rig::BodyPart::kThigh;
+    }
+  }
+  a.hips = a.body.pelvis >= 0 ? a.body.pelvis : hips_joint(sk, deforming);
   a.roles = sk.roles;
 
   a.shell_count = connected_components(a.graph, std::vector<char>(nw, 1), a.shell_of);
@@ -351,7 +401,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     if (ri >= 0) a.regions[ri].vertices.push_back(v);
   }
 
-  const Context ctx{c, sk, deforming, segments, params};
+  const Context ctx{c, sk, deforming, segments, params, a.body};
   for (Region& r : a.regions) evaluate(a, ctx, r);
 
   // Split fused tails off regions that are no appendage (see find_tail_core);
@@ -419,8 +469,9 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     // hangs from, the straight line from that joint to the cut ring standing in
     // for the root; J0 is that joint.
     rig::Vec3 root = r.ring_centroid;
-    if (r.cut_level > 0.0 && r.attachment >= 0) {
-      root = joint_position(sk, r.attachment);
+    int root_joint = r.root_joint >= 0 ? r.root_joint : r.attachment;
+    if (r.cut_level > 0.0 && root_joint >= 0) {
+      root = joint_position(sk, root_joint);
       r.root_offset = (r.ring_centroid - root).norm();
       for (int v : r.welded) gw[v] += r.root_offset;
     }
@@ -440,12 +491,29 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
       gw[v] = g;
     }
     std::vector<double> g_region;
-    g_region.reserve(r.welded.size());
-    for (int v : r.welded) g_region.push_back(gw[v]);
-    r.length = percentile(g_region, params.chain.length_percentile);
-    r.bones = bone_count(r.length, H, params.chain);
-    r.joints = chain_joints(pts, g_region, root, r.length, r.bones,
-                            params.chain.smoothing_passes);
+    auto grow = [&] {
+      g_region.clear();
+      for (int v : r.welded) g_region.push_back(gw[v]);
+      r.length = percentile(g_region, params.chain.length_percentile);
+      r.bones = bone_count(r.length, H, params.chain);
+      r.joints = chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes);
+    };
+    grow();
+    // Reading chosen (issue 11): a split-off tail's cut ring can lie far
+    // along the tail and wrap odd ways (a rat's tail dips near its feet), so
+    // the pelvis-zone joint it hangs from is the one nearest its first
+    // interior joint J1, on the tail near its root; g is recounted from it.
+    if (r.cut_level > 0.0 && r.joints.size() > 1) {
+      const int better = chain_root(ctx, r.joints[1]);
+      if (better >= 0 && better != root_joint) {
+        const double offset = (r.ring_centroid - joint_position(sk, better)).norm();
+        for (int v : r.welded) gw[v] += offset - r.root_offset;
+        r.root_joint = root_joint = better;
+        r.root_offset = offset;
+        root = joint_position(sk, better);
+        grow();
+      }
+    }
     r.geodesic.reserve(r.vertices.size());
     for (int v : r.vertices) r.geodesic.push_back(gw[a.welded.weld_of[v]]);
   }
@@ -462,7 +530,8 @@ rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixRes
     const Classification& k = r.classification;
     if (k.action == Action::kChain && mode == Mode::kChain && out.analysis.hips >= 0 &&
         r.length > 0.0) {
-      out.character = add_chain(out.character, out.analysis.hips, r.joints, r.length, r.vertices,
+      out.character = add_chain(out.character, r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,
+                                r.joints, r.length, r.vertices,
                                 r.geodesic, params.chain, &r.chain_joint_ids);
       ++out.chains;
     } else if (k.action == Action::kChain || k.action == Action::kRigid) {

@@ -18,6 +18,13 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
   out["H"] = a.height * m;
   out["meters_per_unit"] = m;
   out["appendages"] = nlohmann::json::array();
+  const int n = c.skeleton.size();
+  auto name = [&](int j) { return j >= 0 && j < n ? nlohmann::json(c.skeleton.names[j]) : nlohmann::json(nullptr); };
+  out["pelvis"] = name(a.body.pelvis);
+  out["legs"] = a.body.legs;
+  nlohmann::json tail = nlohmann::json::array();
+  for (int j : a.body.tail_bones) tail.push_back(name(j));
+  out["tail_bones"] = tail;
   for (const Region& r : a.regions) {
     nlohmann::json j;
     j["id"] = r.id;
@@ -46,6 +53,21 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
     nlohmann::json joints = nlohmann::json::array();
     for (const auto& p : r.joints) joints.push_back({p.x() * m, p.y() * m, p.z() * m});
     j["joints"] = joints;
+    if (r.chain_parent >= 0 && r.chain_parent < c.skeleton.size()) {
+      j["chain_parent"] = c.skeleton.names[r.chain_parent];
+    }
+    if (r.root_joint >= 0 && r.root_joint < c.skeleton.size()) j["root_joint"] = c.skeleton.names[r.root_joint];
+    j["reason"] = r.reason;
+    j["ring_centroid"] = {r.ring_centroid.x() * m, r.ring_centroid.y() * m, r.ring_centroid.z() * m};
+    nlohmann::json own;
+    own["top_joint"] = r.owner.top_joint >= 0 && r.owner.top_joint < c.skeleton.size()
+                           ? nlohmann::json(c.skeleton.names[r.owner.top_joint])
+                           : nlohmann::json(nullptr);
+    own["top_fraction"] = r.owner.top_fraction;
+    own["non_body_fraction"] = r.owner.non_body;
+    own["limb_fraction"] = r.owner.limb;
+    own["arm_fraction"] = r.owner.arm;
+    j["driven_by"] = own;
     j["bone_distance_before"] = r.bone_distance_before * m;
     j["bone_distance_after"] = r.bone_distance_after * m;
     out["appendages"].push_back(j);

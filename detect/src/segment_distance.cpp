@@ -63,7 +63,12 @@ std::vector<BoneSegment> skeleton_segments(const rig::Skeleton& skeleton,
     }
     if (has_child_segment) continue;
     const int p = skeleton.parents[j];
-    if (p >= 0) {
+    // Reading chosen (issue 11): a joint hung straight from a weightless
+    // root (feet of IK rigs under a floor-level `root`) has no real incoming
+    // bone; extending root->foot past the foot reached a rat's tail lying on
+    // the floor behind it. It gets a point segment.
+    const bool fake_bone = p >= 0 && !deforming[p] && skeleton.parents[p] < 0;
+    if (p >= 0 && !fake_bone) {
       const Vec3 incoming = a - joint_position(skeleton, p);
       out.push_back({a, a + end_extension * incoming, j, true});
     } else {

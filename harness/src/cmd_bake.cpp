@@ -12,6 +12,7 @@
 #include "bake_cli.h"
 #include "command.h"
 #include "rig/io.h"
+#include "rig/safe_write.h"
 #include "solver_params.h"
 
 namespace harness {
@@ -80,15 +81,10 @@ Command add_bake_command(CLI::App& root) {
     BakeClipsReport report;
     std::printf("%s:\n", opt->in.c_str());
     if (rig::Status s = bake_and_print(ch, bo, report, stdout); !s.ok()) return fail(opt->in + ": " + s.message);
-    if (!opt->report.empty()) {
-      std::ofstream f(opt->report);
-      f << bake_report_json(report).dump(2) << "\n";
-      if (!f.flush()) return fail("cannot write " + opt->report);
-    }
+    if (!opt->report.empty())
+      if (rig::Status s = rig::write_file_atomic(opt->report, bake_report_json(report).dump(2) + "\n"); !s.ok())
+        return fail(s.message);
     if (rig::Status s = rig::save_glb(ch, opt->out); !s.ok()) return fail(s.message);
-    std::error_code ec;  // the writer may report success without a file: never say "wrote" then
-    if (!std::filesystem::is_regular_file(opt->out, ec) || std::filesystem::file_size(opt->out, ec) == 0)
-      return fail("cannot write " + opt->out);
     std::printf("wrote %s\n", opt->out.c_str());
     return int(kExitOk);
   };

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "command.h"
+#include "notes.h"
 #include "rig/io.h"
 
 namespace harness {
@@ -20,18 +21,22 @@ Command add_convert_command(CLI::App& root) {
   c.app->add_option("--out,-o", opt->out, "Output .glb")->required();
   c.run = [opt] {
     rig::Character ch;
-    if (rig::Status s = rig::load(opt->in, ch); !s.ok()) {
-      std::fprintf(stderr, "harness convert: %s\n", s.message.c_str());
+    const rig::Status loaded = rig::load(opt->in, ch);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "harness convert: %s\n", loaded.message.c_str());
       return int(kExitBadInput);
     }
     if (!ch.has_skin() && ch.clips.empty()) {
       std::fprintf(stderr, "harness convert: %s: no skinned mesh and no animation\n", opt->in.c_str());
       return int(kExitBadInput);
     }
-    if (rig::Status s = rig::save_glb(ch, opt->out); !s.ok()) {
-      std::fprintf(stderr, "harness convert: %s\n", s.message.c_str());
+    const rig::Status saved = rig::save_glb(ch, opt->out);
+    if (!saved.ok()) {
+      std::fprintf(stderr, "harness convert: %s\n", saved.message.c_str());
       return int(kExitBadInput);
     }
+    print_notes("harness convert", loaded);
+    print_notes("harness convert", saved);
     std::printf("harness convert: wrote %s\n", opt->out.c_str());
     return int(kExitOk);
   };

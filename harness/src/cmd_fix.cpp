@@ -13,9 +13,11 @@
 
 #include "bake_cli.h"
 #include "command.h"
+#include "notes.h"
 #include "detect/find_appendages.h"
 #include "detect/report.h"
 #include "rig/io.h"
+#include "rig/safe_write.h"
 
 namespace harness {
 
@@ -48,8 +50,9 @@ Command add_fix_command(CLI::App& root) {
       return int(kExitBadInput);
     }
     rig::Character ch;
-    if (rig::Status s = rig::load(opt->in, ch); !s.ok()) {
-      std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
+    const rig::Status loaded = rig::load(opt->in, ch);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "harness fix: %s\n", loaded.message.c_str());
       return int(kExitBadInput);
     }
     if (!ch.has_skin()) {
@@ -88,24 +91,20 @@ Command add_fix_command(CLI::App& root) {
       }
     }
     if (!opt->report.empty()) {
-      std::ofstream f(opt->report);
-      f << report.dump(2) << "\n";
-      if (!f) {
-        std::fprintf(stderr, "harness fix: cannot write %s\n", opt->report.c_str());
-        return int(kExitBadInput);
-      }
-    }
-    if (!opt->out.empty()) {
-      if (rig::Status s = rig::save_glb(result.character, opt->out); !s.ok()) {
+      if (rig::Status s = rig::write_file_atomic(opt->report, report.dump(2) + "\n"); !s.ok()) {
         std::fprintf(stderr, "harness fix: %s\n", s.message.c_str());
         return int(kExitBadInput);
       }
-      std::error_code ec;  // --bake users must never read "wrote" for a missing file
-      if (!std::filesystem::is_regular_file(opt->out, ec)) {
-        std::fprintf(stderr, "harness fix: cannot write %s\n", opt->out.c_str());
+    }
+    rig::Status saved;
+    if (!opt->out.empty()) {
+      if (saved = rig::save_glb(result.character, opt->out); !saved.ok()) {
+        std::fprintf(stderr, "harness fix: %s\n", saved.message.c_str());
         return int(kExitBadInput);
       }
     }
+    print_notes("harness fix", loaded);
+    print_notes("harness fix", saved);
     if (mode == detect::Mode::kReport && opt->report.empty()) {
       std::printf("%s\n", report.dump(2).c_str());
       return int(kExitOk);
@@ -119,6 +118,23 @@ Command add_fix_command(CLI::App& root) {
                 summary.c_str(), result.chains, result.rigid, opt->out.empty() ? "" : " -> ",
                 opt->out.c_str());
     for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
+    // Issue 11: nothing rewritten -> say why, per region detection weighed
+    // (tails, worn items, and whatever do-no-harm left alone).
+    if (result.chains == 0 && result.rigid == 0) {
+      std::printf("  nothing rewritten, every weight unchanged:\n");
+      for (const auto& r : result.analysis.regions) {
+        const auto cls = r.classification.cls;
+        const bool weighed = cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn ||
+                             r.reason.find("already") != std::string::npos;
+        if (!weighed) continue;
+        std::printf("  region %d %s (%zu vertices): %s\n", r.id, detect::class_name(cls), r.vertices.size(),
+                    r.reason.c_str());
+      }
+      if (!result.analysis.body.tail_bones.empty()) {
+        std::printf("  the rig already has tail bones (%zu joints from %s)\n", result.analysis.body.tail_bones.size(),
+                    ch.skeleton.names[result.analysis.body.tail_bones.front()].c_str());
+      }
+    }
     return int(kExitOk);
   };
   return c;

@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "rig/io.h"
+#include "rig/safe_write.h"
 #include "rig/pose.h"
 #include "rig/weld.h"
 
@@ -74,9 +75,7 @@ Command add_pose_command(CLI::App& root) {
                                 {"vertex_count", ch.mesh.vertex_count()},
                                 {"bind", flat(ch.mesh.positions)},
                                 {"posed", posed}};
-    std::ofstream f(opt->out);
-    f << doc.dump() << "\n";
-    if (!f.flush()) return fail("cannot write " + opt->out);
+    if (rig::Status s = rig::write_file_atomic(opt->out, doc.dump() + "\n"); !s.ok()) return fail(s.message);
     std::printf("%s: clip '%s', %zu times, %d vertices -> %s\n", opt->file.c_str(), clip->name.c_str(),
                 opt->times.size(), ch.mesh.vertex_count(), opt->out.c_str());
     return int(kExitOk);

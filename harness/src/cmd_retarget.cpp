@@ -17,6 +17,7 @@
 #include "rig/clip_transfer.h"
 #include "rig/grounding.h"
 #include "rig/io.h"
+#include "rig/safe_write.h"
 
 namespace harness {
 
@@ -71,6 +72,7 @@ int run(const Options& o) {
     return int(kExitBadInput);
   };
   if (!(o.rate > 0 && o.rate <= 1000)) return fail("--rate must be in (0, 1000] Hz");
+  if (rig::same_file(o.out, o.clip_file)) return fail(o.out + ": is the clip file; refusing to overwrite it");
   rig::Character target;
   if (rig::Status s = load_character(o.character, target); !s.ok()) return fail(s.message);
   if (!target.has_skin()) return fail(o.character + ": no skinned mesh: not a character");

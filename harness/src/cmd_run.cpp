@@ -11,6 +11,7 @@
 #include "golden.h"
 #include "paths.h"
 #include "report.h"
+#include "rig/safe_write.h"
 #include "runners.h"
 #include "version.h"
 
@@ -47,7 +48,8 @@ void update_last_results(const std::vector<Outcome>& outcomes) {
     last[o.result.name] = !o.status.ok() ? "error" : o.result.pass ? "pass" : "regression";
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(last_results_path()).parent_path(), ec);
-  std::ofstream(last_results_path()) << last.dump(2) << "\n";
+  // A cache for `harness list`: a failure to write it is no failure of the run.
+  (void)rig::write_file_atomic(last_results_path(), last.dump(2) + "\n");
 }
 
 int run(const Options& o) {
@@ -86,7 +88,15 @@ int run(const Options& o) {
       const auto t0 = std::chrono::steady_clock::now();
       std::fprintf(stderr, "[%zu/%zu] %s ...\n", i + 1, scenarios.size(), scenarios[i].name.c_str());
       Outcome& out = outcomes[i];
-      out.status = run_scenario(scenarios[i], ro, out.result);
+      // Nothing may escape a worker thread (std::terminate): a runner's
+      // exception is this scenario's data error.
+      try {
+        out.status = run_scenario(scenarios[i], ro, out.result);
+      } catch (const std::exception& e) {
+        out.status = rig::Status::Error(rig::Status::Code::kBadData, scenarios[i].path + ": " + e.what());
+      } catch (...) {
+        out.status = rig::Status::Error(rig::Status::Code::kBadData, scenarios[i].path + ": unexpected error");
+      }
       out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::fprintf(stderr, "[%zu/%zu] %s done in %.1f s\n", i + 1, scenarios.size(), scenarios[i].name.c_str(),
                    out.seconds);
@@ -143,12 +153,10 @@ int run(const Options& o) {
     doc["scenarios"].push_back(result_json(r));
   }
   if (!o.json_path.empty()) {
-    std::ofstream f(o.json_path);
-    if (!f) {
-      std::fprintf(stderr, "harness run: cannot write %s\n", o.json_path.c_str());
+    if (rig::Status st = rig::write_file_atomic(o.json_path, doc.dump(2) + "\n"); !st.ok()) {
+      std::fprintf(stderr, "harness run: %s\n", st.message.c_str());
       return kExitBadInput;
     }
-    f << doc.dump(2) << "\n";
   }
   update_last_results(outcomes);
   return code;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "command.h"
+#include "notes.h"
 #include "detect/strip_tail.h"
 #include "rig/io.h"
 
@@ -31,8 +32,9 @@ Command add_strip_tail_command(CLI::App& root) {
   c.app->add_flag("--keep-joints", opt->keep_joints, "keep the tail joints in the skin, weightless");
   c.run = [opt] {
     rig::Character ch;
-    if (rig::Status s = rig::load(opt->in, ch); !s.ok()) {
-      std::fprintf(stderr, "harness strip-tail: %s\n", s.message.c_str());
+    const rig::Status loaded = rig::load(opt->in, ch);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "harness strip-tail: %s\n", loaded.message.c_str());
       return int(kExitBadInput);
     }
     detect::StripTailParams params;
@@ -44,10 +46,13 @@ Command add_strip_tail_command(CLI::App& root) {
       std::fprintf(stderr, "harness strip-tail: %s: %s\n", opt->in.c_str(), s.message.c_str());
       return int(kExitBadInput);
     }
-    if (rig::Status s = rig::save_glb(out, opt->out); !s.ok()) {
-      std::fprintf(stderr, "harness strip-tail: %s\n", s.message.c_str());
+    const rig::Status saved = rig::save_glb(out, opt->out);
+    if (!saved.ok()) {
+      std::fprintf(stderr, "harness strip-tail: %s\n", saved.message.c_str());
       return int(kExitBadInput);
     }
+    print_notes("harness strip-tail", loaded);
+    print_notes("harness strip-tail", saved);
     std::string names;
     for (int j : res.removed) names += " " + ch.skeleton.names[j];
     std::printf("%s: %zu tail joints %s (%s ), %d vertices reweighted -> %s\n",

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
+#include "rig/safe_write.h"
 #include "version.h"
 
 namespace harness {
@@ -45,6 +47,14 @@ double allowed(const json& tol, double golden) {
   return std::max(tol.value("abs", 0.0), tol.value("rel", 0.0) * std::abs(golden));
 }
 
+// A tolerance object: {"abs": x, "rel": y}, both optional numbers >= 0.
+bool tolerance_ok(const json& tol) {
+  if (!tol.is_object()) return false;
+  for (const char* k : {"abs", "rel"})
+    if (tol.contains(k) && (!tol[k].is_number() || !(tol[k].get<double>() >= 0))) return false;
+  return true;
+}
+
 }  // namespace
 
 Status compare_with_golden(const std::string& path, ScenarioResult& r) {
@@ -56,7 +66,19 @@ Status compare_with_golden(const std::string& path, ScenarioResult& r) {
   } catch (const std::exception&) {
     return Status::Error(Status::Code::kBadData, path + ": golden is not valid JSON");
   }
+  auto bad = [&](const std::string& what) { return Status::Error(Status::Code::kBadData, path + ": " + what); };
+  if (!g.is_object()) return bad("golden is not a JSON object");
+  if (g.contains("metrics") && !g["metrics"].is_object()) return bad("golden \"metrics\" is not an object");
   const json metrics = g.value("metrics", json::object());
+  // Checked whole before any comparison: a malformed entry is a data error
+  // naming the file, never a JSON exception.
+  for (const auto& [name, entry] : metrics.items()) {
+    if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number() ||
+        !std::isfinite(entry["value"].get<double>()))
+      return bad("golden metric '" + name + "' needs a finite number \"value\"");
+    if (entry.contains("tolerance") && !tolerance_ok(entry["tolerance"]))
+      return bad("golden metric '" + name + "': \"tolerance\" must be {\"abs\": x, \"rel\": y} with numbers >= 0");
+  }
   for (const auto& [name, entry] : metrics.items()) {
     if (!r.metrics.contains(name)) {
       r.failures.push_back(name + ": in the golden but not measured");
@@ -64,7 +86,7 @@ Status compare_with_golden(const std::string& path, ScenarioResult& r) {
     }
     if (!r.metrics[name].is_number()) continue;
     const double actual = r.metrics[name];
-    const double golden = entry.at("value");
+    const double golden = entry["value"].get<double>();
     const json tol = entry.value("tolerance", json{{"rel", 0.01}});
     const double a = allowed(tol, golden);
     if (!std::isfinite(actual) || std::abs(actual - golden) > a)
@@ -95,7 +117,8 @@ Status write_golden(const std::string& path, const Scenario& s, const ScenarioRe
   json old_metrics = json::object();
   if (std::ifstream f(path); f) {
     try {
-      old_metrics = json::parse(f).value("metrics", json::object());
+      const json old = json::parse(f);
+      if (old.is_object() && old.contains("metrics") && old["metrics"].is_object()) old_metrics = old["metrics"];
     } catch (const std::exception&) {
     }
   }
@@ -111,7 +134,12 @@ Status write_golden(const std::string& path, const Scenario& s, const ScenarioRe
     if (!old_metrics.contains(name)) {
       diff.push_back("+ " + name + " = " + fmt(value));
     } else {
-      const double before = old_metrics[name].value("value", NAN);
+      // A double default: value() converts to the default's type (NAN is a
+      // float, which printed a phantom change on every update).
+      const json& e = old_metrics[name];
+      const double before = e.is_object() && e.contains("value") && e["value"].is_number()
+                                ? e["value"].get<double>()
+                                : std::numeric_limits<double>::quiet_NaN();
       // Compared as printed: the diff is for people, the gate compares exactly.
       if (fmt(before) != fmt(value)) diff.push_back("~ " + name + ": " + fmt(before) + " -> " + fmt(value));
     }
@@ -120,10 +148,7 @@ Status write_golden(const std::string& path, const Scenario& s, const ScenarioRe
     if (!g["metrics"].contains(name)) diff.push_back("- " + name);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  std::ofstream out(path);
-  if (!out) return Status::Error(Status::Code::kIoError, path + ": cannot write golden");
-  out << g.dump(2) << "\n";
-  return Status::Ok();
+  return rig::write_file_atomic(path, g.dump(2) + "\n");
 }
 
 }  // namespace harness

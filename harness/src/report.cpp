@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
+
+#include "rig/safe_write.h"
 
 namespace harness {
 
@@ -107,8 +109,7 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   const fs::path base = fs::path(dir) / r.name;
-  std::ofstream md(base.string() + ".md"), csv(base.string() + ".csv"), js(base.string() + ".json");
-  if (!md || !csv || !js) return rig::Status::Error(rig::Status::Code::kIoError, dir + ": cannot write report");
+  std::ostringstream md, csv, js;
   md << "# " << r.name << "\n\n" << r.description << "\n\n";
   if (!r.rows.empty()) md << "Edge stretch (skinned / bind length); torn = ratio > 1.5 or < 0.67.\n\n" << table_markdown(r) << "\n";
   for (const auto& [k, v] : r.metrics.items()) {
@@ -164,10 +165,13 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
   json j = result_json(r);
   j["series"] = r.series;
   js << j.dump(1) << "\n";
-  if (!r.contact.empty()) {
-    std::ofstream c(base.string() + ".contact.json");
-    c << r.contact.dump() << "\n";
-  }
+  // Each file written whole or not at all (rig/safe_write.h).
+  for (const auto& [ext, text] : {std::pair<const char*, std::string>{".md", md.str()}, {".csv", csv.str()},
+                                  {".json", js.str()}})
+    if (rig::Status st = rig::write_file_atomic(base.string() + ext, text); !st.ok()) return st;
+  if (!r.contact.empty())
+    if (rig::Status st = rig::write_file_atomic(base.string() + ".contact.json", r.contact.dump() + "\n"); !st.ok())
+      return st;
   return rig::Status::Ok();
 }
 

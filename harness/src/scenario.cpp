@@ -1,6 +1,8 @@
 #include "scenario.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,142 @@ namespace harness {
 
 namespace fs = std::filesystem;
 using rig::Status;
+using nlohmann::json;
+
+namespace {
+
+// Every numeric scenario parameter a runner reads, with its range. A value
+// outside (or of the wrong type) is a one-line error at load time, so no
+// runner can be asked to simulate for days, allocate a billion chains or
+// throw a JSON type error from a worker thread.
+struct Range {
+  const char* key;
+  double lo, hi;
+  bool integer = false;
+};
+constexpr double kMaxScenarioSeconds = 600;  // any simulated or sampled duration
+constexpr int kMaxChainBones = 32;           // "chains": bones per chain
+constexpr size_t kMaxListLength = 64;        // any list of numbers
+constexpr Range kTopLevel[] = {
+    {"chains", 1, kMaxChainBones, true}, {"fps", 1, 1000}, {"extra_fps", 1, 1000},
+    {"duration_s", 0, kMaxScenarioSeconds}, {"hold_s", 0, kMaxScenarioSeconds}, {"settle_s", 0, kMaxScenarioSeconds},
+    {"jump_time_s", 0, kMaxScenarioSeconds}, {"settle_move_s", 0.001, kMaxScenarioSeconds},
+    {"settle_hold_s", 0, kMaxScenarioSeconds}, {"swing_time_s", 0.001, kMaxScenarioSeconds},
+    {"tail_length_m", 0.01, 100}, {"hips_height_m", 0.01, 100}, {"model_height_m", 0.01, 100},
+    {"swing_m", -100, 100}, {"turn_deg", -3600, 3600}, {"jump_m", -10000, 10000}, {"jump_turn_deg", -3600, 3600},
+    {"settle_low_hips_m", -100, 100}, {"floor_raise_m", -100, 100}, {"floors_m", -100, 100},
+    {"move_hips_m", -100, 100}, {"rotate_hips_deg", -3600, 3600}, {"neighbour_slack_deg", 0, 180},
+    {"neighbour_factor", 0, 1000}, {"max_length_error_rel", 0, 1000}, {"min_tip_excursion_rel", 0, 1000},
+    {"loops", 1, 100, true}, {"warmup_loops", 0, 1000, true}, {"settle_bones", 1, kMaxChainBones, true},
+    {"sample_rate_hz", 1, 1000}, {"rate", 1, 1000}, {"table_fractions", 0, 1}, {"samples", 1, 100000, true},
+};
+constexpr Range kSolver[] = {
+    {"root_frequency_hz", 0, 100}, {"tip_frequency_hz", 0, 100}, {"damping_ratio", 0, 100},
+    {"gravity", -1000, 1000}, {"carry_deg", -360, 360}, {"rest_curve", 0, 1}, {"bend_coupling_rate", 0, 10000},
+    {"bend_limit_deg", -360, 360}, {"floor_height", -100, 100}, {"floor_clearance", 0, 10},
+    {"contact_damping", 0, 10000}, {"internal_step", 1e-4, 1}, {"teleport_distance", 0, 1e12},
+    {"teleport_angle_deg", 0, 1e12},  // out of reach = teleport handling off
+};
+constexpr Range kGrounding[] = {
+    {"points_per_joint", 1, 1000, true}, {"smoothing_radius_s", 0, 60}, {"contact_shin_fraction", 0, 1},
+    {"allowed_sink_m", 0, 10},
+};
+constexpr Range kFixture[] = {
+    {"seed", 0, 1e15, true}, {"height", 0.05, 100}, {"tail_length", 0, 5}, {"tail_radius", 0, 1},
+    {"tail_curl", -720, 720}, {"tail_side_curl", -720, 720}, {"attach_angle", -360, 360}, {"density", 0.05, 4},
+    {"unit_scale", 1e-4, 1e4}, {"armature_scale", 1e-4, 1e4}, {"tail_bones", 1, kMaxChainBones, true},
+};
+constexpr const char* kBooleans[] = {"twisted_frames", "count_tail"};
+constexpr const char* kSolverBooleans[] = {"forward_plane", "floor_enabled", "test_bug_fixed_fraction_follow",
+                                           "test_bug_rope_velocity_feedback", "test_bug_carry_per_joint"};
+
+std::string fmt(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+// "" when `v` (a number or a list of numbers) is within `r`; else why not.
+std::string check_number(const Range& r, const json& v) {
+  const std::string range = (r.integer ? "an integer " : "a number ") + fmt(r.lo) + ".." + fmt(r.hi);
+  auto one = [&](const json& x) {
+    if (!x.is_number()) return false;
+    const double d = x.get<double>();
+    return std::isfinite(d) && d >= r.lo && d <= r.hi && (!r.integer || d == std::floor(d));
+  };
+  if (v.is_array()) {
+    if (v.empty() || v.size() > kMaxListLength)
+      return std::string("\"") + r.key + "\" must hold 1.." + std::to_string(kMaxListLength) + " values";
+    for (const json& x : v)
+      if (!one(x)) return std::string("\"") + r.key + "\" values must each be " + range + " (got " + x.dump() + ")";
+    return "";
+  }
+  if (!one(v)) return std::string("\"") + r.key + "\" must be " + range + " (got " + v.dump().substr(0, 40) + ")";
+  return "";
+}
+
+template <size_t N>
+std::string check_object(const json& obj, const char* where, const Range (&ranges)[N]) {
+  if (!obj.is_object()) return std::string("\"") + where + "\" must be an object";
+  for (const Range& r : ranges)
+    if (obj.contains(r.key))
+      if (std::string e = check_number(r, obj[r.key]); !e.empty()) return std::string(where) + ": " + e;
+  return "";
+}
+
+std::string check_solver(const json& obj, const std::string& where) {
+  if (std::string e = check_object(obj, where.c_str(), kSolver); !e.empty()) return e;
+  for (const char* k : kSolverBooleans)
+    if (obj.contains(k) && !obj[k].is_boolean()) return where + ": \"" + k + "\" must be true or false";
+  return "";
+}
+
+std::string validate_parameters(const json& j) {
+  for (const Range& r : kTopLevel)
+    if (j.contains(r.key))
+      if (std::string e = check_number(r, j[r.key]); !e.empty()) return e;
+  for (const char* k : kBooleans)
+    if (j.contains(k) && !j[k].is_boolean()) return std::string("\"") + k + "\" must be true or false";
+  for (const char* k : {"description", "notes", "clip", "kind"})
+    if (j.contains(k) && !j[k].is_string()) return std::string("\"") + k + "\" must be a string";
+  for (const char* k : {"character", "tolerances", "variants_solver", "grounding"})
+    if (j.contains(k) && !j[k].is_object()) return std::string("\"") + k + "\" must be an object";
+  for (const char* k : {"variants", "clips", "sources", "grounding_variants", "expect"})
+    if (j.contains(k) && (!j[k].is_array() || j[k].size() > kMaxListLength))
+      return std::string("\"") + k + "\" must be a list of at most " + std::to_string(kMaxListLength) + " entries";
+  if (j.contains("variants"))
+    for (const json& v : j["variants"])
+      if (!v.is_string()) return "\"variants\" must be a list of names";
+  if (j.contains("solver"))
+    if (std::string e = check_solver(j["solver"], "solver"); !e.empty()) return e;
+  if (j.contains("variants_solver"))
+    for (const auto& [k, v] : j["variants_solver"].items())
+      if (std::string e = check_solver(v, "variants_solver." + k); !e.empty()) return e;
+  if (j.contains("grounding"))
+    if (std::string e = check_object(j["grounding"], "grounding", kGrounding); !e.empty()) return e;
+  if (j.contains("grounding_variants"))
+    for (const json& v : j["grounding_variants"]) {
+      if (std::string e = check_object(v, "grounding_variants", kGrounding); !e.empty()) return e;
+      if (!v.contains("key") || !v["key"].is_string()) return "grounding_variants: each needs a \"key\" string";
+    }
+  if (j.contains("character")) {
+    const json& c = j["character"];
+    if (c.contains("fixture") && !c["fixture"].is_string()) return "character.fixture must be a name";
+    if (c.contains("file") && !c["file"].is_string()) return "character.file must be a path";
+    if (c.contains("params"))
+      if (std::string e = check_object(c["params"], "character.params", kFixture); !e.empty()) return e;
+  }
+  if (j.contains("tolerances"))
+    for (const auto& [k, v] : j["tolerances"].items()) {
+      if (!v.is_object()) return "tolerances." + k + " must be an object {\"abs\": x, \"rel\": y}";
+      for (const char* t : {"abs", "rel"})
+        if (v.contains(t) && (!v[t].is_number() || !(v[t].get<double>() >= 0)))
+          return "tolerances." + k + "." + t + " must be a number >= 0";
+    }
+  return "";
+}
+
+}  // namespace
 
 Status load_scenario(const std::string& path, Scenario& s) {
   std::ifstream f(path);
@@ -25,6 +163,9 @@ Status load_scenario(const std::string& path, Scenario& s) {
     if (j.value("schema_version", 0) != kScenarioSchemaVersion)
       return Status::Error(Status::Code::kBadData,
                            path + ": schema_version must be " + std::to_string(kScenarioSchemaVersion));
+    if (!j.is_object()) return Status::Error(Status::Code::kBadData, path + ": a scenario is a JSON object");
+    if (std::string e = validate_parameters(j); !e.empty())
+      return Status::Error(Status::Code::kBadData, path + ": " + e);
     s = Scenario{};
     s.raw = j;
     s.path = path;

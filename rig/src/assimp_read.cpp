@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
+#include "read_checks.h"
 #include "rig/io.h"
 
 namespace rig {
@@ -23,9 +26,93 @@ Mat4 to_mat4(const aiMatrix4x4& a) {
   return m;
 }
 
+bool matrix_ok(const Mat4& m) { return m.allFinite() && m.cwiseAbs().maxCoeff() <= kMaxCoordinate; }
+bool value_ok(double v) { return std::isfinite(v) && std::abs(v) <= kMaxCoordinate; }
+
+// A cheap pass over a BVH's text before Assimp parses it: Assimp recurses
+// once per nesting level (a deep file overflows the stack), trusts the frame
+// count (memory) and accepts NaN and infinity. Checks nesting depth, joint
+// count, offsets, frame count, frame time and every motion value.
+Status check_bvh(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  auto bad = [&](const std::string& what) { return Status::Error(Status::Code::kBadData, path + ": " + what); };
+  size_t i = 0;
+  auto next = [&]() -> std::string {  // next whitespace-separated token, "" at the end
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    const size_t b = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    return text.substr(b, i - b);
+  };
+  auto number = [](const std::string& t, double& v) {
+    if (t.empty()) return false;
+    char* end = nullptr;
+    v = std::strtod(t.c_str(), &end);
+    return end && *end == '\0';
+  };
+  std::string tok = next();
+  if (tok != "HIERARCHY") return Status::Ok();  // not ours to judge: Assimp reports it
+  int depth = 0, joints = 0;
+  long channels = 0;
+  std::string joint = "?";
+  while (!(tok = next()).empty() && tok != "MOTION") {
+    if (tok == "{") {
+      if (++depth > kMaxNodeDepth)
+        return bad("joints nested deeper than " + std::to_string(kMaxNodeDepth) + " levels");
+    } else if (tok == "}") {
+      --depth;
+    } else if (tok == "ROOT" || tok == "JOINT") {
+      joint = next();
+      if (++joints > kMaxJoints) return bad("more than " + std::to_string(kMaxJoints) + " joints");
+    } else if (tok == "OFFSET") {
+      for (int k = 0; k < 3; ++k) {
+        double v = 0;
+        if (!number(next(), v) || !value_ok(v)) return bad("joint '" + joint + "': OFFSET is not a finite, plausible number");
+      }
+    } else if (tok == "CHANNELS") {
+      double n = 0;
+      if (!number(next(), n) || n < 0 || n > 9) return bad("joint '" + joint + "': CHANNELS count is not 0..9");
+      channels += static_cast<long>(n);
+    }
+  }
+  if (tok != "MOTION") return Status::Ok();
+  if (next() != "Frames:") return Status::Ok();
+  const std::string frames_tok = next();
+  char* end = nullptr;
+  const double frames = std::strtod(frames_tok.c_str(), &end);
+  if (frames_tok.empty() || *end != '\0' || !(frames >= 0) || frames != std::floor(frames))
+    return bad("Frames: '" + frames_tok + "' is not a frame count");
+  if (frames > static_cast<double>(kMaxFrames))
+    return bad("Frames: " + frames_tok + " is over the limit of " + std::to_string(kMaxFrames));
+  if (next() != "Frame" || next() != "Time:") return bad("'Frame Time:' missing after Frames");
+  double dt = 0;
+  const std::string dt_tok = next();
+  if (!number(dt_tok, dt) || !std::isfinite(dt) || dt <= 0 || dt > 10)
+    return bad("Frame Time: '" + dt_tok + "' is not a positive number of seconds (at most 10)");
+  if (frames * dt > kMaxClipSeconds) return bad("clip is longer than " + std::to_string(kMaxClipSeconds) + " s");
+  const long want = static_cast<long>(frames) * channels;
+  long got = 0;
+  while (!(tok = next()).empty()) {
+    double v = 0;
+    const long frame = channels > 0 ? got / channels : 0;
+    if (!number(tok, v) || !value_ok(v))
+      return bad("frame " + std::to_string(frame) + ": motion value '" + tok.substr(0, 32) +
+                 "' is not a finite, plausible number");
+    ++got;
+  }
+  if (got < want)
+    return bad("declares " + frames_tok + " frames of " + std::to_string(channels) + " channels but holds " +
+               std::to_string(channels > 0 ? got / channels : 0));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status load_assimp(const std::string& path, FileFormat format, Character& out) {
+  if (format == FileFormat::kBvh)
+    if (Status s = check_bvh(path); !s.ok()) return s;
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
@@ -37,19 +124,36 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
   out.source_path = path;
   out.format = format;
 
-  // Node table in depth-first order (parents first).
+  auto bad = [&](const std::string& what) { return Status::Error(Status::Code::kBadData, path + ": " + what); };
+  // Node table in depth-first order (parents first), without recursion.
   std::vector<const aiNode*> nodes;
   std::vector<int> parent;
-  std::function<void(const aiNode*, int)> walk = [&](const aiNode* n, int p) {
-    const int id = static_cast<int>(nodes.size());
-    nodes.push_back(n);
-    parent.push_back(p);
-    for (unsigned c = 0; c < n->mNumChildren; ++c) walk(n->mChildren[c], id);
-  };
-  walk(scene->mRootNode, -1);
+  {
+    struct Item {
+      const aiNode* node;
+      int parent, depth;
+    };
+    std::vector<Item> stack{{scene->mRootNode, -1, 0}};
+    while (!stack.empty()) {
+      const Item it = stack.back();
+      stack.pop_back();
+      if (!it.node) continue;
+      if (it.depth > kMaxNodeDepth)
+        return bad("nodes nested deeper than " + std::to_string(kMaxNodeDepth) + " levels");
+      if (nodes.size() >= static_cast<size_t>(kMaxJoints) * 10)
+        return bad("more than " + std::to_string(kMaxJoints * 10) + " nodes");
+      const int id = static_cast<int>(nodes.size());
+      nodes.push_back(it.node);
+      parent.push_back(it.parent);
+      for (unsigned c = it.node->mNumChildren; c-- > 0;) stack.push_back({it.node->mChildren[c], id, it.depth + 1});
+    }
+  }
   std::vector<Mat4> world(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i)
+  for (size_t i = 0; i < nodes.size(); ++i) {
     world[i] = (parent[i] >= 0 ? world[parent[i]] : Mat4::Identity()) * to_mat4(nodes[i]->mTransformation);
+    if (!matrix_ok(world[i]))
+      return bad("node '" + std::string(nodes[i]->mName.C_Str()) + "' has a NaN, infinite or implausible transform");
+  }
   std::map<std::string, int> node_by_name;
   for (size_t i = 0; i < nodes.size(); ++i) node_by_name.emplace(nodes[i]->mName.C_Str(), static_cast<int>(i));
 
@@ -71,8 +175,13 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
       auto it = node_by_name.find(mesh->mBones[b]->mName.C_Str());
       if (it == node_by_name.end()) continue;
       marked.insert(it->second);
-      if (!offset_world.count(it->second))
-        offset_world[it->second] = to_mat4(mesh->mBones[b]->mOffsetMatrix) * world[mesh_node[mi]].inverse();
+      if (!offset_world.count(it->second)) {
+        const Mat4 ow = to_mat4(mesh->mBones[b]->mOffsetMatrix) * world[mesh_node[mi]].inverse();
+        if (!matrix_ok(ow) || std::abs(ow.determinant()) < 1e-30 || !matrix_ok(Mat4(ow.inverse())))
+          return bad("bone '" + std::string(mesh->mBones[b]->mName.C_Str()) +
+                     "': singular or implausible inverse bind (offset) matrix");
+        offset_world[it->second] = ow;
+      }
     }
   }
   for (unsigned a = 0; a < scene->mNumAnimations; ++a)
@@ -86,6 +195,7 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
       if (n == 0 && !marked.count(0)) break;
       joints.insert(n);
     }
+  if (joints.size() > static_cast<size_t>(kMaxJoints)) return bad("more than " + std::to_string(kMaxJoints) + " joints");
   Skeleton& sk = out.skeleton;
   std::map<int, int> joint_of_node;
   for (int n : joints) {  // std::set iterates ascending node ids = parents first
@@ -96,6 +206,8 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     while (p >= 0 && !joint_of_node.count(p)) p = parent[p];
     sk.parents.push_back(p >= 0 ? joint_of_node[p] : -1);
     const Mat4 bind = offset_world.count(n) ? Mat4(offset_world[n].inverse()) : world[n];
+    if (!matrix_ok(bind) || std::abs(bind.determinant()) < 1e-30)
+      return bad("joint '" + std::string(nodes[n]->mName.C_Str()) + "': singular or implausible bind transform");
     sk.bind_world.push_back(bind);
     sk.inverse_bind.push_back(bind.inverse());
     const Mat4 parent_world = p >= 0 ? world[p] : (parent[n] >= 0 ? world[parent[n]] : Mat4::Identity());
@@ -114,12 +226,17 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     if (!mesh->HasBones() || mesh_node[mi] < 0 || !(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
       continue;
     const Mat4& mw = world[mesh_node[mi]];
+    if (out.mesh.positions.size() + mesh->mNumVertices > kMaxVertices)
+      return bad("more than " + std::to_string(kMaxVertices) + " skinned vertices");
     Mesh::Primitive prim{static_cast<int>(mi), 0, out.mesh.vertex_count(),
                          static_cast<int>(mesh->mNumVertices), mesh->mName.C_Str()};
     const int base = prim.first_vertex;
     for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
       const aiVector3D& p = mesh->mVertices[v];
       const Eigen::Vector4d w = mw * Eigen::Vector4d(p.x, p.y, p.z, 1.0);
+      if (!value_ok(w.x()) || !value_ok(w.y()) || !value_ok(w.z()))
+        return bad("mesh '" + std::string(mesh->mName.C_Str()) + "' vertex " + std::to_string(v) +
+                   " is NaN, infinite or implausibly far");
       out.mesh.positions.emplace_back(w.head<3>());
       out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
       out.mesh.source_index.push_back(static_cast<int>(v));
@@ -149,6 +266,23 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     }
     out.mesh.primitives.push_back(prim);
   }
+  // A vertex with no weight goes to its nearest joint (glTF needs weights
+  // summing to 1).
+  int unweighted = 0;
+  for (size_t v = 0; v < out.skin.influences.size() && sk.size() > 0; ++v) {
+    if (!out.skin.influences[v].empty()) continue;
+    int best = 0;
+    double best_d = INFINITY;
+    for (int j = 0; j < sk.size(); ++j) {
+      const double d = (sk.bind_world[j].block<3, 1>(0, 3) - out.mesh.positions[v]).squaredNorm();
+      if (d < best_d) best_d = d, best = j;
+    }
+    out.skin.influences[v].push_back({best, 1.0});
+    ++unweighted;
+  }
+  std::vector<std::string> notes;
+  if (unweighted)
+    notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
   for (auto& infl : out.skin.influences) {
     std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
     double sum = 0;
@@ -158,30 +292,53 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
   }
 
   // Clips: seconds = ticks / ticks-per-second.
+  int zero_keys = 0;
   for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
     const aiAnimation* anim = scene->mAnimations[a];
-    const double tps = anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : 25.0;
+    const double tps = anim->mTicksPerSecond > 0 && std::isfinite(anim->mTicksPerSecond) ? anim->mTicksPerSecond : 25.0;
     Clip clip;
     clip.name = anim->mName.length ? anim->mName.C_Str() : "clip_" + std::to_string(a);
     clip.duration = anim->mDuration / tps;
+    if (!std::isfinite(clip.duration) || clip.duration < 0 || clip.duration > kMaxClipSeconds)
+      return bad("animation '" + clip.name + "': duration is not 0.." + std::to_string(kMaxClipSeconds) + " s");
     for (unsigned c = 0; c < anim->mNumChannels; ++c) {
       const aiNodeAnim* ch = anim->mChannels[c];
       auto it = node_by_name.find(ch->mNodeName.C_Str());
       if (it == node_by_name.end() || !joint_of_node.count(it->second)) continue;
       JointTracks jt;
       jt.joint = joint_of_node[it->second];
+      const std::string where = "animation '" + clip.name + "' joint '" + ch->mNodeName.C_Str() + "'";
+      if (ch->mNumPositionKeys > kMaxFrames || ch->mNumRotationKeys > kMaxFrames || ch->mNumScalingKeys > kMaxFrames)
+        return bad(where + ": more than " + std::to_string(kMaxFrames) + " keys");
+      auto key_ok = [&](double t, std::initializer_list<double> vs) {
+        bool ok = std::isfinite(t / tps) && std::abs(t / tps) <= kMaxClipSeconds;
+        for (double v : vs) ok = ok && value_ok(v);
+        return ok;
+      };
       for (unsigned k = 0; k < ch->mNumPositionKeys; ++k) {
         const auto& key = ch->mPositionKeys[k];
+        if (!key_ok(key.mTime, {key.mValue.x, key.mValue.y, key.mValue.z}))
+          return bad(where + " translation key " + std::to_string(k) + " is NaN, infinite or implausible");
         jt.translation.times.push_back(key.mTime / tps);
         jt.translation.values.emplace_back(key.mValue.x, key.mValue.y, key.mValue.z);
       }
       for (unsigned k = 0; k < ch->mNumRotationKeys; ++k) {
         const auto& key = ch->mRotationKeys[k];
+        if (!key_ok(key.mTime, {key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z}))
+          return bad(where + " rotation key " + std::to_string(k) + " is NaN, infinite or implausible");
         jt.rotation.times.push_back(key.mTime / tps);
-        jt.rotation.values.push_back(Quat(key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z).normalized());
+        const Quat q(key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z);
+        if (q.norm() > 1e-6) {
+          jt.rotation.values.push_back(q.normalized());
+        } else {
+          jt.rotation.values.push_back(jt.rotation.values.empty() ? Quat::Identity() : jt.rotation.values.back());
+          ++zero_keys;
+        }
       }
       for (unsigned k = 0; k < ch->mNumScalingKeys; ++k) {
         const auto& key = ch->mScalingKeys[k];
+        if (!key_ok(key.mTime, {key.mValue.x, key.mValue.y, key.mValue.z}))
+          return bad(where + " scale key " + std::to_string(k) + " is NaN, infinite or implausible");
         jt.scale.times.push_back(key.mTime / tps);
         jt.scale.values.emplace_back(key.mValue.x, key.mValue.y, key.mValue.z);
       }
@@ -190,8 +347,13 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
           return Status::Error(Status::Code::kBadData, path + ": animation keys are not in time order");
       clip.tracks.push_back(std::move(jt));
     }
+    if (const int dropped = make_key_times_increasing(clip))
+      notes.push_back(path + ": animation '" + clip.name + "': " + std::to_string(dropped) +
+                      " keys at a repeated time dropped");
     out.clips.push_back(std::move(clip));
   }
+  if (zero_keys)
+    notes.push_back(path + ": " + std::to_string(zero_keys) + " zero rotation keys replaced by the previous key (or identity)");
   // FBX declares its unit (UnitScaleFactor is centimetres per unit).
   double unit_scale = 0;
   if (scene->mMetaData && scene->mMetaData->Get("UnitScaleFactor", unit_scale) && unit_scale > 0)
@@ -199,7 +361,9 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
   else
     out.meters_per_unit = 0;  // unknown: load() guesses from the height
   assign_roles(out.skeleton);
-  return Status::Ok();
+  Status ok = Status::Ok();
+  ok.notes = std::move(notes);
+  return ok;
 }
 
 }  // namespace rig

@@ -2,11 +2,13 @@
 // integers, byte strides, sparse) because Assimp 5.2 gets them wrong.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
 
 #include "gltf_source.h"
+#include "read_checks.h"
 
 namespace rig {
 namespace {
@@ -36,6 +38,12 @@ int component_count(int type) {
     case TINYGLTF_TYPE_MAT4: return 16;
     default: return 0;
   }
+}
+
+std::string short_number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
 }
 
 double decode(const unsigned char* p, int type, bool normalized) {
@@ -96,17 +104,23 @@ bool read_view(const tinygltf::Model& m, int view_index, size_t offset, size_t c
   const size_t csize = component_size(type);
   const size_t elem = csize * comps;
   const size_t stride = view.byteStride ? view.byteStride : elem;
-  if (csize == 0 || stride < elem) {
+  if (csize == 0 || stride < elem || stride > 252) {
     error = "bufferView " + std::to_string(view_index) + " has an invalid stride or type";
     return false;
   }
-  const size_t begin = view.byteOffset + offset;
-  const size_t needed = count == 0 ? 0 : (count - 1) * stride + elem;
-  if (view.byteOffset + view.byteLength > data.size() || offset + needed > view.byteLength ||
-      begin + needed > data.size()) {
+  // Every sum below is checked against the size it must stay under first, so
+  // offsets near 2^64 cannot wrap around into range.
+  if (count > kMaxAccessorElements || view.byteOffset > data.size() ||
+      view.byteLength > data.size() - view.byteOffset || offset > view.byteLength) {
     error = "accessor data runs past bufferView " + std::to_string(view_index);
     return false;
   }
+  const size_t needed = count == 0 ? 0 : (count - 1) * stride + elem;  // count, stride bounded: no overflow
+  if (needed > view.byteLength - offset) {
+    error = "accessor data runs past bufferView " + std::to_string(view_index);
+    return false;
+  }
+  const size_t begin = view.byteOffset + offset;
   out.resize(count * comps);
   for (size_t i = 0; i < count; ++i)
     for (int c = 0; c < comps; ++c)
@@ -128,8 +142,9 @@ bool read_accessor(const tinygltf::Model& m, int index, std::vector<double>& out
     error = "accessor " + std::to_string(index) + " has an unknown type";
     return false;
   }
-  if (a.count > (size_t{1} << 31)) {
-    error = "accessor " + std::to_string(index) + " count is implausible";
+  if (a.count > kMaxAccessorElements) {
+    error = "accessor " + std::to_string(index) + " count " + std::to_string(a.count) + " is over the limit of " +
+            std::to_string(kMaxAccessorElements);
     return false;
   }
   if (a.bufferView >= 0) {
@@ -160,9 +175,15 @@ bool read_accessor(const tinygltf::Model& m, int index, std::vector<double>& out
       std::copy_n(&val[i * components], components, &out[k * components]);
     }
   }
-  for (double v : out) {
-    if (!std::isfinite(v)) {
-      error = "accessor " + std::to_string(index) + " holds NaN or infinity";
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!std::isfinite(out[i])) {
+      error = "accessor " + std::to_string(index) + " element " + std::to_string(i / components) +
+              " holds NaN or infinity";
+      return false;
+    }
+    if (std::abs(out[i]) > kMaxCoordinate) {
+      error = "accessor " + std::to_string(index) + " element " + std::to_string(i / components) +
+              " holds an implausible value (" + short_number(out[i]) + ")";
       return false;
     }
   }
@@ -171,13 +192,42 @@ bool read_accessor(const tinygltf::Model& m, int index, std::vector<double>& out
 
 namespace {
 
-// Keeps the raw bytes of every image so writing can embed them unchanged.
-bool keep_image_bytes(tinygltf::Image* image, const int, std::string*, std::string*, int, int,
-                      const unsigned char* bytes, int size, void*) {
-  image->image.assign(bytes, bytes + size);
+// Keeps the raw bytes of uri images so writing can embed them unchanged.
+// Images in a buffer view stay there (the writer keeps the view); tinygltf
+// hands us a pointer into the buffer without checking the view's range, so
+// the range is checked here against the model being loaded (`user`).
+bool keep_image_bytes(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
+                      const unsigned char* bytes, int size, void* user) {
   image->width = image->height = -1;
+  if (image->bufferView >= 0) {
+    const auto* m = static_cast<const tinygltf::Model*>(user);
+    const auto& views = m->bufferViews;
+    bool fits = static_cast<size_t>(image->bufferView) < views.size();
+    if (fits) {
+      const tinygltf::BufferView& v = views[image->bufferView];
+      fits = v.buffer >= 0 && static_cast<size_t>(v.buffer) < m->buffers.size() &&
+             v.byteOffset <= m->buffers[v.buffer].data.size() &&
+             v.byteLength <= m->buffers[v.buffer].data.size() - v.byteOffset;
+    }
+    if (!fits && err)
+      *err += "image " + std::to_string(index) + ": bufferView " + std::to_string(image->bufferView) +
+              " runs past its buffer";
+    return fits;
+  }
+  if (size < 0) return false;
+  image->image.assign(bytes, bytes + size);
   return true;
 }
+
+// Node TRS or matrix values: finite and within kMaxCoordinate.
+bool node_values_ok(const tinygltf::Node& n) {
+  for (const auto* v : {&n.matrix, &n.translation, &n.rotation, &n.scale})
+    for (double x : *v)
+      if (!std::isfinite(x) || std::abs(x) > kMaxCoordinate) return false;
+  return true;
+}
+
+bool matrix_ok(const Mat4& m) { return m.allFinite() && m.cwiseAbs().maxCoeff() <= kMaxCoordinate; }
 
 Transform node_local(const tinygltf::Node& n) {
   if (n.matrix.size() == 16) {
@@ -187,8 +237,10 @@ Transform node_local(const tinygltf::Node& n) {
   }
   Transform t;
   if (n.translation.size() == 3) t.translation = Vec3(n.translation[0], n.translation[1], n.translation[2]);
-  if (n.rotation.size() == 4)
-    t.rotation = Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).normalized();
+  if (n.rotation.size() == 4) {
+    const Quat q(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]);
+    if (q.norm() > 1e-6) t.rotation = q.normalized();  // a zero quaternion reads as identity (noted)
+  }
   if (n.scale.size() == 3) t.scale = Vec3(n.scale[0], n.scale[1], n.scale[2]);
   return t;
 }
@@ -208,7 +260,7 @@ Status load_gltf(const std::string& path, Character& out) {
   auto src = std::make_shared<GltfSource>();
   tinygltf::Model& m = src->model;
   tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(keep_image_bytes, nullptr);
+  loader.SetImageLoader(keep_image_bytes, &m);
   std::string err, warn;
   const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
                                            path.substr(path.size() - 4) == ".GLB");
@@ -223,6 +275,41 @@ Status load_gltf(const std::string& path, Character& out) {
     std::string first = err.substr(0, err.find('\n'));
     return bad(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
   }
+  err.clear();  // tinygltf's warnings are no part of our messages
+  std::vector<std::string> notes;
+  for (const std::string& e : m.extensionsRequired)
+    if (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression" || e == "KHR_meshopt_compression")
+      return Status::Error(Status::Code::kUnsupported,
+                           path + ": requires extension " + e + ", which tailrig cannot decode (export uncompressed)");
+  // Every accessor and buffer view within range, even those we never read
+  // (the writer copies them).
+  for (size_t v = 0; v < m.bufferViews.size(); ++v) {
+    const tinygltf::BufferView& bv = m.bufferViews[v];
+    if (!valid_index(bv.buffer, m.buffers) || bv.byteOffset > m.buffers[bv.buffer].data.size() ||
+        bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
+      return bad(path, "bufferView " + std::to_string(v) + " runs past its buffer");
+  }
+  for (size_t a = 0; a < m.accessors.size(); ++a) {
+    const tinygltf::Accessor& acc = m.accessors[a];
+    const bool views_ok = (acc.bufferView < 0 || valid_index(acc.bufferView, m.bufferViews)) &&
+                          (!acc.sparse.isSparse || (valid_index(acc.sparse.indices.bufferView, m.bufferViews) &&
+                                                    valid_index(acc.sparse.values.bufferView, m.bufferViews)));
+    if (!views_ok) return bad(path, "accessor " + std::to_string(a) + " names a missing bufferView");
+    if (acc.count > kMaxAccessorElements)
+      return bad(path, "accessor " + std::to_string(a) + " count " + std::to_string(acc.count) +
+                           " is over the limit of " + std::to_string(kMaxAccessorElements));
+  }
+  for (size_t n = 0; n < m.nodes.size(); ++n)
+    if (!node_values_ok(m.nodes[n]))
+      return bad(path, "node " + std::to_string(n) + " has a NaN, infinite or implausibly large transform value");
+  {
+    int zero_rotations = 0;
+    for (auto& n : m.nodes)
+      if (n.rotation.size() == 4 && Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).norm() <= 1e-6)
+        ++zero_rotations;
+    if (zero_rotations)
+      notes.push_back(path + ": " + std::to_string(zero_rotations) + " nodes have a zero rotation quaternion; read as identity");
+  }
   out = Character{};
   out.source_path = path;
   out.format = binary ? FileFormat::kGlb : FileFormat::kGltf;
@@ -236,23 +323,26 @@ Status load_gltf(const std::string& path, Character& out) {
         return bad(path, "node hierarchy is not a tree (node " + std::to_string(n) + ")");
       parent[c] = n;
     }
+  // World matrices and depths without recursion (a file may nest nodes
+  // arbitrarily deep): walk up to a done ancestor, then fill in downwards.
   std::vector<Mat4> world(node_count);
-  std::vector<int> state(node_count, 0);  // 0 todo, 1 visiting, 2 done
-  std::function<bool(int)> eval = [&](int n) {
-    if (state[n] == 2) return true;
-    if (state[n] == 1) return false;
-    state[n] = 1;
-    Mat4 p = Mat4::Identity();
-    if (parent[n] >= 0) {
-      if (!eval(parent[n])) return false;
-      p = world[parent[n]];
+  std::vector<int> node_depth(node_count, -1);  // -1 todo
+  std::vector<int> path_up;
+  for (int n = 0; n < node_count; ++n) {
+    path_up.clear();
+    for (int k = n; k >= 0 && node_depth[k] < 0; k = parent[k]) {
+      path_up.push_back(k);
+      if (static_cast<int>(path_up.size()) > node_count) return bad(path, "node hierarchy has a cycle");
     }
-    world[n] = p * node_local(m.nodes[n]).matrix();
-    state[n] = 2;
-    return true;
-  };
-  for (int n = 0; n < node_count; ++n)
-    if (!eval(n)) return bad(path, "node hierarchy has a cycle");
+    for (auto it = path_up.rbegin(); it != path_up.rend(); ++it) {
+      const int k = *it, p = parent[k];
+      node_depth[k] = p >= 0 ? node_depth[p] + 1 : 0;
+      if (node_depth[k] > kMaxNodeDepth)
+        return bad(path, "node " + std::to_string(k) + " is nested deeper than " + std::to_string(kMaxNodeDepth) +
+                             " levels");
+      world[k] = (p >= 0 ? world[p] : Mat4::Identity()) * node_local(m.nodes[k]).matrix();
+    }
+  }
 
   // Skinned mesh nodes and the union of their joints.
   std::map<int, int> joint_of_node;  // node -> position in `joint_node_list`
@@ -289,7 +379,11 @@ Status load_gltf(const std::string& path, Character& out) {
       Mat4 b = Mat4::Identity();
       if (!ibm.empty())
         for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[j * 16 + i];
-      if (std::abs(b.determinant()) < 1e-30) return bad(path, "singular inverse bind matrix");
+      if (std::abs(b.determinant()) < 1e-30 || !matrix_ok(b) || !matrix_ok(Mat4(b.inverse())))
+        return bad(path, "skin " + std::to_string(s) + " joint " + std::to_string(j) +
+                             ": singular or implausible inverse bind matrix");
+      if (static_cast<int>(joint_node_list.size()) >= kMaxJoints)
+        return bad(path, "more than " + std::to_string(kMaxJoints) + " joints");
       joint_of_node[node] = static_cast<int>(joint_node_list.size());
       joint_node_list.push_back(node);
       joint_ibm.push_back(b);
@@ -305,6 +399,10 @@ Status load_gltf(const std::string& path, Character& out) {
         for (int n = ch.target_node; valid_index(n, m.nodes) && !take[n]; n = parent[n]) take[n] = 1;
     for (int n = 0; n < node_count; ++n)
       if (take[n] && m.nodes[n].mesh < 0) {
+        if (static_cast<int>(joint_node_list.size()) >= kMaxJoints)
+          return bad(path, "more than " + std::to_string(kMaxJoints) + " animated nodes");
+        if (!matrix_ok(world[n]) || std::abs(world[n].determinant()) < 1e-30)
+          return bad(path, "node " + std::to_string(n) + " has a singular or implausible world transform");
         joint_of_node[n] = static_cast<int>(joint_node_list.size());
         joint_node_list.push_back(n);
         joint_ibm.push_back(world[n].inverse());
@@ -312,11 +410,7 @@ Status load_gltf(const std::string& path, Character& out) {
   }
 
   // Topological order: by depth in the node tree, then by first appearance.
-  auto depth = [&](int n) {
-    int d = 0;
-    while (parent[n] >= 0) n = parent[n], ++d;
-    return d;
-  };
+  auto depth = [&](int n) { return node_depth[n]; };
   std::vector<int> order(joint_node_list.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
@@ -353,9 +447,13 @@ Status load_gltf(const std::string& path, Character& out) {
     if ((A - Mat4::Identity()).cwiseAbs().maxCoeff() < 1e-6) A = Mat4::Identity();
   }
   src->mesh_to_world = A;
+  if (!matrix_ok(A) || std::abs(A.determinant()) < 1e-30)
+    return bad(path, "the skeleton's root transform is singular or implausible");
   for (int i = 0; i < sk.size(); ++i) {
     sk.bind_world[i] = A * sk.bind_world[i];
     sk.inverse_bind[i] = sk.bind_world[i].inverse();
+    if (!matrix_ok(sk.bind_world[i]) || !matrix_ok(sk.inverse_bind[i]) || !matrix_ok(sk.root_parent_world[i]))
+      return bad(path, "joint '" + sk.names[i] + "': bind transform is singular or implausible");
   }
   for (int i = 0; i < sk.size(); ++i) {
     const int p = sk.parents[i];
@@ -377,11 +475,16 @@ Status load_gltf(const std::string& path, Character& out) {
       int comps = 0;
       if (!read_accessor(m, pos_it->second, pos, comps, err) || comps != 3)
         return bad(path, "mesh " + std::to_string(node.mesh) + " positions: " + err);
+      if (out.mesh.positions.size() + pos.size() / 3 > kMaxVertices)
+        return bad(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
       const int count = static_cast<int>(pos.size() / 3);
       Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
       const int base = mp.first_vertex;
       for (int v = 0; v < count; ++v) {
         out.mesh.positions.emplace_back((A * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
+        if (!out.mesh.positions.back().allFinite() || out.mesh.positions.back().cwiseAbs().maxCoeff() > kMaxCoordinate)
+          return bad(path, "mesh " + std::to_string(node.mesh) + " vertex " + std::to_string(v) +
+                               " lies at an implausible position");
         out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
         out.mesh.source_index.push_back(v);
       }
@@ -428,7 +531,24 @@ Status load_gltf(const std::string& path, Character& out) {
       out.mesh.primitives.push_back(mp);
     }
   }
-  // Merge duplicate joints per vertex and normalise to sum 1.
+  // Merge duplicate joints per vertex and normalise to sum 1. A vertex with
+  // no positive weight (glTF needs weights summing to 1) goes to its nearest
+  // joint, as a rigger would have done.
+  int unweighted = 0;
+  for (size_t v = 0; v < out.skin.influences.size(); ++v) {
+    auto& infl = out.skin.influences[v];
+    if (!infl.empty() || sk.size() == 0) continue;
+    int best = 0;
+    double best_d = INFINITY;
+    for (int j = 0; j < sk.size(); ++j) {
+      const double d = (sk.bind_world[j].block<3, 1>(0, 3) - out.mesh.positions[v]).squaredNorm();
+      if (d < best_d) best_d = d, best = j;
+    }
+    infl.push_back({best, 1.0});
+    ++unweighted;
+  }
+  if (unweighted)
+    notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
   for (auto& infl : out.skin.influences) {
     std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
     std::vector<Influence> merged;
@@ -444,6 +564,7 @@ Status load_gltf(const std::string& path, Character& out) {
   }
 
   // Clips: channels on joint nodes.
+  int zero_keys = 0;
   for (const tinygltf::Animation& anim : m.animations) {
     Clip clip;
     clip.name = anim.name;
@@ -455,14 +576,18 @@ Status load_gltf(const std::string& path, Character& out) {
       const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
       std::vector<double> times, values;
       int tc = 0, vc = 0;
+      err.clear();
       if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1)
-        return bad(path, "animation '" + anim.name + "': " + err);
+        return bad(path, "animation '" + anim.name + "': " + (err.empty() ? "key times are not scalars" : err));
       const Interpolation interp = s.interpolation == "STEP" ? Interpolation::kStep
                                    : s.interpolation == "CUBICSPLINE" ? Interpolation::kCubicSpline
                                                                       : Interpolation::kLinear;
       const size_t per_key = interp == Interpolation::kCubicSpline ? 3 : 1;
       if (!std::is_sorted(times.begin(), times.end()) || times.empty())
         return bad(path, "animation '" + anim.name + "' has unsorted or empty key times");
+      if (times.size() > static_cast<size_t>(kMaxFrames) || times.back() > kMaxClipSeconds)
+        return bad(path, "animation '" + anim.name + "' is longer than " + std::to_string(kMaxFrames) + " keys or " +
+                             std::to_string(static_cast<int>(kMaxClipSeconds)) + " s");
       JointTracks& jt = tracks[it->second];
       jt.joint = it->second;
       const bool is_rot = ch.target_path == "rotation";
@@ -473,8 +598,14 @@ Status load_gltf(const std::string& path, Character& out) {
       if (is_rot) {
         jt.rotation.times = times;
         jt.rotation.interpolation = interp;
-        for (size_t k = 0; k < values.size(); k += 4)
-          jt.rotation.values.emplace_back(values[k + 3], values[k], values[k + 1], values[k + 2]);
+        for (size_t k = 0; k < values.size(); k += 4) {
+          Quat q(values[k + 3], values[k], values[k + 1], values[k + 2]);
+          if (interp != Interpolation::kCubicSpline && q.norm() <= 1e-6) {  // tangents may be zero
+            q = jt.rotation.values.empty() ? Quat::Identity() : jt.rotation.values.back();
+            ++zero_keys;
+          }
+          jt.rotation.values.push_back(q);
+        }
       } else {
         Track<Vec3>& tr = ch.target_path == "translation" ? jt.translation : jt.scale;
         tr.times = times;
@@ -484,13 +615,21 @@ Status load_gltf(const std::string& path, Character& out) {
       clip.duration = std::max(clip.duration, times.back());
     }
     for (auto& [j, jt] : tracks) clip.tracks.push_back(std::move(jt));
+    if (const int dropped = make_key_times_increasing(clip))
+      notes.push_back(path + ": animation '" + anim.name + "': " + std::to_string(dropped) +
+                      " keys at a repeated time dropped");
     out.clips.push_back(std::move(clip));
   }
+  if (zero_keys)
+    notes.push_back(path + ": " + std::to_string(zero_keys) +
+                    " zero rotation keys replaced by the previous key (or identity)");
   src->animation_count = static_cast<int>(m.animations.size());
   out.meters_per_unit = 1.0;  // glTF is metres by specification
   out.gltf = std::move(src);
   assign_roles(out.skeleton);
-  return Status::Ok();
+  Status done = Status::Ok();
+  done.notes = std::move(notes);
+  return done;
 }
 
 }  // namespace rig

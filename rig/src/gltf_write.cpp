@@ -7,8 +7,10 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "gltf_source.h"
+#include "rig/safe_write.h"
 
 namespace rig {
 namespace {
@@ -217,7 +219,8 @@ Status prune_and_repack(tinygltf::Model& m) {
     if (view_pruned[v] && !view_used[v]) continue;
     tinygltf::BufferView bv = m.bufferViews[v];
     if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()) ||
-        bv.byteOffset + bv.byteLength > m.buffers[bv.buffer].data.size())
+        bv.byteOffset > m.buffers[bv.buffer].data.size() ||
+        bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
       return Status::Error(Status::Code::kBadData, "bufferView " + std::to_string(v) + " runs past its buffer");
     while (packed.size() % kAlign) packed.push_back(0);
     const auto& src = m.buffers[bv.buffer].data;
@@ -228,16 +231,17 @@ Status prune_and_repack(tinygltf::Model& m) {
     view_map[v] = static_cast<int>(views.size());
     views.push_back(bv);
   }
+  auto new_view = [&](int v) { return v >= 0 && v < static_cast<int>(view_map.size()) ? view_map[v] : -1; };
   for (auto& a : m.accessors) {
-    if (a.bufferView >= 0) a.bufferView = view_map[a.bufferView];
+    if (a.bufferView >= 0) a.bufferView = new_view(a.bufferView);
     if (a.sparse.isSparse) {
-      a.sparse.indices.bufferView = view_map[a.sparse.indices.bufferView];
-      a.sparse.values.bufferView = view_map[a.sparse.values.bufferView];
+      a.sparse.indices.bufferView = new_view(a.sparse.indices.bufferView);
+      a.sparse.values.bufferView = new_view(a.sparse.values.bufferView);
     }
   }
   for (auto& img : m.images) {
     if (img.bufferView >= 0) {
-      img.bufferView = view_map[img.bufferView];
+      img.bufferView = new_view(img.bufferView);
     } else if (!img.image.empty()) {
       // A uri image (external or data uri): embed its original bytes.
       while (packed.size() % kAlign) packed.push_back(0);
@@ -266,19 +270,164 @@ Status prune_and_repack(tinygltf::Model& m) {
   return Status::Ok();
 }
 
-bool write_file(tinygltf::Model& m, const std::string& path, std::string& error) {
+// --- Validity repairs and the file write --------------------------------
+
+// Animation samplers whose key times are not strictly increasing (as the
+// floats we write) or whose accessors are strided or sparse are rewritten as
+// tightly packed float accessors; of keys sharing a time the last is kept.
+Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
+  bool changed = false;
+  for (auto& anim : m.animations) {
+    size_t dropped = 0, repacked = 0, normalized = 0;
+    std::set<int> rotation_samplers;
+    for (const auto& ch : anim.channels)
+      if (ch.target_path == "rotation") rotation_samplers.insert(ch.sampler);
+    for (int si = 0; si < static_cast<int>(anim.samplers.size()); ++si) {
+      auto& s = anim.samplers[si];
+      auto messy = [&](int a) {
+        if (a < 0 || a >= static_cast<int>(m.accessors.size())) return false;
+        const auto& acc = m.accessors[a];
+        if (acc.sparse.isSparse || acc.bufferView < 0) return true;
+        if (acc.bufferView >= static_cast<int>(m.bufferViews.size())) return false;
+        return m.bufferViews[acc.bufferView].byteStride != 0;
+      };
+      std::vector<double> times, values;
+      int tc = 0, vc = 0;
+      std::string err;
+      if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1 ||
+          times.empty())
+        return Status::Error(Status::Code::kBadData,
+                             "animation '" + anim.name + "': sampler accessors are unreadable" +
+                                 (err.empty() ? "" : " (" + err + ")"));
+      const size_t per_key = s.interpolation == "CUBICSPLINE" ? 3 : 1;
+      const size_t stride = per_key * static_cast<size_t>(vc);
+      if (values.size() != times.size() * stride)
+        return Status::Error(Status::Code::kBadData, "animation '" + anim.name + "': output does not match input");
+      // Rotation keys must be unit quaternions: normalised; a zero one takes
+      // the previous key (identity for the first).
+      size_t fixed_quats = 0;
+      if (rotation_samplers.count(si) && vc == 4 && per_key == 1)
+        for (size_t k = 0; k < times.size(); ++k) {
+          double* q = &values[k * 4];
+          const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+          if (std::abs(n - 1.0) <= 1e-5) continue;
+          ++fixed_quats;
+          if (n > 1e-6) {
+            for (int c = 0; c < 4; ++c) q[c] /= n;
+          } else if (k > 0) {
+            std::copy_n(q - 4, 4, q);
+          } else {
+            q[0] = q[1] = q[2] = 0, q[3] = 1;
+          }
+        }
+      normalized += fixed_quats;
+      std::vector<float> t_out, v_out;
+      for (size_t k = 0; k < times.size(); ++k) {
+        const float t = static_cast<float>(times[k]);
+        const auto first = values.begin() + static_cast<std::ptrdiff_t>(k * stride);
+        if (!t_out.empty() && !(t > t_out.back())) {  // same (or earlier) time: keep the later key
+          ++dropped;
+          if (t == t_out.back()) std::transform(first, first + stride, v_out.end() - stride, [](double x) { return float(x); });
+          continue;
+        }
+        t_out.push_back(t);
+        for (auto it = first; it != first + stride; ++it) v_out.push_back(static_cast<float>(*it));
+      }
+      const bool strided = messy(s.input) || messy(s.output);
+      if (t_out.size() == times.size() && !strided && fixed_quats == 0) continue;
+      if (strided) ++repacked;
+      Writer w{m};
+      s.input = w.add_accessor(t_out, static_cast<int>(t_out.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                               TINYGLTF_TYPE_SCALAR, -1, true);
+      s.output = w.add_accessor(v_out, static_cast<int>(t_out.size() * per_key), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                vc == 4 ? TINYGLTF_TYPE_VEC4 : vc == 3 ? TINYGLTF_TYPE_VEC3 : TINYGLTF_TYPE_SCALAR,
+                                -1, false);
+      changed = true;
+    }
+    if (dropped)
+      notes.push_back("animation '" + anim.name + "': " + std::to_string(dropped) +
+                      " keys at a repeated time dropped (glTF needs strictly increasing key times)");
+    if (normalized)
+      notes.push_back("animation '" + anim.name + "': " + std::to_string(normalized) +
+                      " rotation keys normalised (zero ones take the previous key)");
+    if (repacked)
+      notes.push_back("animation '" + anim.name + "': " + std::to_string(repacked) +
+                      " samplers re-packed (strided or sparse accessors are not allowed there)");
+  }
+  if (changed) return prune_and_repack(m);
+  return Status::Ok();
+}
+
+// skin.skeleton must be a common root of the skin's joints (an ancestor or
+// one of them); an invalid one becomes the deepest common root, or is removed.
+void repair_skin_skeletons(tinygltf::Model& m, std::vector<std::string>& notes) {
+  const int n = static_cast<int>(m.nodes.size());
+  std::vector<int> parent(n, -1);
+  for (int i = 0; i < n; ++i)
+    for (int c : m.nodes[i].children)
+      if (c >= 0 && c < n) parent[c] = i;
+  auto chain = [&](int node) {  // node, its parent, ... (bounded: the tree was checked on read)
+    std::vector<int> up;
+    for (int k = node; k >= 0 && static_cast<int>(up.size()) <= n; k = parent[k]) up.push_back(k);
+    return up;
+  };
+  for (size_t si = 0; si < m.skins.size(); ++si) {
+    tinygltf::Skin& skin = m.skins[si];
+    if (skin.skeleton < 0 || skin.joints.empty()) continue;
+    // Common roots = ancestors-or-self shared by every joint, deepest first.
+    std::vector<int> common = chain(skin.joints[0]);
+    for (size_t j = 1; j < skin.joints.size() && !common.empty(); ++j) {
+      const std::vector<int> up = chain(skin.joints[j]);
+      std::vector<int> keep;
+      for (int c : common)
+        if (std::find(up.begin(), up.end(), c) != up.end()) keep.push_back(c);
+      common = std::move(keep);
+    }
+    if (std::find(common.begin(), common.end(), skin.skeleton) != common.end()) continue;
+    const int was = skin.skeleton;
+    skin.skeleton = common.empty() ? -1 : common.front();
+    notes.push_back("skin " + std::to_string(si) + ": skeleton node " + std::to_string(was) +
+                    " is not a common root of its joints; " +
+                    (skin.skeleton < 0 ? std::string("removed") : "set to node " + std::to_string(skin.skeleton)));
+  }
+}
+
+// Node rotations must be unit quaternions: normalised, a zero one dropped.
+void repair_node_rotations(tinygltf::Model& m, std::vector<std::string>& notes) {
+  int fixed = 0;
+  for (auto& n : m.nodes) {
+    if (n.rotation.size() != 4) continue;
+    double len = 0;
+    for (double c : n.rotation) len += c * c;
+    len = std::sqrt(len);
+    if (std::abs(len - 1.0) <= 1e-5) continue;
+    ++fixed;
+    if (len > 1e-6) {
+      for (double& c : n.rotation) c /= len;
+    } else {
+      n.rotation.clear();
+    }
+  }
+  if (fixed)
+    notes.push_back(std::to_string(fixed) + " node rotations were not unit quaternions: normalised (zero: identity)");
+}
+
+Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes) {
+  repair_node_rotations(m, notes);
+  if (Status s = repair_samplers(m, notes); !s.ok()) return s;
+  repair_skin_skeletons(m, notes);
   for (auto& img : m.images) img.image.clear();  // bytes live in buffer views now
+  // tinygltf's file writer does not check its stream: serialise to memory,
+  // then write the bytes ourselves (temp file, fsync, rename).
+  std::ostringstream bytes(std::ios::binary);
   tinygltf::TinyGLTF w;
   try {
-    if (!w.WriteGltfSceneToFile(&m, path, true, true, false, true)) {
-      error = "cannot write " + path;
-      return false;
-    }
+    if (!w.WriteGltfSceneToStream(&m, bytes, false, true) || !bytes)
+      return Status::Error(Status::Code::kIoError, path + ": cannot encode the glTF document");
   } catch (const std::exception& e) {
-    error = std::string("cannot write ") + path + ": " + e.what();
-    return false;
+    return Status::Error(Status::Code::kIoError, path + ": cannot encode the glTF document: " + e.what());
   }
-  return true;
+  return write_file_atomic(path, bytes.view());
 }
 
 Status check_model(const Character& c) {
@@ -299,7 +448,7 @@ Status check_model(const Character& c) {
   return Status::Ok();
 }
 
-Status save_new(const Character& c, const std::string& path) {
+Status save_new(const Character& c, const std::string& path, std::vector<std::string>& notes) {
   tinygltf::Model m;
   m.asset.version = "2.0";
   m.asset.generator = "tailrig";
@@ -390,9 +539,9 @@ Status save_new(const Character& c, const std::string& path) {
   }
   m.scenes.push_back(scene);
   m.defaultScene = 0;
-  std::string error;
-  if (!write_file(m, path, error)) return Status::Error(Status::Code::kIoError, error);
-  return Status::Ok();
+  Status written = write_file(m, path, notes);
+  written.notes = std::move(notes);
+  return written;
 }
 
 // Joint nodes of the loaded skins that the model no longer has as joints
@@ -463,7 +612,7 @@ void drop_unused_samplers(tinygltf::Model& m) {
   std::erase_if(m.animations, [](const tinygltf::Animation& a) { return a.channels.empty(); });
 }
 
-Status save_in_place(const Character& c, const std::string& path) {
+Status save_in_place(const Character& c, const std::string& path, std::vector<std::string>& notes) {
   const GltfSource& src = *c.gltf;
   tinygltf::Model m = src.model;
   for (const std::string& e : m.extensionsUsed)
@@ -583,16 +732,20 @@ Status save_in_place(const Character& c, const std::string& path) {
     drop_unused_samplers(m);
     if (Status s = prune_and_repack(m); !s.ok()) return s;
   }
-  std::string error;
-  if (!write_file(m, path, error)) return Status::Error(Status::Code::kIoError, error);
-  return Status::Ok();
+  Status written = write_file(m, path, notes);
+  written.notes = std::move(notes);
+  return written;
 }
 
 }  // namespace
 
 Status save_glb(const Character& c, const std::string& path) {
+  if (same_file(path, c.source_path))
+    return Status::Error(Status::Code::kIoError,
+                         path + ": is the input file; refusing to overwrite it (choose another --out)");
   if (Status s = check_model(c); !s.ok()) return s;
-  return c.gltf ? save_in_place(c, path) : save_new(c, path);
+  std::vector<std::string> notes;
+  return c.gltf ? save_in_place(c, path, notes) : save_new(c, path, notes);
 }
 
 }  // namespace rig

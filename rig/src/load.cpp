@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "gltf_source.h"
+#include "read_checks.h"
 #include "rig/io.h"
 #include "rig/weld.h"
 
@@ -34,6 +36,38 @@ double extent_height(const Character& c) {
 
 }  // namespace
 
+namespace {
+
+template <typename T>
+int dedupe_track(Track<T>& tr) {
+  const size_t per_key = tr.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+  if (tr.times.size() < 2 || tr.values.size() != tr.times.size() * per_key) return 0;
+  std::vector<double> times;
+  std::vector<T> values;
+  for (size_t k = 0; k < tr.times.size(); ++k) {
+    const auto first = tr.values.begin() + static_cast<std::ptrdiff_t>(k * per_key);
+    if (!times.empty() && tr.times[k] <= times.back()) {
+      std::copy(first, first + per_key, values.end() - per_key);
+      continue;
+    }
+    times.push_back(tr.times[k]);
+    values.insert(values.end(), first, first + per_key);
+  }
+  const int dropped = static_cast<int>(tr.times.size() - times.size());
+  tr.times = std::move(times);
+  tr.values = std::move(values);
+  return dropped;
+}
+
+}  // namespace
+
+int make_key_times_increasing(Clip& clip) {
+  int dropped = 0;
+  for (JointTracks& jt : clip.tracks)
+    dropped += dedupe_track(jt.translation) + dedupe_track(jt.rotation) + dedupe_track(jt.scale);
+  return dropped;
+}
+
 double guess_meters_per_unit(double height_in_units) {
   // People and creatures are 0.2-5 m tall; 20-500 units means centimetres.
   if (height_in_units > 20.0 && height_in_units < 1000.0) return 0.01;
@@ -59,9 +93,10 @@ Status load(const std::string& path, Character& out) {
   }
   if (!s.ok()) return s;
   const double h = extent_height(out);
+  if (!std::isfinite(h)) return Status::Error(Status::Code::kBadData, path + ": model extent is not finite");
   if (out.meters_per_unit <= 0 || f == FileFormat::kGlb || f == FileFormat::kGltf || f == FileFormat::kBvh)
     out.meters_per_unit = guess_meters_per_unit(h);
-  return Status::Ok();
+  return s;  // with its notes
 }
 
 }  // namespace rig

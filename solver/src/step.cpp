@@ -284,6 +284,10 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
   const int n = desc.size();
   assert(n >= 1 && st.size() == n);
   assert(params.internal_step > 0.0);
+  if (!hips_world.matrix().allFinite()) {  // see step(): ignored, state kept
+    ++st.rejected_hips;
+    return;
+  }
   const HipsPose hp = decompose(desc, hips_world);
   Quaterniond parent_rot = hp.rot * desc.hips_to_root_parent_rot;
   Vector3d head = (hp.trans + hp.rot * hp.offset) * desc.meters_per_unit;
@@ -322,7 +326,20 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
   assert(st.size() == desc.size());
   assert(out.empty() || out.size() >= static_cast<size_t>(desc.size()));
   assert(params.internal_step > 0.0);
-  assert(hips_world.matrix().allFinite());
+  // A non-finite hips transform (a bad key, a NaN upstream) is ignored in
+  // every build type: the state is kept, the previous output re-written and
+  // the frame counted in st.rejected_hips. One bad frame must not poison
+  // every later one.
+  if (!hips_world.matrix().allFinite()) {
+    ++st.rejected_hips;
+    st.last_substeps = 0;
+    if (st.initialized) {
+      write_output(desc, params, st, decompose(desc, st.hips_prev), out);
+    } else {
+      for (size_t i = 0; i < out.size() && i < desc.links.size(); ++i) out[i] = desc.links[i].rest_local_rotation;
+    }
+    return;
+  }
   if (!st.initialized) {
     reset(desc, params, st, hips_world);
   }

@@ -55,7 +55,8 @@ struct ChainResult {
 // in `vertices` (original ids) get chain_influences(g[i], ...) where g[i] is
 // the geodesic distance of vertices[i]; every other weight is copied
 // unchanged. Clips are copied unchanged (the new joints have no tracks;
-// stored_local = neutral_local). Names get a numeric suffix if taken.
+// stored_local = neutral_local). When any name of the chain is taken, the
+// whole chain gets the first free prefix "Chain2_", "Chain3_", ...
 rig::Character add_chain(const rig::Character& in, int parent, const std::vector<rig::Vec3>& joints,
                          double length, const std::vector<int>& vertices,
                          const std::vector<double>& g, const ChainParams& params,

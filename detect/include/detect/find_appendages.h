@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "detect/body.h"
 #include "detect/chain.h"
 #include "detect/classify.h"
 #include "detect/components.h"
@@ -31,7 +32,9 @@ struct Params {
   // the cut is made split_margin x H above the lowest level it separates at.
   double split_step = 0.0025;
   double split_min_length = 0.2;    // two chain segments (ChainParams::segment_fraction)
-  double split_margin = 0.01;       // cut this x H above the saddle, past the blend fillet
+  double split_margin = 0.02;       // cut this x H above the saddle, past the blend fillet (issue 11:
+                                    // 0.01 left rump skin of the fillet on the tail; IoU with the
+                                    // artist tails of Wolf/Trex/Fox 0.89/0.90/0.81 -> 0.90/0.94/0.90)
   ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
   ChainParams chain;                // L percentile, K rule, smoothing, bone names
 };
@@ -55,6 +58,10 @@ struct Region {
   Box box;
   Classification classification;
   int rigid_joint = -1;         // for Action::kRigid
+  int chain_parent = -1;        // a chain hangs from the pelvis (BodyReading::pelvis) ...
+  int root_joint = -1;          // ... and starts at this pelvis-zone joint, nearest its root
+  Ownership owner;              // who drives the region's skin (dominant joints)
+  std::string reason;           // why this class and action, with the measured numbers
   // Filled for chains (and for tails in report/rigid mode: what a chain would be):
   double length = 0.0;          // L, bind units
   int bones = 0;                // K
@@ -80,7 +87,8 @@ struct Analysis {
   int shell_count = 0;
   int body_shell = -1;                    // the largest shell
   std::vector<Region> regions;
-  int hips = -1;                          // skeleton index of the hips joint
+  BodyReading body;                       // pelvis, body bones, existing tail bones
+  int hips = -1;                          // the pelvis (body.pelvis; else the hips role)
   std::vector<rig::Role> roles;           // per joint: the roles used (a weightless Hips'
                                           // stand-in reads as hips, see find_appendages.cpp)
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "rig/model.h"
 
@@ -13,14 +14,38 @@ struct Status {
   enum class Code { kOk, kNotFound, kUnsupported, kBadData, kIoError };
   Code code = Code::kOk;
   std::string message;  // one line, says what and where
+  // Repairs made to imperfect input (also on success), one line each, for the
+  // CLI to print on stderr: "file.glb: 3 repeated key times dropped (...)".
+  std::vector<std::string> notes;
   bool ok() const { return code == Code::kOk; }
   static Status Ok() { return {}; }
-  static Status Error(Code c, std::string m) { return {c, std::move(m)}; }
+  // Line breaks in `m` (third-party error text) are joined into one line.
+  static Status Error(Code c, std::string m) {
+    for (char& ch : m)
+      if (ch == '\n' || ch == '\r') ch = ' ';
+    while (!m.empty() && m.back() == ' ') m.pop_back();
+    return {c, std::move(m), {}};
+  }
 };
+
+// Limits on what a file may hold, so no input can make a loop or an
+// allocation unbounded. Each violation is a one-line kBadData error.
+inline constexpr int kMaxJoints = 10000;                 // joints in one skeleton
+inline constexpr int kMaxNodeDepth = 1000;               // nesting of nodes / BVH joints
+inline constexpr size_t kMaxVertices = size_t{1} << 24;  // skinned vertices in one file
+inline constexpr size_t kMaxAccessorElements = size_t{1} << 24;  // elements in one accessor
+inline constexpr long kMaxFrames = 1000000;              // keys in one track / BVH frames
+inline constexpr double kMaxClipSeconds = 24 * 3600.0;   // longest clip or key time
+// Largest coordinate accepted (positions, translations, matrix entries): far
+// beyond any character in any unit, far below where float or int arithmetic
+// in welding and inversion breaks down.
+inline constexpr double kMaxCoordinate = 1e9;
 
 // Loads any supported file. A file without a skinned mesh (BVH, animation-only
 // FBX) loads as a clip source: skeleton and clips, empty mesh and skin.
 // Never throws; never crashes on a malformed file.
+// Repairs (repeated key times, zero quaternions, vertices without weight)
+// are listed in the returned status's `notes`.
 Status load(const std::string& path, Character& out);
 
 // Writes a binary glTF. When `c.gltf` holds the original document it is
@@ -31,6 +56,12 @@ Status load(const std::string& path, Character& out);
 // centimetre exports are common; FBX declares its unit and is trusted).
 double guess_meters_per_unit(double height_in_units);
 
+// The file is written to a temporary file beside `path`, synced and renamed
+// (rig/safe_write.h): any failure is a kIoError and leaves an existing file
+// untouched. Writing over the file `c` was loaded from is refused. What is
+// written is valid glTF: repairs made on the way (repeated key times,
+// strided animation accessors, an invalid skin.skeleton) are listed in the
+// returned status's `notes`.
 Status save_glb(const Character& c, const std::string& path);
 
 }  // namespace rig

@@ -53,6 +53,8 @@ struct ChainState {
   // taken by the latest step() call.
   int teleports = 0;
   int last_substeps = 0;
+  // step() calls whose hips transform was not finite: ignored, state kept.
+  int rejected_hips = 0;
 
   int size() const { return static_cast<int>(pos.size()); }
 };

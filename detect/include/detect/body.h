@@ -1,0 +1,62 @@
+// Reading the body from the skeleton's shape (issue 11): the pelvis where the
+// hind legs (and a tail) join the trunk, which bones are body bones, and who
+// already drives a region's skin ("do no harm"). Works with any version of
+// rig::assign_roles: only the coarse roles (thigh, head, trunk) are read, and
+// the pelvis comes from topology, not from a bone called Hips.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rig/model.h"
+
+namespace detect {
+
+struct BodyReading {
+  // Pelvis: the lowest common ancestor of the hind thighs (the legs that
+  // reach the floor; with four legs, the pair farther from the head), walked
+  // up to a deforming joint. -1 when the rig has no legs to read.
+  int pelvis = -1;
+  // Per joint: 1 for the pelvis and the deforming trunk joints below it that
+  // are not on the way to the head or a leg (Quaternius' `Back` under `Body`,
+  // where the tail hangs). A tail grows from the member nearest its root.
+  std::vector<char> pelvis_zone;
+  // Per joint: 1 for a leg joint between the pelvis and a thigh (a
+  // quadruped's `BackShoulder`/`BackLeg`): reads as thigh for attachment.
+  std::vector<char> hind_leg_root;
+  // Per joint: a body bone (a role other than none, or an ancestor of one:
+  // roots and trunk helpers). Everything else that carries weight (a weapon,
+  // an existing tail, ears, IK helpers, a prop) is a non-body bone.
+  std::vector<char> body;
+  // Per joint: an arm or leg bone (shoulder .. hand, thigh .. toe, hind leg roots).
+  std::vector<char> limb;
+  // Per joint: an arm bone (shoulder .. hand; a quadruped's front legs named
+  // arms count too: they are limbs, never worn).
+  std::vector<char> arm;
+  // Existing tail bones: deforming non-body chains of at least two joints
+  // hanging from the pelvis zone. Non-empty: the rig has its tail rigged.
+  std::vector<int> tail_bones;
+  int legs = 0;        // thighs that reach the floor
+  int hind_legs = 0;   // of those, the hind pair (all of them on a biped)
+};
+
+// `deforming` has one entry per joint. `skeleton.roles` must have one role
+// per joint.
+BodyReading read_body(const rig::Skeleton& skeleton, const std::vector<char>& deforming);
+
+// Who drives a set of vertices: each vertex counts for its dominant joint
+// (largest weight, lowest index on ties).
+struct Ownership {
+  int vertices = 0;
+  int top_joint = -1;        // the joint dominating most of the vertices
+  double top_fraction = 0;   // its share
+  double non_body = 0;       // share dominated by non-body bones
+  double limb = 0;           // share dominated by arm/leg bones
+  double arm = 0;            // share dominated by arm bones (shoulder .. hand)
+  int top_non_body = -1;     // the non-body joint dominating most vertices
+};
+
+Ownership ownership(const rig::Skin& skin, const std::vector<int>& vertices,
+                    const BodyReading& body, int joint_count);
+
+}  // namespace detect

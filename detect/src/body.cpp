@@ -1,0 +1,216 @@
+#include "detect/body.h"
+
+#include <algorithm>
+#include <cassert>
+#include <limits>
+#include <map>
+
+#include "detect/segment_distance.h"
+#include "rig/roles.h"
+
+namespace detect {
+
+namespace {
+
+// Thighs whose chains end within this fraction of the skeleton's height of
+// the lowest one are the legs the rig stands on (a T-Rex's small arms are
+// named legs too, and end far above the floor).
+constexpr double kLegTolerance = 0.1;
+
+bool is_limb_part(rig::BodyPart p) {
+  using rig::BodyPart;
+  return p == BodyPart::kShoulder || p == BodyPart::kUpperArm || p == BodyPart::kForearm ||
+         p == BodyPart::kHand || p == BodyPart::kThigh || p == BodyPart::kShin ||
+         p == BodyPart::kFoot || p == BodyPart::kToe;
+}
+
+bool is_trunk_part(rig::BodyPart p) {
+  return p == rig::BodyPart::kHips || p == rig::BodyPart::kSpine;
+}
+
+bool is_ancestor(const rig::Skeleton& sk, int ancestor, int j) {
+  for (int x = j; x >= 0; x = sk.parents[x]) {
+    if (x == ancestor) return true;
+  }
+  return false;
+}
+
+int common_ancestor(const rig::Skeleton& sk, int a, int b) {
+  for (int x = a; x >= 0; x = sk.parents[x]) {
+    if (is_ancestor(sk, x, b)) return x;
+  }
+  return -1;
+}
+
+}  // namespace
+
+BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deforming) {
+  const int n = sk.size();
+  assert(static_cast<int>(sk.roles.size()) == n && static_cast<int>(deforming.size()) == n);
+  BodyReading out;
+  out.pelvis_zone.assign(n, 0);
+  out.hind_leg_root.assign(n, 0);
+  out.body.assign(n, 0);
+  out.limb.assign(n, 0);
+  out.arm.assign(n, 0);
+  std::vector<std::vector<int>> children(n);
+  for (int j = 0; j < n; ++j) {
+    if (sk.parents[j] >= 0) children[sk.parents[j]].push_back(j);
+  }
+
+  // Legs: thighs (not inside another thigh's chain) whose chains reach lowest.
+  std::vector<double> lowest(n, std::numeric_limits<double>::infinity());
+  double top = -std::numeric_limits<double>::infinity();
+  for (int j = n - 1; j >= 0; --j) {  // children after parents: fold upwards
+    const double y = joint_position(sk, j).y();
+    top = std::max(top, y);
+    lowest[j] = std::min(lowest[j], y);
+    if (sk.parents[j] >= 0) lowest[sk.parents[j]] = std::min(lowest[sk.parents[j]], lowest[j]);
+  }
+  std::vector<int> thighs;
+  for (int j = 0; j < n; ++j) {
+    if (sk.roles[j].part != rig::BodyPart::kThigh) continue;
+    bool nested = false;
+    for (int x = sk.parents[j]; x >= 0; x = sk.parents[x]) nested |= sk.roles[x].part == rig::BodyPart::kThigh;
+    if (!nested) thighs.push_back(j);
+  }
+  double ground = std::numeric_limits<double>::infinity();
+  for (int j : thighs) ground = std::min(ground, lowest[j]);
+  std::vector<int> legs;
+  for (int j : thighs) {
+    if (lowest[j] <= ground + kLegTolerance * (top - ground)) legs.push_back(j);
+  }
+  out.legs = static_cast<int>(legs.size());
+  int head = -1;
+  for (int j = 0; j < n && head < 0; ++j) {
+    if (sk.roles[j].part == rig::BodyPart::kHead) head = j;
+  }
+  std::vector<int> hind = legs;
+  if (legs.size() > 2 && head >= 0) {  // four legs: the pair farther from the head
+    const rig::Vec3 h = joint_position(sk, head);
+    std::stable_sort(hind.begin(), hind.end(), [&](int a, int b) {
+      return (joint_position(sk, a) - h).norm() > (joint_position(sk, b) - h).norm();
+    });
+    hind.resize(legs.size() / 2);
+  }
+  out.hind_legs = static_cast<int>(hind.size());
+  int pelvis = -1;
+  if (hind.size() == 1) pelvis = sk.parents[hind[0]];
+  for (size_t i = 1; i < hind.size(); ++i) {
+    pelvis = common_ancestor(sk, i == 1 ? hind[0] : pelvis, hind[i]);
+    if (pelvis < 0) break;
+  }
+  while (pelvis >= 0 && !deforming[pelvis]) pelvis = sk.parents[pelvis];
+  if (pelvis < 0) {  // no legs to read: the rig's own hips
+    for (int j = 0; j < n && pelvis < 0; ++j) {
+      if (sk.roles[j].part == rig::BodyPart::kHips) pelvis = j;
+    }
+  }
+  out.pelvis = pelvis;
+
+  // What each joint leads to.
+  std::vector<char> to_head(n, 0), to_leg(n, 0), to_role(n, 0), to_trunk(n, 0), to_limb(n, 0);
+  for (int j = n - 1; j >= 0; --j) {
+    const rig::BodyPart part = sk.roles[j].part;
+    to_head[j] |= part == rig::BodyPart::kHead || part == rig::BodyPart::kNeck;
+    to_leg[j] |= std::find(legs.begin(), legs.end(), j) != legs.end();
+    to_role[j] |= part != rig::BodyPart::kNone;
+    to_trunk[j] |= is_trunk_part(part) || part == rig::BodyPart::kHead || part == rig::BodyPart::kNeck;
+    to_limb[j] |= is_limb_part(part);
+    const int p = sk.parents[j];
+    if (p < 0) continue;
+    to_head[p] |= to_head[j];
+    to_leg[p] |= to_leg[j];
+    to_role[p] |= to_role[j];
+    to_trunk[p] |= to_trunk[j];
+    to_limb[p] |= to_limb[j];
+  }
+
+  if (pelvis >= 0) {
+    // The zone: the pelvis and the trunk joints below it that lead to
+    // neither the head nor a leg, plus a joint named hips beside it (a
+    // Quaternius humanoid's `Hips` under `Body`, where the thighs hang).
+    std::vector<int> stack = {pelvis};
+    while (!stack.empty()) {
+      const int j = stack.back();
+      stack.pop_back();
+      if (deforming[j]) out.pelvis_zone[j] = 1;
+      for (int c : children[j]) {
+        const rig::BodyPart part = sk.roles[c].part;
+        if (to_leg[c] || (part == rig::BodyPart::kSpine && to_head[c])) continue;
+        if (is_trunk_part(part)) stack.push_back(c);
+      }
+    }
+    for (int leg : hind) {
+      for (int x = sk.parents[leg]; x >= 0 && x != pelvis && is_ancestor(sk, pelvis, x); x = sk.parents[x]) {
+        out.hind_leg_root[x] = 1;
+      }
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    out.body[j] = to_role[j] || out.hind_leg_root[j] || out.pelvis_zone[j];
+    const rig::BodyPart part = sk.roles[j].part;
+    out.arm[j] = part == rig::BodyPart::kShoulder || part == rig::BodyPart::kUpperArm ||
+                 part == rig::BodyPart::kForearm || part == rig::BodyPart::kHand;
+    out.limb[j] = is_limb_part(sk.roles[j].part) || out.hind_leg_root[j] ||
+                  (sk.roles[j].part == rig::BodyPart::kNone && to_limb[j] && !to_trunk[j]);
+  }
+  // Existing tail bones: a deforming non-body chain of two or more joints
+  // hanging from the pelvis zone.
+  for (int j = 0; j < n; ++j) {
+    const int p = sk.parents[j];
+    if (p < 0 || !out.pelvis_zone[p] || out.body[j] || !deforming[j]) continue;
+    bool chain = false;
+    for (int c : children[j]) chain |= deforming[c] && !out.body[c];
+    if (!chain) continue;
+    for (int x = 0; x < n; ++x) {
+      if (is_ancestor(sk, j, x)) out.tail_bones.push_back(x);
+    }
+  }
+  std::sort(out.tail_bones.begin(), out.tail_bones.end());
+  out.tail_bones.erase(std::unique(out.tail_bones.begin(), out.tail_bones.end()), out.tail_bones.end());
+  return out;
+}
+
+Ownership ownership(const rig::Skin& skin, const std::vector<int>& vertices,
+                    const BodyReading& body, int joint_count) {
+  Ownership o;
+  std::vector<int> count(joint_count, 0);
+  for (int v : vertices) {
+    int best = -1;
+    double w = -1.0;
+    for (const auto& i : skin.influences[v]) {
+      if (i.joint < 0 || i.joint >= joint_count) continue;
+      if (i.weight > w || (i.weight == w && i.joint < best)) {
+        w = i.weight;
+        best = i.joint;
+      }
+    }
+    if (best < 0) continue;
+    ++count[best];
+    ++o.vertices;
+  }
+  if (o.vertices == 0) return o;
+  int non_body = 0, limb = 0, arm = 0, top_nb = 0;
+  for (int j = 0; j < joint_count; ++j) {
+    if (count[j] == 0) continue;
+    if (o.top_joint < 0 || count[j] > count[o.top_joint]) o.top_joint = j;
+    const bool is_body = j < static_cast<int>(body.body.size()) && body.body[j];
+    if (!is_body) {
+      non_body += count[j];
+      if (count[j] > top_nb) {
+        top_nb = count[j];
+        o.top_non_body = j;
+      }
+    }
+    if (j < static_cast<int>(body.limb.size()) && body.limb[j]) limb += count[j];
+    if (j < static_cast<int>(body.arm.size()) && body.arm[j]) arm += count[j];
+  }
+  o.top_fraction = static_cast<double>(count[o.top_joint]) / o.vertices;
+  o.non_body = static_cast<double>(non_body) / o.vertices;
+  o.limb = static_cast<double>(limb) / o.vertices;
+  o.arm = static_cast<double>(arm) / o.vertices;
+  return o;
+}
+
+}  // namespace detect

@@ -1,0 +1,177 @@
+// Issue 11: the body read from the skeleton's shape, ownership of a region's
+// skin, do-no-harm on tiny cases, chain names, bounded region splitting.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "check_util.h"
+#include "detect/body.h"
+#include "detect/chain.h"
+#include "detect/find_appendages.h"
+#include "fixtures/fixtures.h"
+#include "test_util.h"
+
+namespace detect {
+namespace {
+
+using rig::BodyPart;
+using rig::Role;
+using rig::Side;
+using rig::Vec3;
+
+// A quadruped without a bone named Hips: Body (weightless root) > Back >
+// {Torso > Neck > Head, Torso > FrontShoulder > FrontUpperLeg > FrontLowerLeg,
+// BackShoulder > BackLeg > BackUpperLeg > BackLowerLeg, Tail1 > Tail2}.
+// Names gave the hips role to BackLeg.L (the trap of issue 11).
+struct Quadruped {
+  rig::Skeleton sk;
+  std::vector<char> deforming;
+  int back = -1, back_leg_l = -1, tail1 = -1, tail2 = -1;
+};
+
+Quadruped quadruped() {
+  std::vector<std::string> names;
+  std::vector<int> parents;
+  std::vector<Vec3> pos;
+  std::vector<Role> roles;
+  auto add = [&](const std::string& n, int p, Vec3 x, Role r) {
+    names.push_back(n);
+    parents.push_back(p);
+    pos.push_back(x);
+    roles.push_back(r);
+    return static_cast<int>(names.size()) - 1;
+  };
+  Quadruped q;
+  const int body = add("Body", -1, {0, 0.5, 0}, {BodyPart::kSpine, Side::kCenter});
+  q.back = add("Back", body, {0, 1.0, -0.6}, {BodyPart::kSpine, Side::kCenter});
+  const int torso = add("Torso", q.back, {0, 1.0, 0.4}, {BodyPart::kSpine, Side::kCenter});
+  const int neck = add("Neck", torso, {0, 1.2, 0.8}, {BodyPart::kNeck, Side::kCenter});
+  add("Head", neck, {0, 1.4, 1.1}, {BodyPart::kHead, Side::kCenter});
+  for (int s = 0; s < 2; ++s) {
+    const double x = s == 0 ? 0.2 : -0.2;
+    const Side side = s == 0 ? Side::kLeft : Side::kRight;
+    const std::string sfx = s == 0 ? ".L" : ".R";
+    const int fs = add("FrontShoulder" + sfx, torso, {x, 0.9, 0.4}, {BodyPart::kShoulder, side});
+    const int fu = add("FrontUpperLeg" + sfx, fs, {x, 0.8, 0.4}, {BodyPart::kThigh, side});
+    add("FrontLowerLeg" + sfx, fu, {x, 0.05, 0.4}, {BodyPart::kShin, side});
+    const int bs = add("BackShoulder" + sfx, q.back, {x, 0.9, -0.6}, {BodyPart::kShoulder, side});
+    const int bl = add("BackLeg" + sfx, bs, {x, 0.85, -0.6},
+                       s == 0 ? Role{BodyPart::kHips, Side::kCenter} : Role{});
+    if (s == 0) q.back_leg_l = bl;
+    const int bu = add("BackUpperLeg" + sfx, bl, {x, 0.8, -0.6}, {BodyPart::kThigh, side});
+    add("BackLowerLeg" + sfx, bu, {x, 0.05, -0.6}, {BodyPart::kShin, side});
+  }
+  q.tail1 = add("Tail1", q.back, {0, 0.95, -0.8}, {});
+  q.tail2 = add("Tail2", q.tail1, {0, 0.8, -1.2}, {});
+  q.sk = detect_test::make_skeleton(names, parents, pos, roles);
+  q.deforming.assign(names.size(), 1);
+  q.deforming[body] = 0;
+  return q;
+}
+
+TEST(Body, QuadrupedPelvisIsWhereHindLegsAndTailMeet) {
+  const Quadruped q = quadruped();
+  const BodyReading b = read_body(q.sk, q.deforming);
+  EXPECT_EQ(b.legs, 4);
+  EXPECT_EQ(b.hind_legs, 2);
+  ASSERT_EQ(b.pelvis, q.back) << q.sk.names[b.pelvis];
+  EXPECT_TRUE(b.pelvis_zone[q.back]);
+  EXPECT_TRUE(b.hind_leg_root[q.back_leg_l]);  // a leg bone, whatever its name said
+  EXPECT_FALSE(b.pelvis_zone[q.back_leg_l]);
+  EXPECT_EQ(b.tail_bones, (std::vector<int>{q.tail1, q.tail2}));
+  EXPECT_FALSE(b.body[q.tail1]);
+}
+
+TEST(Body, StrippedQuadrupedHasNoTailBones) {
+  Quadruped q = quadruped();
+  q.deforming[q.tail1] = q.deforming[q.tail2] = 0;  // weightless: not a rigged tail
+  EXPECT_TRUE(read_body(q.sk, q.deforming).tail_bones.empty());
+}
+
+TEST(Body, OwnershipCountsDominantJoints) {
+  const Quadruped q = quadruped();
+  const BodyReading b = read_body(q.sk, q.deforming);
+  rig::Skin skin;
+  skin.influences = {{{q.tail1, 0.7}, {q.back, 0.3}},  // tail bone
+                     {{q.tail2, 1.0}},                  // tail bone
+                     {{q.back, 0.6}, {q.tail1, 0.4}},   // body
+                     {{q.back_leg_l, 1.0}}};            // leg (limb)
+  const Ownership o = ownership(skin, {0, 1, 2, 3}, b, q.sk.size());
+  EXPECT_EQ(o.vertices, 4);
+  EXPECT_DOUBLE_EQ(o.non_body, 0.5);
+  EXPECT_DOUBLE_EQ(o.limb, 0.25);
+  EXPECT_EQ(o.top_non_body == q.tail1 || o.top_non_body == q.tail2, true);
+}
+
+// Two chains on one rig never share or interleave names.
+TEST(Body, SecondChainGetsItsOwnPrefix) {
+  rig::Character c;
+  c.skeleton = detect_test::make_skeleton({"Hips"}, {-1}, {Vec3(0, 1, 0)},
+                                          {Role{BodyPart::kHips, Side::kCenter}});
+  const std::vector<Vec3> joints = {{0, 1, 0}, {0, 1, -0.2}, {0, 1, -0.4}, {0, 1, -0.6}};
+  std::vector<int> first, second;
+  rig::Character one = add_chain(c, 0, joints, 0.6, {}, {}, ChainParams{}, &first);
+  rig::Character two = add_chain(one, 0, joints, 0.6, {}, {}, ChainParams{}, &second);
+  ASSERT_EQ(second.size(), 4u);
+  EXPECT_EQ(two.skeleton.names[first[0]], "Tail_1");
+  EXPECT_EQ(two.skeleton.names[second[0]], "Chain2_Tail_1");
+  EXPECT_EQ(two.skeleton.names[second[2]], "Chain2_Tail_3");
+  EXPECT_EQ(two.skeleton.names[second[3]], "Chain2_Tail_End");
+}
+
+// Do no harm: the fox's tail skin on a non-body bone (a prop or an existing
+// rig's own bone) is already rigged: no chain, every weight bit-identical.
+TEST(Body, TailDrivenByNonBodyBoneIsLeftAlone) {
+  rig::Character c;
+  fixtures::GroundTruth truth;
+  std::string error;
+  ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), c, &error, &truth)) << error;
+  const fixtures::Appendage* tail = nullptr;
+  for (const auto& a : truth.appendages) {
+    if (a.expected_action == "chain") tail = &a;
+  }
+  ASSERT_NE(tail, nullptr);
+  rig::Skeleton& sk = c.skeleton;
+  const int hips = rig::hips_joint(sk);
+  ASSERT_GE(hips, 0);
+  sk.names.push_back("Prop");
+  sk.parents.push_back(hips);
+  sk.roles.push_back(Role{});
+  sk.bind_world.push_back(sk.bind_world[hips]);
+  sk.inverse_bind.push_back(sk.inverse_bind[hips]);
+  sk.neutral_local.push_back(rig::Transform{});
+  sk.stored_local.push_back(rig::Transform{});
+  sk.root_parent_world.push_back(rig::Mat4::Identity());
+  const int prop = sk.size() - 1;
+  for (int v : tail->vertices) c.skin.influences[v] = {{prop, 1.0}};
+  FixResult r;
+  ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+  EXPECT_EQ(r.chains, 0);
+  EXPECT_EQ(r.rigid, 0);
+  EXPECT_EQ(detect_test::check_weights(c, r), 0);
+  bool said = false;
+  for (const auto& reg : r.analysis.regions) said |= reg.reason.find("already rigged") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// Issue 15: one vertex at x = 1e38 gives a region whose reach is 1e38; the
+// split used to step 0.0025 H up to it (hours). Now bounded.
+TEST(Body, HugeCoordinateDoesNotHang) {
+  rig::Character c;
+  std::string error;
+  ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), c, &error)) << error;
+  c.mesh.positions[0].x() = 1e38;
+  const auto t0 = std::chrono::steady_clock::now();
+  FixResult r;
+  const rig::Status s = fix(c, Mode::kReport, {}, r);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 60.0);
+  if (s.ok()) {
+    EXPECT_EQ(detect_test::check_weights(c, r), 0);
+  }
+}
+
+}  // namespace
+}  // namespace detect

@@ -1,0 +1,102 @@
+# The bad-input corpus (issue 15): small generated files, each with the exit
+# code and message fragment `harness` must answer with. Never a crash, a hang,
+# a silent success or a lost file. Files come from tests/make_bad_inputs.py.
+set(bad "${CMAKE_CURRENT_BINARY_DIR}/bad_inputs")
+set(expect_error "${CMAKE_CURRENT_SOURCE_DIR}/tests/expect_error.sh")
+set(h $<TARGET_FILE:harness>)
+
+if(NOT Python3_FOUND)
+  message(STATUS "python3 not found: bad-input corpus tests are not registered")
+  return()
+endif()
+add_test(NAME bad_inputs_generate
+  COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/tests/make_bad_inputs.py" "${bad}")
+add_test(NAME bad_inputs_fixtures
+  COMMAND sh -c "mkdir -p \"${bad}\" && \"${h}\" fixture fox --density 0.3 --out \"${bad}/fox.glb\" >/dev/null && \"${h}\" fixture mouse_chained --density 0.3 --out \"${bad}/mouse_chained.glb\" >/dev/null")
+set_tests_properties(bad_inputs_generate bad_inputs_fixtures PROPERTIES FIXTURES_SETUP bad_inputs)
+
+# bad_input(NAME CODE FRAGMENT ARGS...): `harness ARGS` exits CODE, one stderr
+# line holding FRAGMENT (a repair note when CODE is 0).
+function(bad_input name code fragment)
+  add_test(NAME bad_input_${name} COMMAND ${expect_error} ${code} "${fragment}" ${ARGN})
+  set_tests_properties(bad_input_${name} PROPERTIES FIXTURES_REQUIRED bad_inputs TIMEOUT 60)
+endfunction()
+
+# Crashes (SIGSEGV on main before issue 15).
+bad_input(image_view_out_of_range 2 "image 0: bufferView" ${h} info "${bad}/image_view_out_of_range.glb")
+bad_input(nodes_100000_deep 2 "nested deeper than" ${h} info "${bad}/nodes_100000_deep.glb")
+bad_input(bvh_100000_deep 2 "nested deeper than" ${h} info "${bad}/bvh_100000_deep.bvh")
+# Wrapping bounds arithmetic and huge counts.
+bad_input(accessor_offset_wraps 2 "runs past bufferView" ${h} info "${bad}/accessor_offset_wraps.glb")
+bad_input(view_offset_wraps 2 "runs past its buffer" ${h} info "${bad}/view_offset_wraps.glb")
+bad_input(huge_count 2 "over the limit" ${h} info "${bad}/huge_count.glb")
+bad_input(bvh_frames_2pow32 2 "Frames: 4294967296 is over the limit" ${h} info "${bad}/bvh_frames_2pow32.bvh")
+bad_input(bvh_too_few_frames 2 "declares 1000 frames" ${h} info "${bad}/bvh_too_few_frames.bvh")
+# Non-finite and implausible values, named where they are.
+bad_input(ibm_huge 2 "inverse bind matrices: accessor 4 element 0 holds an implausible value (-1e+38)" ${h} info "${bad}/ibm_huge.glb")
+bad_input(bvh_nan_motion 2 "frame 1: motion value 'nan'" ${h} info "${bad}/bvh_nan_motion.bvh")
+bad_input(bvh_inf_motion 2 "frame 1: motion value 'inf'" ${h} info "${bad}/bvh_inf_motion.bvh")
+bad_input(bvh_inf_offset 2 "joint 'Hips': OFFSET" ${h} info "${bad}/bvh_inf_offset.bvh")
+bad_input(bvh_nan_frame_time 2 "Frame Time: 'nan'" ${h} info "${bad}/bvh_nan_frame_time.bvh")
+bad_input(bvh_nan_motion_retarget 2 "frame 1: motion value 'nan'" ${h} retarget fox "${bad}/bvh_nan_motion.bvh" --out "${bad}/never.glb")
+# Structure.
+bad_input(node_cycle 2 "node hierarchy has a cycle" ${h} info "${bad}/node_cycle.glb")
+bad_input(index_out_of_range 2 "index out of range" ${h} info "${bad}/index_out_of_range.glb")
+bad_input(requires_draco 2 "requires extension KHR_draco_mesh_compression" ${h} info "${bad}/requires_KHR_draco_mesh_compression.glb")
+bad_input(requires_meshopt 2 "requires extension EXT_meshopt_compression" ${h} info "${bad}/requires_EXT_meshopt_compression.glb")
+
+# Repairs: exit 0, said on stderr.
+bad_input(zero_quaternion_repaired 0 "zero rotation quaternion" ${h} convert "${bad}/zero_quat_zero_weights.glb" --out "${bad}/out_zero_quat.glb")
+bad_input(zero_weights_repaired 0 "1 vertices have no weight" ${h} convert "${bad}/zero_quat_zero_weights.glb" --out "${bad}/out_zero_weights.glb")
+bad_input(repeated_key_times_repaired 0 "keys at a repeated time dropped" ${h} convert "${bad}/repeated_key_times.glb" --out "${bad}/out_repeated.glb")
+bad_input(strided_sampler_repaired 0 "samplers re-packed" ${h} convert "${bad}/strided_anim_bad_skeleton.glb" --out "${bad}/out_strided.glb")
+bad_input(skin_skeleton_repaired 0 "is not a common root" ${h} convert "${bad}/strided_anim_bad_skeleton.glb" --out "${bad}/out_skeleton.glb")
+# ... and what was written is valid glTF (Khronos validator, when installed).
+if(EXISTS "${CMAKE_SOURCE_DIR}/scripts/node_modules/gltf-validator")
+  foreach(f zero_quat_zero_weights repeated_key_times strided_anim_bad_skeleton)
+    add_test(NAME bad_input_repaired_valid_${f}
+      COMMAND sh -c "\"${h}\" convert \"${bad}/${f}.glb\" --out \"${bad}/valid_${f}.glb\" 2>/dev/null && node \"${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js\" \"${bad}/valid_${f}.glb\"")
+    set_tests_properties(bad_input_repaired_valid_${f} PROPERTIES FIXTURES_REQUIRED bad_inputs)
+  endforeach()
+endif()
+
+# Writes: every failure is exit 2 with one line, never "wrote".
+bad_input(write_missing_folder 2 "does not exist" ${h} convert "${bad}/good.glb" --out "${bad}/no/such/folder/x.glb")
+bad_input(write_onto_directory 2 "is a directory" ${h} convert "${bad}/good.glb" --out "${bad}")
+bad_input(write_dev_full 2 "No space left on device" ${h} convert "${bad}/good.glb" --out /dev/full)
+bad_input(write_fix_dev_full 2 "No space left on device" ${h} fix "${bad}/fox.glb" --out /dev/full)
+bad_input(write_strip_tail_dev_full 2 "No space left on device" ${h} strip-tail "${bad}/mouse_chained.glb" --out /dev/full)
+bad_input(write_fix_out_is_input 2 "is the input file" ${h} fix "${bad}/fox.glb" --out "${bad}/fox.glb")
+bad_input(write_out_is_input 2 "is the input file" ${h} convert "${bad}/good.glb" --out "${bad}/good.glb")
+bad_input(write_run_json_dev_full 2 "No space left on device" --any-lines ${h} run ok_teleport --scenarios "${bad}/scenarios" --golden "${bad}/golden/none" --update-golden --json /dev/full)
+# A full disk (file size limit, SIGXFSZ ignored) while replacing an older
+# output: exit 2 and the older file is untouched, byte for byte.
+add_test(NAME bad_input_write_full_disk_keeps_old_file
+  COMMAND sh -c "set -u; d=\"${bad}/fulldisk\"; rm -rf \"$d\"; mkdir -p \"$d\"; \"${h}\" fixture fox --out \"$d/fox.glb\" >/dev/null || exit 1; printf 'previous output' > \"$d/out.glb\"; cp \"$d/out.glb\" \"$d/before\"; (trap '' XFSZ; ulimit -f 64; \"${expect_error}\" 2 'cannot write' \"${h}\" convert \"$d/fox.glb\" --out \"$d/out.glb\") || exit 1; cmp \"$d/out.glb\" \"$d/before\" || { echo 'FAIL: the previous file changed'; exit 1; }; ls -A \"$d\" | grep -q tmp && { echo 'FAIL: temporary file left behind'; exit 1; }; exit 0")
+set_tests_properties(bad_input_write_full_disk_keeps_old_file PROPERTIES FIXTURES_REQUIRED bad_inputs)
+
+# Scenario parameters: each out of range or of the wrong type is one line.
+foreach(case "chains_1e9;\"chains\" values must each be an integer 1..32" "hold_1e7;\"hold_s\" must be a number 0..600"
+             "fps_string;\"fps\" must be a number 1..1000" "solver_step_tiny;solver: \"internal_step\" must be")
+  list(GET case 0 name)
+  list(GET case 1 fragment)
+  bad_input(scenario_${name} 2 "${fragment}" ${h} run ${name} --scenarios "${bad}/scenarios")
+endforeach()
+# A runner's JSON type error in a --jobs worker thread: exit 2 naming the
+# scenario (was SIGABRT: the exception escaped the thread).
+bad_input(scenario_runner_type_error_jobs 2 "runner_type_error.json: " --any-lines
+  ${h} run runner_type_error ok_teleport --jobs 2 --scenarios "${bad}/scenarios" --golden "${bad}/golden/none")
+# Malformed goldens: exit 2 naming the golden file.
+foreach(g metric_is_array value_is_string tolerance_is_number metrics_is_list)
+  bad_input(golden_${g} 2 "golden/${g}/ok_teleport.json: golden" --any-lines
+    ${h} run ok_teleport --scenarios "${bad}/scenarios" --golden "${bad}/golden/${g}")
+endforeach()
+# --update-golden twice: the second run changes nothing and says so.
+add_test(NAME bad_input_update_golden_no_phantom_change
+  COMMAND sh -c "d=\"${bad}/golden/update\"; rm -rf \"$d\"; \"${h}\" run ok_teleport --scenarios \"${bad}/scenarios\" --golden \"$d\" --update-golden >/dev/null 2>&1 || exit 1; out=$(\"${h}\" run ok_teleport --scenarios \"${bad}/scenarios\" --golden \"$d\" --update-golden 2>/dev/null) || exit 1; echo \"$out\"; echo \"$out\" | grep -q '(0 changes)'")
+set_tests_properties(bad_input_update_golden_no_phantom_change PROPERTIES FIXTURES_REQUIRED bad_inputs)
+# Kills at spread-out moments during convert and fix: the older output or the
+# complete new one, never a partial file.
+add_test(NAME bad_input_killed_write_keeps_a_whole_file
+  COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/tests/kill_test.sh" ${h} "${bad}/kill")
+set_tests_properties(bad_input_killed_write_keeps_a_whole_file PROPERTIES FIXTURES_REQUIRED bad_inputs TIMEOUT 300)
