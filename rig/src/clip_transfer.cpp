@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 
 #include "rig/pose.h"
 
@@ -162,6 +163,14 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (source_cal.hips < 0 || target_cal.hips < 0)
     return fail(Status::Code::kBadData,
                 std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
+  for (const Role& ro : source_cal.roles) r.diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  for (const Role& ro : target_cal.roles) r.diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  if (r.diagnostics.target_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found on the target");
+  if (r.diagnostics.source_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found in the source clip's skeleton");
+  if (r.diagnostics.source_legs != r.diagnostics.target_legs)
+    return fail(Status::Code::kBadData, "transfer: the source has " + std::to_string(r.diagnostics.source_legs) +
+                                            " legs, the target " + std::to_string(r.diagnostics.target_legs) +
+                                            ": cannot map the clip leg for leg");
   if (map_joints_by_role(source_cal, target_cal).size() < 2)
     return fail(Status::Code::kBadData, "transfer: source and target share no body roles besides the hips");
 
@@ -238,6 +247,17 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     } else {
       r.limbs_note = lr.status.message;
     }
+  }
+  for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);
+  for (const FootReport& f : r.feet) {
+    int stance = 0;
+    for (size_t k = 0; k < f.contact.size() && k < f.clearance_after.size(); ++k)
+      if (f.contact[k]) {
+        ++stance;
+        r.diagnostics.max_stance_foot_error = std::max(r.diagnostics.max_stance_foot_error, std::abs(f.clearance_after[k]));
+      }
+    r.diagnostics.stance_keys += stance;
+    r.diagnostics.legs_pinned += stance > 0 ? 1 : 0;
   }
   r.clip = std::move(out);
   return r;
