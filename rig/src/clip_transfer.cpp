@@ -1,6 +1,7 @@
 #include "rig/clip_transfer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -95,6 +96,105 @@ void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& t
   }
 }
 
+double leg_length_bind(const Skeleton& sk, const Leg& leg) {
+  return (position(sk.bind_world[leg.shin]) - position(sk.bind_world[leg.thigh])).norm() +
+         (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
+}
+
+// Bind hip-to-ankle distance over the chain length (1 = straight leg).
+double straightness(const Skeleton& sk, const Leg& leg) {
+  const double l = leg_length_bind(sk, leg);
+  return l > 0 ? (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.thigh])).norm() / l : 1.0;
+}
+
+Quat rotation_of(const Mat4& m) { return Transform::from_matrix(m).rotation; }
+
+// Legs by ankle position: per target leg paired with the source leg of the
+// same side and front/hind, the ankle goes where the source's ankle moved
+// relative to its thigh (scaled by leg length) from the target's own bind
+// offset, by two-bone IK; the foot keeps its retargeted world rotation (a
+// detached foot is moved there). Copying world rotations alone drives a leg
+// whose bind shape differs (a digitigrade dinosaur leg) metres through the
+// floor. Returns the number of legs driven.
+int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleton& sk,
+                        const std::vector<double>& times, Clip& out) {
+  const Skeleton& ss = source.skeleton;
+  const std::vector<Leg> src_legs = find_legs(ss), dst_legs = find_legs(sk);
+  struct Pair {
+    Leg s, d;
+    double scale;
+    Vec3 s_bind, d_bind;  // ankle - thigh, bind
+  };
+  std::vector<Pair> pairs;
+  for (const Leg& d : dst_legs)
+    for (const Leg& s : src_legs)
+      if (s.side == d.side && s.front == d.front && leg_length_bind(ss, s) > 0)
+        pairs.push_back({s, d, leg_length_bind(sk, d) / leg_length_bind(ss, s),
+                         position(ss.bind_world[s.foot]) - position(ss.bind_world[s.thigh]),
+                         position(sk.bind_world[d.foot]) - position(sk.bind_world[d.thigh])});
+  if (pairs.empty()) return 0;
+  const int n = static_cast<int>(times.size());
+  std::vector<std::vector<Quat>> rot(pairs.size() * 3, std::vector<Quat>(n));
+  std::vector<std::vector<Vec3>> foot_t(pairs.size(), std::vector<Vec3>(n));
+  for (int k = 0; k < n; ++k) {
+    const std::vector<Mat4> sw = neutral_pose_at(ss, clip, times[k]);
+    std::vector<Transform> locals = sk.neutral_local;
+    apply_clip(out, times[k], locals);
+    const std::vector<Mat4> wm = local_to_world(sk, locals);
+    for (size_t pi = 0; pi < pairs.size(); ++pi) {
+      const Pair& p = pairs[pi];
+      const Leg& leg = p.d;
+      const Vec3 rel = position(sw[p.s.foot]) - position(sw[p.s.thigh]);
+      const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
+      const Vec3 target = a + p.d_bind + (rel - p.s_bind) * p.scale;
+      const Vec3 pole = rotation_of(wm[leg.foot]) * (rotation_of(sk.bind_world[leg.foot]).conjugate() * Vec3::UnitZ());
+      const TwoBoneSolution sol = solve_two_bone(a, b, c, target, pole);
+      auto parent_rot = [&](int j) {
+        const int q = sk.parents[j];
+        return q < 0 ? rotation_of(sk.root_parent_world[j]) : rotation_of(wm[q]);
+      };
+      const Quat q_thigh = rotation_of(wm[leg.thigh]), q_shin = rotation_of(wm[leg.shin]),
+                 q_foot = rotation_of(wm[leg.foot]);
+      Quat r3[3];
+      r3[0] = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
+      r3[1] = ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
+      foot_t[pi][k] = locals[leg.foot].translation;
+      if (leg.detached_foot) {
+        r3[2] = (parent_rot(leg.foot).conjugate() * q_foot).normalized();
+        const int fp = sk.parents[leg.foot];
+        const Mat4 pw = fp < 0 ? sk.root_parent_world[leg.foot] : wm[fp];
+        foot_t[pi][k] = (pw.inverse() * sol.end.homogeneous()).head<3>();
+      } else {
+        r3[2] = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+      }
+      for (int q = 0; q < 3; ++q) {
+        if (k > 0 && rot[pi * 3 + q][k - 1].coeffs().dot(r3[q].coeffs()) < 0) r3[q].coeffs() = -r3[q].coeffs();
+        rot[pi * 3 + q][k] = r3[q];
+      }
+    }
+  }
+  for (size_t pi = 0; pi < pairs.size(); ++pi) {
+    const int joints[3] = {pairs[pi].d.thigh, pairs[pi].d.shin, pairs[pi].d.foot};
+    for (int q = 0; q < 3; ++q) {
+      auto it = std::find_if(out.tracks.begin(), out.tracks.end(), [&](const JointTracks& jt) { return jt.joint == joints[q]; });
+      if (it == out.tracks.end()) {
+        out.tracks.push_back(JointTracks{});
+        it = out.tracks.end() - 1;
+        it->joint = joints[q];
+      }
+      it->rotation.times = times;
+      it->rotation.values = rot[pi * 3 + q];
+      it->rotation.interpolation = Interpolation::kLinear;
+      if (q == 2 && pairs[pi].d.detached_foot) {
+        it->translation.times = times;
+        it->translation.values = foot_t[pi];
+        it->translation.interpolation = Interpolation::kLinear;
+      }
+    }
+  }
+  return static_cast<int>(pairs.size());
+}
+
 }  // namespace
 
 bool starts_with_bind_pose(const Skeleton& sk, const Clip& clip) {
@@ -186,6 +286,22 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate);
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
+  // Legs whose bind shape is not the source's (a detached foot, a bent
+  // digitigrade leg) follow the source's ankles rather than its rotations.
+  {
+    bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
+    if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto) {
+      const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);
+      for (const Leg& d : dl) {
+        by_ankle |= d.detached_foot;
+        for (const Leg& s : sl)
+          if (s.side == d.side && s.front == d.front &&
+              std::abs(straightness(target.skeleton, d) - straightness(source.skeleton, s)) > opt.straightness_tolerance)
+            by_ankle = true;
+      }
+    }
+    if (by_ankle) r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, *input, target.skeleton, r.times, out);
+  }
   const int n = static_cast<int>(r.times.size());
   // The floor the feet are aligned and pinned to is the body's (tail
   // excluded) in every run: count_tail only switches grounding's own minima,

@@ -272,6 +272,12 @@ TEST(TransferShape, TrexLegsAreAnimatedAndFeetPinned) {
   const double H = 15.22;  // asset README: ~15 units tall; only a scale for the tolerance
   EXPECT_EQ(r.diagnostics.legs_pinned, 2);
   EXPECT_LT(r.diagnostics.max_stance_foot_error, 0.002 * H) << "stance foot error " << r.diagnostics.max_stance_foot_error;
+  for (const FootReport& f : r.feet) {
+    std::printf("foot unreached %d:", f.unreached);
+    for (size_t k = 0; k < f.contact.size(); ++k)
+      std::printf(" %s%.2f/%.2f", f.contact[k] ? "*" : "", f.clearance_before[k], f.clearance_after[k]);
+    std::printf("\n");
+  }
   std::printf("trex walk: legs pinned %d, stance keys %d, stance foot error %.4f, max lift %.4f\n",
               r.diagnostics.legs_pinned, r.diagnostics.stance_keys, r.diagnostics.max_stance_foot_error,
               r.diagnostics.max_lift);

@@ -52,6 +52,16 @@ struct TransferOptions {
   // few hundred skinned points per sample.
   double sole_band = 0.03;
   int sole_points_per_joint = 1000;
+  // How the legs follow the source. kRotation: world rotations copied
+  // (rig::retarget). kAnkle: each target ankle follows the source ankle's
+  // motion relative to its thigh (scaled by leg length) by two-bone IK, the
+  // foot keeping its copied world rotation. kAuto: kAnkle when a target leg
+  // has a detached foot or its bind straightness (hip-ankle distance over
+  // chain length) differs from the source leg's by more than
+  // straightness_tolerance, else kRotation.
+  enum class LegDrive { kAuto, kRotation, kAnkle };
+  LegDrive legs_by_ankle = LegDrive::kAuto;
+  double straightness_tolerance = 0.1;
 };
 
 // What a transfer could map and how well the feet ended up (for gates and
@@ -60,6 +70,7 @@ struct TransferDiagnostics {
   int source_legs = 0;   // joints with part kThigh on the source
   int target_legs = 0;   // ... on the target
   int legs_pinned = 0;   // target legs (thigh, shin, foot) the limb solver pinned
+  int legs_by_ankle = 0; // target legs driven by their ankles (TransferOptions::legs_by_ankle)
   int stance_keys = 0;   // samples in contact, summed over the feet
   // Largest |lowest sole point - floor| at a stance sample, model units.
   double max_stance_foot_error = 0.0;
