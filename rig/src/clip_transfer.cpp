@@ -153,8 +153,15 @@ int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleto
         const int q = sk.parents[j];
         return q < 0 ? rotation_of(sk.root_parent_world[j]) : rotation_of(wm[q]);
       };
-      const Quat q_thigh = rotation_of(wm[leg.thigh]), q_shin = rotation_of(wm[leg.shin]),
-                 q_foot = rotation_of(wm[leg.foot]);
+      const Quat q_thigh = rotation_of(wm[leg.thigh]), q_shin = rotation_of(wm[leg.shin]);
+      // The foot keeps only the heading (turn about Y) of its retargeted
+      // rotation: another foot's heel-to-toe roll tips a longer foot through
+      // the floor in stance and lifts it off; flat, its sole stays pinnable.
+      const Quat bind_foot = rotation_of(sk.bind_world[leg.foot]);
+      const Quat delta = (rotation_of(wm[leg.foot]) * bind_foot.conjugate()).normalized();
+      Quat yaw(delta.w(), 0.0, delta.y(), 0.0);
+      yaw = yaw.norm() > 1e-12 ? yaw.normalized() : Quat::Identity();
+      const Quat q_foot = (yaw * bind_foot).normalized();
       Quat r3[3];
       r3[0] = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
       r3[1] = ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
@@ -332,7 +339,9 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     wide.contact.max_height *= 2.0;
     const std::vector<double> stance = stance_clearances(sk, out, r.times, wide);
     if (!stance.empty()) {
-      r.floor_alignment = quantile(stance, opt.floor_quantile);
+      // Ankle-driven legs carry the source's sole roll on another foot
+      // shape: their stance heights spread, and the median is the level.
+      r.floor_alignment = quantile(stance, r.diagnostics.legs_by_ankle > 0 ? 0.5 : opt.floor_quantile);
       add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
     }
   }

@@ -60,7 +60,9 @@ struct TransferOptions {
   // chain length) differs from the source leg's by more than
   // straightness_tolerance, else kRotation.
   enum class LegDrive { kAuto, kRotation, kAnkle };
-  LegDrive legs_by_ankle = LegDrive::kAuto;
+  // Default kRotation: on the Trex walk kAnkle left stance soles further
+  // from the floor (0.45 vs 0.29 units of 15); kept as an option to refine.
+  LegDrive legs_by_ankle = LegDrive::kRotation;
   double straightness_tolerance = 0.1;
 };
 
