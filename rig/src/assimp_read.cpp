@@ -360,7 +360,8 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     out.meters_per_unit = unit_scale * 0.01;
   else
     out.meters_per_unit = 0;  // unknown: load() guesses from the height
-  assign_roles(out.skeleton);
+  if (out.has_skin()) assign_roles(out.skeleton, out.mesh, out.skin);
+  else assign_roles(out.skeleton);
   Status ok = Status::Ok();
   ok.notes = std::move(notes);
   return ok;

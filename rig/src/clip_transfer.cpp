@@ -1,7 +1,9 @@
 #include "rig/clip_transfer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "rig/pose.h"
 
@@ -94,6 +96,112 @@ void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& t
   }
 }
 
+double leg_length_bind(const Skeleton& sk, const Leg& leg) {
+  return (position(sk.bind_world[leg.shin]) - position(sk.bind_world[leg.thigh])).norm() +
+         (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
+}
+
+// Bind hip-to-ankle distance over the chain length (1 = straight leg).
+double straightness(const Skeleton& sk, const Leg& leg) {
+  const double l = leg_length_bind(sk, leg);
+  return l > 0 ? (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.thigh])).norm() / l : 1.0;
+}
+
+Quat rotation_of(const Mat4& m) { return Transform::from_matrix(m).rotation; }
+
+// Legs by ankle position: per target leg paired with the source leg of the
+// same side and front/hind, the ankle goes where the source's ankle moved
+// relative to its thigh (scaled by leg length) from the target's own bind
+// offset, by two-bone IK; the foot keeps its retargeted world rotation (a
+// detached foot is moved there). Copying world rotations alone drives a leg
+// whose bind shape differs (a digitigrade dinosaur leg) metres through the
+// floor. Returns the number of legs driven.
+int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleton& sk,
+                        const std::vector<double>& times, Clip& out) {
+  const Skeleton& ss = source.skeleton;
+  const std::vector<Leg> src_legs = find_legs(ss), dst_legs = find_legs(sk);
+  struct Pair {
+    Leg s, d;
+    double scale;
+    Vec3 s_bind, d_bind;  // ankle - thigh, bind
+  };
+  std::vector<Pair> pairs;
+  for (const Leg& d : dst_legs)
+    for (const Leg& s : src_legs)
+      if (s.side == d.side && s.front == d.front && leg_length_bind(ss, s) > 0)
+        pairs.push_back({s, d, leg_length_bind(sk, d) / leg_length_bind(ss, s),
+                         position(ss.bind_world[s.foot]) - position(ss.bind_world[s.thigh]),
+                         position(sk.bind_world[d.foot]) - position(sk.bind_world[d.thigh])});
+  if (pairs.empty()) return 0;
+  const int n = static_cast<int>(times.size());
+  std::vector<std::vector<Quat>> rot(pairs.size() * 3, std::vector<Quat>(n));
+  std::vector<std::vector<Vec3>> foot_t(pairs.size(), std::vector<Vec3>(n));
+  for (int k = 0; k < n; ++k) {
+    const std::vector<Mat4> sw = neutral_pose_at(ss, clip, times[k]);
+    std::vector<Transform> locals = sk.neutral_local;
+    apply_clip(out, times[k], locals);
+    const std::vector<Mat4> wm = local_to_world(sk, locals);
+    for (size_t pi = 0; pi < pairs.size(); ++pi) {
+      const Pair& p = pairs[pi];
+      const Leg& leg = p.d;
+      const Vec3 rel = position(sw[p.s.foot]) - position(sw[p.s.thigh]);
+      const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
+      const Vec3 target = a + p.d_bind + (rel - p.s_bind) * p.scale;
+      const Vec3 pole = rotation_of(wm[leg.foot]) * (rotation_of(sk.bind_world[leg.foot]).conjugate() * Vec3::UnitZ());
+      const TwoBoneSolution sol = solve_two_bone(a, b, c, target, pole);
+      auto parent_rot = [&](int j) {
+        const int q = sk.parents[j];
+        return q < 0 ? rotation_of(sk.root_parent_world[j]) : rotation_of(wm[q]);
+      };
+      const Quat q_thigh = rotation_of(wm[leg.thigh]), q_shin = rotation_of(wm[leg.shin]);
+      // The foot keeps only the heading (turn about Y) of its retargeted
+      // rotation: another foot's heel-to-toe roll tips a longer foot through
+      // the floor in stance and lifts it off; flat, its sole stays pinnable.
+      const Quat bind_foot = rotation_of(sk.bind_world[leg.foot]);
+      const Quat delta = (rotation_of(wm[leg.foot]) * bind_foot.conjugate()).normalized();
+      Quat yaw(delta.w(), 0.0, delta.y(), 0.0);
+      yaw = yaw.norm() > 1e-12 ? yaw.normalized() : Quat::Identity();
+      const Quat q_foot = (yaw * bind_foot).normalized();
+      Quat r3[3];
+      r3[0] = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
+      r3[1] = ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
+      foot_t[pi][k] = locals[leg.foot].translation;
+      if (leg.detached_foot) {
+        r3[2] = (parent_rot(leg.foot).conjugate() * q_foot).normalized();
+        const int fp = sk.parents[leg.foot];
+        const Mat4 pw = fp < 0 ? sk.root_parent_world[leg.foot] : wm[fp];
+        foot_t[pi][k] = (pw.inverse() * sol.end.homogeneous()).head<3>();
+      } else {
+        r3[2] = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+      }
+      for (int q = 0; q < 3; ++q) {
+        if (k > 0 && rot[pi * 3 + q][k - 1].coeffs().dot(r3[q].coeffs()) < 0) r3[q].coeffs() = -r3[q].coeffs();
+        rot[pi * 3 + q][k] = r3[q];
+      }
+    }
+  }
+  for (size_t pi = 0; pi < pairs.size(); ++pi) {
+    const int joints[3] = {pairs[pi].d.thigh, pairs[pi].d.shin, pairs[pi].d.foot};
+    for (int q = 0; q < 3; ++q) {
+      auto it = std::find_if(out.tracks.begin(), out.tracks.end(), [&](const JointTracks& jt) { return jt.joint == joints[q]; });
+      if (it == out.tracks.end()) {
+        out.tracks.push_back(JointTracks{});
+        it = out.tracks.end() - 1;
+        it->joint = joints[q];
+      }
+      it->rotation.times = times;
+      it->rotation.values = rot[pi * 3 + q];
+      it->rotation.interpolation = Interpolation::kLinear;
+      if (q == 2 && pairs[pi].d.detached_foot) {
+        it->translation.times = times;
+        it->translation.values = foot_t[pi];
+        it->translation.interpolation = Interpolation::kLinear;
+      }
+    }
+  }
+  return static_cast<int>(pairs.size());
+}
+
 }  // namespace
 
 bool starts_with_bind_pose(const Skeleton& sk, const Clip& clip) {
@@ -162,6 +270,14 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (source_cal.hips < 0 || target_cal.hips < 0)
     return fail(Status::Code::kBadData,
                 std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
+  for (const Role& ro : source_cal.roles) r.diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  for (const Role& ro : target_cal.roles) r.diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  if (r.diagnostics.target_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found on the target");
+  if (r.diagnostics.source_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found in the source clip's skeleton");
+  if (r.diagnostics.source_legs != r.diagnostics.target_legs)
+    return fail(Status::Code::kBadData, "transfer: the source has " + std::to_string(r.diagnostics.source_legs) +
+                                            " legs, the target " + std::to_string(r.diagnostics.target_legs) +
+                                            ": cannot map the clip leg for leg");
   if (map_joints_by_role(source_cal, target_cal).size() < 2)
     return fail(Status::Code::kBadData, "transfer: source and target share no body roles besides the hips");
 
@@ -177,6 +293,22 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate);
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
+  // Legs whose bind shape is not the source's (a detached foot, a bent
+  // digitigrade leg) follow the source's ankles rather than its rotations.
+  {
+    bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
+    if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto) {
+      const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);
+      for (const Leg& d : dl) {
+        by_ankle |= d.detached_foot;
+        for (const Leg& s : sl)
+          if (s.side == d.side && s.front == d.front &&
+              std::abs(straightness(target.skeleton, d) - straightness(source.skeleton, s)) > opt.straightness_tolerance)
+            by_ankle = true;
+      }
+    }
+    if (by_ankle) r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, *input, target.skeleton, r.times, out);
+  }
   const int n = static_cast<int>(r.times.size());
   // The floor the feet are aligned and pinned to is the body's (tail
   // excluded) in every run: count_tail only switches grounding's own minima,
@@ -207,7 +339,9 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     wide.contact.max_height *= 2.0;
     const std::vector<double> stance = stance_clearances(sk, out, r.times, wide);
     if (!stance.empty()) {
-      r.floor_alignment = quantile(stance, opt.floor_quantile);
+      // Ankle-driven legs carry the source's sole roll on another foot
+      // shape: their stance heights spread, and the median is the level.
+      r.floor_alignment = quantile(stance, r.diagnostics.legs_by_ankle > 0 ? 0.5 : opt.floor_quantile);
       add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
     }
   }
@@ -238,6 +372,17 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     } else {
       r.limbs_note = lr.status.message;
     }
+  }
+  for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);
+  for (const FootReport& f : r.feet) {
+    int stance = 0;
+    for (size_t k = 0; k < f.contact.size() && k < f.clearance_after.size(); ++k)
+      if (f.contact[k]) {
+        ++stance;
+        r.diagnostics.max_stance_foot_error = std::max(r.diagnostics.max_stance_foot_error, std::abs(f.clearance_after[k]));
+      }
+    r.diagnostics.stance_keys += stance;
+    r.diagnostics.legs_pinned += stance > 0 ? 1 : 0;
   }
   r.clip = std::move(out);
   return r;

@@ -449,6 +449,24 @@ Status load_gltf(const std::string& path, Character& out) {
   src->mesh_to_world = A;
   if (!matrix_ok(A) || std::abs(A.determinant()) < 1e-30)
     return bad(path, "the skeleton's root transform is singular or implausible");
+  // Skins after the first may bake another mesh offset into their IBMs:
+  // A_s = A * IBM_first(j)^-1 * IBM_s(j) for a joint j they share, so every
+  // primitive lands in the same bind space (else a body skinned by another
+  // skin than a sword's is displaced by the sword's offset).
+  for (int s : used_skins) {
+    const tinygltf::Skin& skin = m.skins[s];
+    if (skin.inverseBindMatrices < 0 || skin.joints.empty()) continue;
+    std::vector<double> ibm;
+    int comps = 0;
+    if (!read_accessor(m, skin.inverseBindMatrices, ibm, comps, err) || comps != 16 || ibm.size() < 16) continue;
+    const auto it = joint_of_node.find(skin.joints[0]);
+    if (it == joint_of_node.end()) continue;
+    Mat4 b = Mat4::Identity();
+    for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[i];
+    const Mat4 As = A * joint_ibm[it->second].inverse() * b;
+    if (As.allFinite() && (As - A).cwiseAbs().maxCoeff() > 1e-9 * std::max(1.0, A.cwiseAbs().maxCoeff()))
+      src->skin_mesh_to_world[s] = As;
+  }
   for (int i = 0; i < sk.size(); ++i) {
     sk.bind_world[i] = A * sk.bind_world[i];
     sk.inverse_bind[i] = sk.bind_world[i].inverse();
@@ -466,6 +484,8 @@ Status load_gltf(const std::string& path, Character& out) {
     const tinygltf::Node& node = m.nodes[n];
     const tinygltf::Skin& skin = m.skins[node.skin];
     const tinygltf::Mesh& mesh = m.meshes[node.mesh];
+    const auto own = src->skin_mesh_to_world.find(node.skin);
+    const Mat4& As = own == src->skin_mesh_to_world.end() ? A : own->second;
     for (int pi = 0; pi < static_cast<int>(mesh.primitives.size()); ++pi) {
       const tinygltf::Primitive& prim = mesh.primitives[pi];
       if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;
@@ -481,7 +501,7 @@ Status load_gltf(const std::string& path, Character& out) {
       Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
       const int base = mp.first_vertex;
       for (int v = 0; v < count; ++v) {
-        out.mesh.positions.emplace_back((A * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
+        out.mesh.positions.emplace_back((As * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
         if (!out.mesh.positions.back().allFinite() || out.mesh.positions.back().cwiseAbs().maxCoeff() > kMaxCoordinate)
           return bad(path, "mesh " + std::to_string(node.mesh) + " vertex " + std::to_string(v) +
                                " lies at an implausible position");
@@ -626,7 +646,8 @@ Status load_gltf(const std::string& path, Character& out) {
   src->animation_count = static_cast<int>(m.animations.size());
   out.meters_per_unit = 1.0;  // glTF is metres by specification
   out.gltf = std::move(src);
-  assign_roles(out.skeleton);
+  if (out.has_skin()) assign_roles(out.skeleton, out.mesh, out.skin);
+  else assign_roles(out.skeleton);
   Status done = Status::Ok();
   done.notes = std::move(notes);
   return done;

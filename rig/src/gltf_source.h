@@ -5,6 +5,7 @@
 #include <tiny_gltf.h>
 
 #include <string>
+#include <map>
 #include <vector>
 
 #include "rig/io.h"
@@ -21,6 +22,10 @@ struct GltfSource {
   int animation_count = 0;
   // Mesh space -> world at bind (see load_gltf); file IBM = inverse_bind * this.
   Mat4 mesh_to_world = Mat4::Identity();  // clips [0, animation_count) come from animations[i]
+  // Per glTF skin whose inverse bind matrices differ from the first's by a
+  // constant (exporters bake each mesh object's offset into its skin, e.g. a
+  // sword mesh placed at the hand): that skin's mesh space -> world.
+  std::map<int, Mat4> skin_mesh_to_world;
 };
 
 // Reads accessor `index` as doubles: count * components values, normalized

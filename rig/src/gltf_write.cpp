@@ -673,7 +673,26 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
     skin.joints.clear();
     for (int j : skin_order) skin.joints.push_back(joint_node[j]);
     skin.inverseBindMatrices = add_ibm(w, sk, skin_order, src.mesh_to_world);
-    for (int node : src.skinned_nodes) m.nodes[node].skin = first_skin;
+    // Nodes whose skin baked another mesh offset (GltfSource::skin_mesh_to_world)
+    // keep their vertex data, so they get a copy of the merged skin with
+    // their own IBMs; all others share the first skin.
+    std::map<int, int> own_skin;  // original skin -> new skin
+    for (int node : src.skinned_nodes) {
+      const int orig = m.nodes[node].skin;
+      const auto it = src.skin_mesh_to_world.find(orig);
+      if (it == src.skin_mesh_to_world.end() || orig == first_skin) {
+        m.nodes[node].skin = first_skin;
+        continue;
+      }
+      if (!own_skin.count(orig)) {
+        tinygltf::Skin copy = m.skins[first_skin];
+        copy.name = m.skins[orig].name;
+        copy.inverseBindMatrices = add_ibm(w, sk, skin_order, it->second);
+        own_skin[orig] = static_cast<int>(m.skins.size());
+        m.skins.push_back(copy);
+      }
+      m.nodes[node].skin = own_skin[orig];
+    }
     for (const Mesh::Primitive& p : c.mesh.primitives)
       write_skin_attributes(w, c.skin, p.first_vertex, p.vertex_count, skin_index_of_joint,
                             m.meshes[p.mesh].primitives[p.primitive].attributes);

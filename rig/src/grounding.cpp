@@ -78,6 +78,23 @@ std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> expli
   return tail;
 }
 
+std::vector<bool> prop_joint_mask(const Skeleton& sk) {
+  const int n = sk.size();
+  const std::vector<bool> tail = tail_joint_mask(sk);
+  std::vector<bool> prop(n, false);
+  auto part = [&](int j) { return j < static_cast<int>(sk.roles.size()) ? sk.roles[j].part : BodyPart::kNone; };
+  for (int j = 0; j < n; ++j) {
+    if (part(j) != BodyPart::kNone || tail[j]) continue;
+    int a = sk.parents[j];
+    for (int steps = 0; a >= 0 && steps < n && part(a) == BodyPart::kNone; ++steps) a = sk.parents[a];
+    if (a < 0) continue;
+    const BodyPart p = part(a);
+    prop[j] = p == BodyPart::kShoulder || p == BodyPart::kUpperArm || p == BodyPart::kForearm ||
+              p == BodyPart::kHand || p == BodyPart::kNeck || p == BodyPart::kHead;
+  }
+  return prop;
+}
+
 SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
   const Skeleton& sk = c.skeleton;
   const int n = sk.size();
@@ -92,6 +109,7 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
     if (d >= 0 && d < n) by_joint[listed_tail[v] ? n : d].push_back(v);
   }
   const std::vector<bool> tail = tail_joint_mask(sk, opt.tail_joints);
+  const std::vector<bool> prop = prop_joint_mask(sk);
   // Per shin of an IK leg: its ankle (bind) and the near-ankle radius.
   std::vector<int> ankle_of(n, -1);
   std::vector<double> near_ankle(n, 0.0);
@@ -124,6 +142,7 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
       }
       continue;
     }
+    if (prop[j]) continue;  // props are not body: never in S
     size_t take = std::min(k, vs.size());
     std::partial_sort(vs.begin(), vs.begin() + static_cast<std::ptrdiff_t>(take), vs.end(), lower);
     const Role r = j < static_cast<int>(sk.roles.size()) ? sk.roles[j] : Role{};

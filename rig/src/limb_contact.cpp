@@ -101,25 +101,32 @@ TwoBoneSolution solve_two_bone(const Vec3& a, const Vec3& b, const Vec3& c, cons
 
 std::vector<Leg> find_legs(const Skeleton& sk) {
   std::vector<Leg> legs;
-  for (Side side : {Side::kLeft, Side::kRight}) {
-    Leg leg;
-    leg.side = side;
-    int n_thigh = 0, n_shin = 0, n_foot = 0, n_toe = 0;
-    for (int j = 0; j < sk.size() && j < static_cast<int>(sk.roles.size()); ++j) {
-      if (sk.roles[j].side != side) continue;
-      switch (sk.roles[j].part) {
-        case BodyPart::kThigh: leg.thigh = j; ++n_thigh; break;
-        case BodyPart::kShin: leg.shin = j; ++n_shin; break;
-        case BodyPart::kFoot: leg.foot = j; ++n_foot; break;
-        case BodyPart::kToe: leg.toe = j; ++n_toe; break;
-        default: break;
+  for (bool front : {false, true})
+    for (Side side : {Side::kLeft, Side::kRight}) {
+      Leg leg;
+      leg.side = side;
+      leg.front = front;
+      int n_thigh = 0, n_shin = 0, n_foot = 0, n_toe = 0;
+      for (int j = 0; j < sk.size() && j < static_cast<int>(sk.roles.size()); ++j) {
+        if (sk.roles[j].side != side || sk.roles[j].front != front) continue;
+        switch (sk.roles[j].part) {
+          case BodyPart::kThigh: leg.thigh = j; ++n_thigh; break;
+          case BodyPart::kShin: leg.shin = j; ++n_shin; break;
+          case BodyPart::kFoot: leg.foot = j; ++n_foot; break;
+          case BodyPart::kToe: leg.toe = j; ++n_toe; break;
+          default: break;
+        }
       }
+      if (n_thigh != 1 || n_shin != 1 || n_foot != 1) continue;
+      if (!is_ancestor(sk, leg.thigh, leg.shin)) continue;
+      if (!is_ancestor(sk, leg.shin, leg.foot)) {
+        // A detached foot must not move with the leg through the tree either.
+        if (is_ancestor(sk, leg.foot, leg.thigh)) continue;
+        leg.detached_foot = true;
+      }
+      if (n_toe != 1 || !is_ancestor(sk, leg.foot, leg.toe)) leg.toe = -1;
+      legs.push_back(leg);
     }
-    if (n_thigh != 1 || n_shin != 1 || n_foot != 1) continue;
-    if (!is_ancestor(sk, leg.thigh, leg.shin) || !is_ancestor(sk, leg.shin, leg.foot)) continue;
-    if (n_toe != 1 || !is_ancestor(sk, leg.foot, leg.toe)) leg.toe = -1;
-    legs.push_back(leg);
-  }
   return legs;
 }
 
@@ -404,6 +411,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
 
   // IK per sample; legs are disjoint subtrees, so each reads the input pose.
   std::vector<std::vector<Quat>> keys(legs.size() * 3, std::vector<Quat>(n));
+  std::vector<std::vector<Vec3>> foot_moves(legs.size(), std::vector<Vec3>(n));  // detached feet
   for (int k = 0; k < n; ++k) {
     std::vector<Transform> out_locals = locals[k];
     const std::vector<Mat4>& wm = world[k];
@@ -435,7 +443,16 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
               ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
           // The foot keeps its animated world rotation: the sole lands flat as
           // the source placed it, just moved by dy.
-          out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+          if (leg.detached_foot) {
+            // Its parent is outside the leg: keep the world rotation, move
+            // the joint to the solved ankle.
+            out_locals[leg.foot].rotation = (parent_rot(leg.foot).conjugate() * q_foot).normalized();
+            const int fp = sk.parents[leg.foot];
+            const Mat4 pw = fp < 0 ? sk.root_parent_world[leg.foot] : wm[fp];
+            out_locals[leg.foot].translation = (pw.inverse() * sol.end.homogeneous()).head<3>();
+          } else {
+            out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+          }
           if (!rep.contact[k] || !reached) break;
           const double residual = lowest_sole(tracks[li], local_to_world(sk, out_locals), opt.floor_y);
           if (std::abs(residual) <= 1e-9 * rep.leg_length) break;
@@ -444,6 +461,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         if (!reached) ++rep.unreached;
         rep.max_correction = std::max(rep.max_correction, std::abs(aim));
       }
+      foot_moves[li][k] = out_locals[leg.foot].translation;
       const int joints[3] = {leg.thigh, leg.shin, leg.foot};
       for (int r = 0; r < 3; ++r) {
         Quat q = out_locals[joints[r]].rotation;
@@ -469,6 +487,11 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       it->rotation.times.assign(times.begin(), times.end());
       it->rotation.values = keys[li * 3 + r];
       it->rotation.interpolation = Interpolation::kLinear;
+      if (r == 2 && legs[li].detached_foot) {
+        it->translation.times.assign(times.begin(), times.end());
+        it->translation.values = foot_moves[li];
+        it->translation.interpolation = Interpolation::kLinear;
+      }
     }
   }
   return res;

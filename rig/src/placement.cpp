@@ -8,7 +8,10 @@
 namespace rig {
 
 std::vector<bool> tail_skin_mask(const Character& c, const PlacementOptions& opt) {
-  const std::vector<bool> tail_joint = tail_joint_mask(c.skeleton, opt.tail_joints);
+  std::vector<bool> tail_joint = tail_joint_mask(c.skeleton, opt.tail_joints);
+  // Props (a sword in a hand) never set the body's bottom either.
+  const std::vector<bool> prop = prop_joint_mask(c.skeleton);
+  for (size_t j = 0; j < tail_joint.size() && j < prop.size(); ++j) tail_joint[j] = tail_joint[j] || prop[j];
   const int n = static_cast<int>(tail_joint.size());
   std::vector<bool> out(c.skin.influences.size(), false);
   for (size_t v = 0; v < out.size(); ++v) {

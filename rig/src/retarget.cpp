@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "rig/limb_contact.h"
 #include "rig/pose.h"
 
 namespace rig {
@@ -23,7 +24,7 @@ double leg_chain(const Calibration& c, Side side) {
   int thigh = -1, shin = -1, foot = -1;
   int n_thigh = 0, n_shin = 0, n_foot = 0;
   for (int i = 0; i < c.size(); ++i) {
-    if (c.roles[i].side != side) continue;
+    if (c.roles[i].side != side || c.roles[i].front) continue;  // hind legs
     switch (c.roles[i].part) {
       case BodyPart::kThigh: thigh = i; ++n_thigh; break;
       case BodyPart::kShin: shin = i; ++n_shin; break;
@@ -118,7 +119,7 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& src, cons
     for (int i = 0; i < c.size(); ++i) {
       const Role r = c.roles[i];
       if (r.part == BodyPart::kNone || r.part == BodyPart::kSpine) continue;
-      const auto key = std::make_pair(static_cast<int>(r.part), static_cast<int>(r.side));
+      const auto key = std::make_pair(static_cast<int>(r.part) * 2 + (r.front ? 1 : 0), static_cast<int>(r.side));
       if (count[key]++ == 0) first[key] = i;
     }
     std::map<std::pair<int, int>, int> out;
@@ -157,6 +158,38 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   }
   const bool move_hips = src.hips >= 0 && dst.hips >= 0;
   const double scale = src.leg_length > 0 ? dst.leg_length / src.leg_length : 1.0;
+  // The pelvis pivot: where the hind thighs attach. A rig whose pelvis joint
+  // sits far from them (a root at the floor, a body bone above the hips)
+  // would otherwise swing the legs about the wrong point when the source
+  // pelvis turns. Offset from the hips joint, bind space.
+  Vec3 pivot = Vec3::Zero();
+  if (move_hips) {
+    Vec3 sum = Vec3::Zero();
+    int count = 0;
+    for (int j = 0; j < nt; ++j)
+      if (dst.roles[j].part == BodyPart::kThigh && !dst.roles[j].front) {
+        sum += position(dst.bind_world[j]);
+        ++count;
+      }
+    if (count > 0) {
+      const Vec3 off = sum / count - dst.hips_bind_position;
+      if (off.norm() > 0.25 * dst.leg_length) pivot = off;
+    }
+  }
+  // Detached feet (hung under the root like IK targets) follow their shin:
+  // foot world position = shin world * the foot's bind offset in the shin.
+  struct Detached {
+    int foot, shin;
+    Vec3 offset;
+  };
+  std::vector<Detached> detached;
+  for (const Leg& leg : find_legs(target))
+    if (leg.detached_foot)
+      detached.push_back({leg.foot, leg.shin,
+                          (dst.bind_world[leg.shin].inverse() * position(dst.bind_world[leg.foot]).homogeneous()).head<3>()});
+  auto is_detached = [&](int j) {
+    return std::any_of(detached.begin(), detached.end(), [&](const Detached& d) { return d.foot == j; });
+  };
 
   // Sample times: k / rate, the last one exactly at the duration.
   const double duration = std::max(0.0, clip.duration);
@@ -178,7 +211,7 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     } else {
       jt.rotation = constant_track(dst.neutral_local[j].rotation);
     }
-    if (move_hips && j == dst.hips) {
+    if ((move_hips && j == dst.hips) || is_detached(j)) {
       jt.translation.times = times;
     } else {
       jt.translation = constant_track(dst.neutral_local[j].translation);
@@ -209,14 +242,23 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
         tr.values.push_back(l.rotation);
       }
       if (move_hips && j == dst.hips) {
-        const Vec3 want = dst.hips_bind_position +
-                          (position(src_world[src.hips]) - src.hips_bind_position) * scale;
+        const Vec3 shift = (position(src_world[src.hips]) - src.hips_bind_position) * scale;
+        // The pivot moves with the source pelvis; the joint hangs off it.
+        const Quat turn = (pr * l.rotation * dst.bind_world_rotation[j].conjugate()).normalized();
+        const Vec3 want = dst.hips_bind_position + pivot + shift - turn * pivot;
         const Eigen::Vector4d local = pw.inverse() * want.homogeneous();
         l.translation = local.head<3>();
         out.tracks[j].translation.values.push_back(l.translation);
       }
       dst_rot[j] = (pr * l.rotation).normalized();
       dst_world[j] = pw * l.matrix();
+    }
+    for (const Detached& d : detached) {
+      const int p = dst.parents[d.foot];
+      const Mat4& pw = p < 0 ? dst.root_parent_world[d.foot] : dst_world[p];
+      const Vec3 want = (dst_world[d.shin] * d.offset.homogeneous()).head<3>();
+      dst_locals[d.foot].translation = (pw.inverse() * want.homogeneous()).head<3>();
+      out.tracks[d.foot].translation.values.push_back(dst_locals[d.foot].translation);
     }
   }
   return out;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "rig/model.h"
+#include "roles_shape.h"
 
 namespace rig {
 namespace {
@@ -68,7 +69,22 @@ bool has(const std::vector<std::string>& t, std::string_view w) {
   return std::find(t.begin(), t.end(), w) != t.end();
 }
 
+// Words that mark helpers, fingers, props, or non-body appendages.
+bool has_stop_word(const std::vector<std::string>& w) {
+  for (std::string_view stop : {"tail", "ear", "ears", "ik", "pole", "target", "end", "site", "nub",
+                                "thumb", "index", "middle", "ring", "pinky", "little", "finger",
+                                "twist", "roll", "eye", "jaw", "wing", "hair", "tongue", "teeth",
+                                "weapon", "prop", "ctrl", "control", "mch", "rigmesh", "breast",
+                                "skirt", "cape", "cloth", "bust", "sleeve", "sword", "shield", "bow",
+                                "gun", "helper", "socket", "attach"}) {
+    if (has(w, stop)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool is_non_body_name(std::string_view name) { return has_stop_word(tokens(strip_prefix(name))); }
 
 const char* part_name(BodyPart p) {
   switch (p) {
@@ -118,14 +134,7 @@ Role role_from_name(std::string_view name) {
       w.push_back(tok);
     }
   }
-  // Words that mark helpers, fingers, props, or non-body appendages.
-  for (std::string_view stop : {"tail", "ear", "ears", "ik", "pole", "target", "end", "site", "nub",
-                                "thumb", "index", "middle", "ring", "pinky", "little", "finger",
-                                "twist", "roll", "eye", "jaw", "wing", "hair", "tongue", "teeth",
-                                "weapon", "prop", "ctrl", "control", "mch", "rigmesh", "breast",
-                                "skirt", "cape", "cloth", "bust", "sleeve"}) {
-    if (has(w, stop)) return {};
-  }
+  if (has_stop_word(w)) return {};
   auto set = [&](BodyPart p) {
     r.part = p;
     if (p == BodyPart::kHips || p == BodyPart::kSpine || p == BodyPart::kNeck || p == BodyPart::kHead)
@@ -246,7 +255,7 @@ int hips_joint(const Skeleton& sk) {
   return -1;
 }
 
-void assign_roles(Skeleton& sk) {
+void assign_roles_by_name(Skeleton& sk) {
   sk.roles.assign(sk.size(), Role{});
   bool has_hips = false;
   for (int j = 0; j < sk.size(); ++j) {
@@ -270,6 +279,20 @@ void assign_roles(Skeleton& sk) {
         break;
       }
   if (!has_hips && sk.bind_world.size() == sk.names.size()) infer_roles(sk);
+}
+
+int leg_count(const Skeleton& sk) {
+  int n = 0;
+  for (const Role& r : sk.roles) n += r.part == BodyPart::kThigh ? 1 : 0;
+  return n;
+}
+
+void assign_roles(Skeleton& sk) {
+  if (!assign_roles_by_shape(sk, {})) assign_roles_by_name(sk);
+}
+
+void assign_roles(Skeleton& sk, const Mesh& mesh, const Skin& skin) {
+  if (!assign_roles_by_shape(sk, skin_low_per_joint(sk, mesh, skin))) assign_roles_by_name(sk);
 }
 
 }  // namespace rig

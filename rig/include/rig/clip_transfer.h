@@ -52,10 +52,36 @@ struct TransferOptions {
   // few hundred skinned points per sample.
   double sole_band = 0.03;
   int sole_points_per_joint = 1000;
+  // How the legs follow the source. kRotation: world rotations copied
+  // (rig::retarget). kAnkle: each target ankle follows the source ankle's
+  // motion relative to its thigh (scaled by leg length) by two-bone IK, the
+  // foot keeping its copied world rotation. kAuto: kAnkle when a target leg
+  // has a detached foot or its bind straightness (hip-ankle distance over
+  // chain length) differs from the source leg's by more than
+  // straightness_tolerance, else kRotation.
+  enum class LegDrive { kAuto, kRotation, kAnkle };
+  // Default kRotation: on the Trex walk kAnkle left stance soles further
+  // from the floor (0.45 vs 0.29 units of 15); kept as an option to refine.
+  LegDrive legs_by_ankle = LegDrive::kRotation;
+  double straightness_tolerance = 0.1;
+};
+
+// What a transfer could map and how well the feet ended up (for gates and
+// reports; filled whenever the status is ok, partly on errors).
+struct TransferDiagnostics {
+  int source_legs = 0;   // joints with part kThigh on the source
+  int target_legs = 0;   // ... on the target
+  int legs_pinned = 0;   // target legs (thigh, shin, foot) the limb solver pinned
+  int legs_by_ankle = 0; // target legs driven by their ankles (TransferOptions::legs_by_ankle)
+  int stance_keys = 0;   // samples in contact, summed over the feet
+  // Largest |lowest sole point - floor| at a stance sample, model units.
+  double max_stance_foot_error = 0.0;
+  double max_lift = 0.0;  // largest body grounding lift, model units
 };
 
 struct TransferResult {
   Status status;
+  TransferDiagnostics diagnostics;
   Clip clip;                  // on the target's joints; empty on error
   std::vector<double> times;  // the output keys (seconds)
   double start_time = 0.0;    // seconds of the source clip skipped at its start
@@ -75,8 +101,12 @@ struct TransferResult {
 
 // `source` owns `clip`; the calibrations must come from `source.skeleton` and
 // `target.skeleton` (sizes are checked). A mismatch, or a clip that maps no
-// joint, returns an error status and an empty clip. A target without legs
-// still gets a (grounded) clip, with limbs_note saying why it was not pinned.
+// joint, returns an error status and an empty clip. So does a clip that
+// cannot be mapped leg for leg: no legs on the source or the target, or
+// different leg counts (a biped clip onto a quadruped); the message is one
+// line saying which. Legs whose feet hang elsewhere in the tree (under the
+// root, like IK targets) are animated from the source's legs and their feet
+// placed where the shin puts them, then pinned in stance.
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal,
                              const TransferOptions& options = {});

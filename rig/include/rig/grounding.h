@@ -74,6 +74,12 @@ bool name_has_token(std::string_view name, std::string_view token);
 // descendant of one), or exactly the caller's set when given.
 std::vector<bool> tail_joint_mask(const Skeleton& skeleton, std::span<const int> explicit_tail = {});
 
+// Per joint: a prop or accessory bone (a `Weapon` under a hand, a hat under
+// the head): role none, not a tail bone, and its nearest ancestor with a body
+// role is an arm part (shoulder, upper arm, forearm, hand), the neck or the
+// head. Skin it dominates never enters S: a sword must not lift the body.
+std::vector<bool> prop_joint_mask(const Skeleton& skeleton);
+
 // The joint with the largest weight (ties: the lower index), -1 if none.
 // Support points are grouped by it; T is the points whose dominant joint is a
 // tail bone.

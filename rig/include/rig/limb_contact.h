@@ -45,12 +45,19 @@ TwoBoneSolution solve_two_bone(const Vec3& a, const Vec3& b, const Vec3& c, cons
 
 struct Leg {
   Side side = Side::kCenter;
+  bool front = false;  // a quadruped's front leg (Role::front)
   int thigh = -1, shin = -1, foot = -1;
   int toe = -1;  // optional (-1)
+  // The foot is not below the shin in the tree (rigs that hang feet under
+  // the root like IK targets): it is placed in world space, where the shin's
+  // bind offset puts it.
+  bool detached_foot = false;
 };
 
-// One leg per side whose thigh, shin and foot roles occur exactly once and
-// form an ancestor chain; toe when unique and below the foot. Left first.
+// One leg per (front, side) whose thigh, shin and foot roles occur exactly
+// once and where the thigh is an ancestor of the shin; the foot is below the
+// shin or detached; toe when unique and below the foot. Hind legs first,
+// left before right.
 std::vector<Leg> find_legs(const Skeleton& skeleton);
 
 // A sole point; bind-space position. Rigidly attached to `joint`, or, when

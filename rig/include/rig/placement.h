@@ -42,7 +42,7 @@ struct Placement {
   bool empty = true;      // no vertex at all: offset 0, empty box
 };
 
-// Per vertex: true when mostly driven by tail bones (see PlacementOptions).
+// Per vertex: true when mostly driven by tail bones or prop bones (rig::prop_joint_mask), see PlacementOptions.
 // Vertices without influences are body skin.
 std::vector<bool> tail_skin_mask(const Character& character, const PlacementOptions& options = {});
 

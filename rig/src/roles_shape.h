@@ -1,0 +1,23 @@
+// Internal: bone roles from the skeleton's shape (roles_shape.cpp), names
+// alone (roles.cpp). Public entry point: rig::assign_roles (rig/roles.h).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "rig/model.h"
+
+namespace rig {
+
+// Per joint: the lowest bind y of the skin it dominates (+inf without any).
+std::vector<double> skin_low_per_joint(const Skeleton& skeleton, const Mesh& mesh, const Skin& skin);
+
+// Roles from shape and names together; false (roles untouched) when the
+// shape shows no leg, so the caller falls back to names.
+// `skin_low`: per joint lowest dominated skin y, or empty (skeleton only).
+bool assign_roles_by_shape(Skeleton& skeleton, std::span<const double> skin_low);
+
+// Names first, then a geometric fallback for meaningless names.
+void assign_roles_by_name(Skeleton& skeleton);
+
+}  // namespace rig
