@@ -255,7 +255,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
 
   std::vector<FileResult> results;
   Tables tables(clips);
-  int failed_checks = 0, pinned_checks = 0, pinned_files = 0, unpinned_files = 0;
+  int failed_checks = 0, known_gaps = 0, pinned_checks = 0, pinned_files = 0, unpinned_files = 0;
   for (size_t i = 0; i < subjects.size(); ++i) {
     const Subject& sub = subjects[i];
     FileResult fr;
@@ -278,7 +278,18 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
         ++pinned_checks;
         if (std::isfinite(c.actual)) out.metrics[fr.id + "." + c.id] = c.actual;
       }
-      if (c.pass) continue;
+      const auto gap = std::find_if(sub.entry->known_gaps.begin(), sub.entry->known_gaps.end(),
+                                    [&](const auto& g) { return glob(g.first, c.id); });
+      const bool known = gap != sub.entry->known_gaps.end();
+      if (c.pass) {
+        if (known) out.notes.push_back(fr.id + ": known gap now passes, remove it from the manifest: " + c.id);
+        continue;
+      }
+      if (known) {
+        ++known_gaps;
+        out.notes.push_back("known gap: " + check_line(fr.id, c) + " (" + gap->second + ")");
+        continue;
+      }
       ++failed;
       out.failures.push_back(check_line(fr.id, c));
     }
@@ -296,6 +307,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
   out.metrics["files"] = pinned_files;
   out.metrics["checks"] = pinned_checks;
   out.metrics["failed_checks"] = failed_checks;  // over every entry, pinned or not
+  out.metrics["known_gaps"] = known_gaps;        // failing checks the manifest lists as known gaps
   if (unpinned_files)
     out.notes.push_back(std::to_string(unpinned_files) +
                         " manifest entries without \"golden\": true: checked, numbers not pinned by the golden");
@@ -305,7 +317,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     const std::string name = ic.value("name", "");
     const auto tags = ic.value("tags", nlohmann::json::array());
     const auto pats = ic.value("checks", nlohmann::json::array());
-    int n = 0, failed = 0;
+    int n = 0, failed = 0, gaps_left = 0;
     std::string lines;
     for (size_t i = 0; i < results.size(); ++i) {
       if (!has_tag(*subjects[i].entry, tags)) continue;
@@ -314,12 +326,18 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
           continue;
         ++n;
         if (c.pass) continue;
+        const auto& gaps = subjects[i].entry->known_gaps;
+        if (std::any_of(gaps.begin(), gaps.end(), [&](const auto& g) { return glob(g.first, c.id); })) {
+          ++gaps_left;
+          continue;
+        }
         ++failed;
         lines += "\n      " + check_line(results[i].id, c);
       }
     }
     out.metrics["issue." + name + ".checks"] = n;
     out.metrics["issue." + name + ".failed"] = failed;
+    out.metrics["issue." + name + ".known_gaps"] = gaps_left;
     if (n == 0)
       out.failures.push_back("issue." + name + ": no check selected (tags " + tags.dump() + "): the check is vacuous");
     else if (failed)

@@ -51,7 +51,11 @@ struct Entry {
   std::string retarget;    // "animate", "refuse" or "skip"
   double floor_y = 0.0;        // retarget: the floor's height, metres (scene y)
   double body_torn_max = 0.01;
-  bool golden = false;     // its numbers are pinned by golden/corpus.json (set once inspected)  // retarget: largest torn fraction of body edge samples (issue 11: 1 %)
+  bool golden = false;     // its numbers are pinned by golden/corpus.json (set once inspected)
+  // Checks (glob over check ids) known to fail today, with the reason: they
+  // are reported as known gaps, not failures, so the gate stays a gate for
+  // everything else; a listed check that passes is reported so it is removed.
+  std::vector<std::pair<std::string, std::string>> known_gaps;
 };
 
 // One named check on one file.

@@ -48,7 +48,7 @@ std::string safe_id(const std::string& s) {
 }
 
 const char* const kKnownKeys[] = {"file", "fixture", "params", "tags", "legs", "arms", "front_legs", "hips",
-                                  "tail", "tail_bones", "rigid", "walk", "retarget", "body_torn_max", "floor_y", "golden", "note"};
+                                  "tail", "tail_bones", "rigid", "walk", "retarget", "body_torn_max", "floor_y", "golden", "known_gaps", "note"};
 
 }  // namespace
 
@@ -93,6 +93,9 @@ Status load_manifest(const std::string& path, std::vector<Entry>& out) {
       e.body_torn_max = x.value("body_torn_max", 0.01);
       e.floor_y = x.value("floor_y", 0.0);
       e.golden = x.value("golden", false);
+      // known_gaps: {"check id glob": "why it fails today"}.
+      const nlohmann::json gaps = x.value("known_gaps", nlohmann::json::object());
+      for (const auto& [pattern, why] : gaps.items()) e.known_gaps.emplace_back(pattern, why.get<std::string>());
     } catch (const std::exception& ex) {
       return Status::Error(Status::Code::kBadData, path + ": entry " + x.dump() + ": " + ex.what());
     }
