@@ -22,16 +22,6 @@ std::string fmt(double v) {
   return b;
 }
 
-// '*' matches any run of characters.
-bool glob(const std::string& pat, const std::string& s, size_t i = 0, size_t j = 0) {
-  if (i == pat.size()) return j == s.size();
-  if (pat[i] == '*') {
-    for (size_t k = j; k <= s.size(); ++k)
-      if (glob(pat, s, i + 1, k)) return true;
-    return false;
-  }
-  return j < s.size() && pat[i] == s[j] && glob(pat, s, i + 1, j + 1);
-}
 
 // Tolerance for a metric: the most specific matching pattern (longest).
 json tolerance_for(const json& tolerances, const std::string& metric) {
@@ -39,7 +29,7 @@ json tolerance_for(const json& tolerances, const std::string& metric) {
   size_t best_len = 0;
   bool found = false;
   for (const auto& [pat, tol] : tolerances.items())
-    if (glob(pat, metric) && (!found || pat.size() > best_len)) best = tol, best_len = pat.size(), found = true;
+    if (glob_match(pat, metric) && (!found || pat.size() > best_len)) best = tol, best_len = pat.size(), found = true;
   return best;
 }
 
@@ -149,6 +139,16 @@ Status write_golden(const std::string& path, const Scenario& s, const ScenarioRe
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   return rig::write_file_atomic(path, g.dump(2) + "\n");
+}
+
+bool glob_match(const std::string& pattern, const std::string& s, size_t i, size_t j) {
+  if (i == pattern.size()) return j == s.size();
+  if (pattern[i] == '*') {
+    for (size_t k = j; k <= s.size(); ++k)
+      if (glob_match(pattern, s, i + 1, k)) return true;
+    return false;
+  }
+  return j < s.size() && pattern[i] == s[j] && glob_match(pattern, s, i + 1, j + 1);
 }
 
 }  // namespace harness

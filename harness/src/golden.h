@@ -18,6 +18,10 @@ namespace harness {
 // A missing or unreadable golden is a data error (not a pass).
 rig::Status compare_with_golden(const std::string& golden_path, ScenarioResult& r);
 
+// True when `s` matches `pattern`, where '*' matches any run of characters
+// (golden tolerance keys, corpus known gaps). Recursion depth <= pattern size.
+bool glob_match(const std::string& pattern, const std::string& s, size_t i = 0, size_t j = 0);
+
 // Checks the scenario's stated invariants ("expect"); appends failures.
 void check_expectations(const Scenario& s, ScenarioResult& r);
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "fixtures/fixtures.h"
+#include "golden.h"
 #include "run_corpus.h"
 
 namespace harness::corpus {
@@ -27,16 +28,6 @@ std::string fmt(double v) {
   return b;
 }
 
-// '*' matches any run of characters (as golden tolerances).
-bool glob(const std::string& pat, const std::string& s, size_t i = 0, size_t j = 0) {
-  if (i == pat.size()) return j == s.size();
-  if (pat[i] == '*') {
-    for (size_t k = j; k <= s.size(); ++k)
-      if (glob(pat, s, i + 1, k)) return true;
-    return false;
-  }
-  return j < s.size() && pat[i] == s[j] && glob(pat, s, i + 1, j + 1);
-}
 
 std::string check_line(const std::string& file, const Check& c) {
   const std::string want =
@@ -65,24 +56,7 @@ Status load_subject(const std::string& dir, Subject& sub) {
   }
   sub.path = "fixture " + e.fixture;
   fixtures::FixtureParams p = fixtures::default_params(e.fixture);
-  try {
-    for (const auto& [k, v] : e.params.items()) {
-      if (k == "seed") p.seed = v.get<std::uint64_t>();
-      else if (k == "height") p.height = v;
-      else if (k == "tail_length") p.tail_length = v;
-      else if (k == "tail_radius") p.tail_radius = v;
-      else if (k == "tail_curl") p.tail_curl = v;
-      else if (k == "tail_side_curl") p.tail_side_curl = v;
-      else if (k == "attach_angle") p.attach_angle = v;
-      else if (k == "density") p.density = v;
-      else if (k == "unit_scale") p.unit_scale = v;
-      else if (k == "armature_scale") p.armature_scale = v;
-      else if (k == "tail_bones") p.tail_bones = v;
-      else return Status::Error(Status::Code::kBadData, e.id + ": unknown fixture parameter '" + k + "'");
-    }
-  } catch (const std::exception& ex) {
-    return Status::Error(Status::Code::kBadData, e.id + ": fixture parameters: " + ex.what());
-  }
+  if (Status st = apply_fixture_params(e.params, e.id, p); !st.ok()) return st;
   std::string error;
   if (!fixtures::make_fixture(e.fixture, p, sub.character, &error, &sub.truth))
     return Status::Error(Status::Code::kBadData, e.id + ": " + error);
@@ -123,7 +97,7 @@ void merge(FileResult& into, const FileResult& part) {
 const char* const kFileColumns[] = {"file", "roles_ok", "legs", "arms", "hips_joint", "fix_chains", "fix_rigid",
                                     "fix_changed_vertices", "chains", "chain_parent", "iou", "length_ratio",
                                     "stretch_before_p99", "stretch_after_p99", "stretch_before_torn",
-                                    "stretch_after_torn", "checks", "failed"};
+                                    "stretch_after_torn", "checks", "failed", "known_gaps"};
 const char* const kRetargetColumns[] = {"refused", "feet", "legs_range_deg", "foot_err_m", "lowest_err_m",
                                         "body_torn", "lift_m", "rigger_tail_vertices", "torn_on", "limbs_note",
                                         "reason"};
@@ -269,7 +243,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
                           {"tags", sub.entry->tags}};
     row.update(fr.row);
     fr.row = std::move(row);
-    int failed = 0;
+    int failed = 0, gaps_here = 0;
     for (const Check& c : fr.checks) {
       // Only entries marked "golden" put their numbers in the metrics the
       // golden pins; a newly added character is checked (and in the tables)
@@ -279,14 +253,14 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
         if (std::isfinite(c.actual)) out.metrics[fr.id + "." + c.id] = c.actual;
       }
       const auto gap = std::find_if(sub.entry->known_gaps.begin(), sub.entry->known_gaps.end(),
-                                    [&](const auto& g) { return glob(g.first, c.id); });
+                                    [&](const auto& g) { return glob_match(g.first, c.id); });
       const bool known = gap != sub.entry->known_gaps.end();
       if (c.pass) {
         if (known) out.notes.push_back(fr.id + ": known gap now passes, remove it from the manifest: " + c.id);
         continue;
       }
       if (known) {
-        ++known_gaps;
+        ++known_gaps, ++gaps_here;
         out.notes.push_back("known gap: " + check_line(fr.id, c) + " (" + gap->second + ")");
         continue;
       }
@@ -299,6 +273,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     failed_checks += failed;
     fr.row["checks"] = static_cast<int>(fr.checks.size());
     fr.row["failed"] = failed;
+    fr.row["known_gaps"] = gaps_here;
     if (!fr.error.empty()) fr.row["error"] = fr.error;
     for (const auto& n : fr.notes) out.notes.push_back(fr.id + ": " + n);
     tables.add(fr.row, clips);
@@ -322,12 +297,12 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     for (size_t i = 0; i < results.size(); ++i) {
       if (!has_tag(*subjects[i].entry, tags)) continue;
       for (const Check& c : results[i].checks) {
-        if (std::none_of(pats.begin(), pats.end(), [&](const auto& p) { return glob(p.template get<std::string>(), c.id); }))
+        if (std::none_of(pats.begin(), pats.end(), [&](const auto& p) { return glob_match(p.template get<std::string>(), c.id); }))
           continue;
         ++n;
         if (c.pass) continue;
         const auto& gaps = subjects[i].entry->known_gaps;
-        if (std::any_of(gaps.begin(), gaps.end(), [&](const auto& g) { return glob(g.first, c.id); })) {
+        if (std::any_of(gaps.begin(), gaps.end(), [&](const auto& g) { return glob_match(g.first, c.id); })) {
           ++gaps_left;
           continue;
         }

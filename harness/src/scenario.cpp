@@ -226,30 +226,35 @@ Status resolve_scenario_file(const Scenario& s, const std::string& spec, std::st
   return Status::Ok();
 }
 
+Status apply_fixture_params(const nlohmann::json& params, const std::string& where, fixtures::FixtureParams& p) {
+  try {
+    for (const auto& [k, v] : params.items()) {
+      if (k == "seed") p.seed = v.get<std::uint64_t>();
+      else if (k == "height") p.height = v;
+      else if (k == "tail_length") p.tail_length = v;
+      else if (k == "tail_radius") p.tail_radius = v;
+      else if (k == "tail_curl") p.tail_curl = v;
+      else if (k == "tail_side_curl") p.tail_side_curl = v;
+      else if (k == "attach_angle") p.attach_angle = v;
+      else if (k == "density") p.density = v;
+      else if (k == "unit_scale") p.unit_scale = v;
+      else if (k == "armature_scale") p.armature_scale = v;
+      else if (k == "tail_bones") p.tail_bones = v;
+      else return Status::Error(Status::Code::kBadData, where + ": unknown fixture parameter '" + k + "'");
+    }
+  } catch (const std::exception& e) {
+    return Status::Error(Status::Code::kBadData, where + ": fixture parameters: " + e.what());
+  }
+  return Status::Ok();
+}
+
 Status load_scenario_character(const Scenario& s, rig::Character& out) {
   const auto& c = s.character;
   if (c.contains("fixture")) {
     const std::string name = c["fixture"];
     fixtures::FixtureParams p = fixtures::default_params(name);
     const auto params = c.value("params", nlohmann::json::object());
-    try {
-      for (const auto& [k, v] : params.items()) {
-        if (k == "seed") p.seed = v.get<std::uint64_t>();
-        else if (k == "height") p.height = v;
-        else if (k == "tail_length") p.tail_length = v;
-        else if (k == "tail_radius") p.tail_radius = v;
-        else if (k == "tail_curl") p.tail_curl = v;
-        else if (k == "tail_side_curl") p.tail_side_curl = v;
-        else if (k == "attach_angle") p.attach_angle = v;
-        else if (k == "density") p.density = v;
-        else if (k == "unit_scale") p.unit_scale = v;
-        else if (k == "armature_scale") p.armature_scale = v;
-        else if (k == "tail_bones") p.tail_bones = v;
-        else return Status::Error(Status::Code::kBadData, s.path + ": unknown fixture parameter '" + k + "'");
-      }
-    } catch (const std::exception& e) {
-      return Status::Error(Status::Code::kBadData, s.path + ": fixture parameters: " + e.what());
-    }
+    if (Status st = apply_fixture_params(params, s.path, p); !st.ok()) return st;
     std::string error;
     if (!fixtures::make_fixture(name, p, out, &error))
       return Status::Error(Status::Code::kBadData, s.path + ": " + error);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures/fixtures.h"
 #include "rig/io.h"
 
 namespace harness {
@@ -46,6 +47,10 @@ rig::Status list_scenarios(const std::string& dir, std::vector<std::string>& pat
 // scenario file. kNotFound, one line, when the assets folder or the file is
 // missing.
 rig::Status resolve_scenario_file(const Scenario& s, const std::string& spec, std::string& out);
+
+// Fixture parameters from a JSON object ({"tail_length": 0.8, ...}) over `p`;
+// unknown keys and wrong types are a data error naming `where`.
+rig::Status apply_fixture_params(const nlohmann::json& params, const std::string& where, fixtures::FixtureParams& p);
 
 // The character a scenario names: a fixture (with parameters) or a file
 // (relative to the scenario file; a leading "assets:" means $TAILRIG_ASSETS
