@@ -616,6 +616,9 @@ def run(report_dir, out_dir):
     # Validate everything before drawing anything.
     jobs = []
     for path in files:
+        raw = load_json(path)
+        if isinstance(raw, dict) and "name" not in raw:
+            continue  # another tool's JSON beside the scenario reports (bake_trex.json draws its own plot)
         sc = parse_scenario(path)
         cpath = os.path.join(report_dir, f"{sc['name']}.contact.json")
         contact = parse_contact(cpath) if os.path.isfile(cpath) else {}
