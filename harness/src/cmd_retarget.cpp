@@ -12,6 +12,7 @@
 
 #include "bake_clips.h"
 #include "command.h"
+#include "rigger_tail.h"
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
 #include "rig/clip_transfer.h"
@@ -45,25 +46,6 @@ rig::Status load_character(const std::string& what, rig::Character& out) {
   rig::Status s = rig::load(what, out);
   if (s.code == rig::Status::Code::kNotFound) s.message += " (and no fixture of that name; see harness fixture --list)";
   return s;
-}
-
-// A rig whose tail has no bone (a humanoid rigger's output) weights the tail
-// skin to the legs and hips, where body grounding would read it as body and
-// lift the pelvis (SPEC §5). Finds that skin with detect: fills
-// `tail_vertices` and returns their count; 0 when tail bones carry the skin
-// (grounding finds them by name) or no tail is detected; -1 on failure.
-int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
-  const std::vector<bool> tail_bone = rig::tail_joint_mask(c.skeleton);
-  for (const auto& infl : c.skin.influences) {
-    const int d = rig::dominant_joint(infl);
-    if (d >= 0 && d < static_cast<int>(tail_bone.size()) && tail_bone[d]) return 0;
-  }
-  detect::Analysis a;
-  if (!detect::find_appendages(c, detect::Params{}, a).ok()) return -1;
-  for (const detect::Region& r : a.regions)
-    if (r.classification.cls == detect::AppendageClass::kTail)
-      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
-  return static_cast<int>(tail_vertices.size());
 }
 
 int run(const Options& o) {

@@ -14,6 +14,7 @@
 #include "rig/limb_contact.h"
 #include "rig/pose.h"
 #include "rig/weld.h"
+#include "rigger_tail.h"
 #include "run_corpus.h"
 
 namespace harness::corpus {
@@ -38,24 +39,6 @@ std::string fmt(const char* f, double v) {
   return b;
 }
 
-// What `harness retarget` does for a rig whose tail has no bones: detect's
-// tail regions become T for body grounding (cmd_retarget.cpp,
-// find_rigger_tail). 0 when tail bones carry skin, -1 on failure.
-int rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
-  const std::vector<bool> tail_bone = rig::tail_joint_mask(c.skeleton);
-  for (const auto& infl : c.skin.influences) {
-    const int d = rig::dominant_joint(infl);
-    if (d >= 0 && d < static_cast<int>(tail_bone.size()) && tail_bone[d]) return 0;
-  }
-  detect::Analysis a;
-  if (!detect::find_appendages(c, detect::Params{}, a).ok()) return -1;
-  for (const detect::Region& r : a.regions)
-    if (r.classification.cls == detect::AppendageClass::kTail)
-      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
-  std::sort(tail_vertices.begin(), tail_vertices.end());
-  return static_cast<int>(tail_vertices.size());
-}
-
 double angle_deg(const rig::Quat& a, const rig::Quat& b) {
   const double d = std::min(1.0, std::abs(a.normalized().dot(b.normalized())));
   return 2.0 * std::acos(d) * 180.0 / M_PI;
@@ -68,7 +51,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& s
   const rig::Clip& clip = src.source.clips.front();
   rig::TransferOptions to;
   to.sample_rate = rate;
-  const int tail_found = rigger_tail(c, to.grounding.tail_vertices);
+  const int tail_found = find_rigger_tail(c, to.grounding.tail_vertices);
   const rig::Calibration src_cal = rig::calibrate(src.source.skeleton);
   const rig::Calibration dst_cal = rig::calibrate(c.skeleton);
   rig::TransferResult t = rig::transfer_clip(src.source, clip, src_cal, c, dst_cal, to);

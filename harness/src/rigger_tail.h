@@ -1,0 +1,18 @@
+// The tail skin of a rig whose tail has no bone (a humanoid rigger's output),
+// kept out of body grounding by `harness retarget` and the corpus gate.
+#pragma once
+
+#include <vector>
+
+#include "rig/model.h"
+
+namespace harness {
+
+// A rig whose tail has no bone weights the tail skin to the legs and hips,
+// where body grounding would read it as body and lift the pelvis (SPEC §5).
+// Finds that skin with detect: fills `tail_vertices` (ascending) and returns
+// their count; 0 when tail bones carry the skin (grounding finds them by
+// name) or no tail is detected; -1 on failure.
+int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices);
+
+}  // namespace harness
