@@ -23,13 +23,17 @@ std::array<double, 3> blend_weights(double f) {
 
 std::vector<rig::Vec3> chain_joints(const std::vector<rig::Vec3>& points,
                                     const std::vector<double>& g, const rig::Vec3& root,
-                                    double length, int bones, int passes) {
+                                    double length, int bones, int passes, const RootLine& root_line) {
   assert(points.size() == g.size());
   assert(bones >= 1);
   std::vector<rig::Vec3> j(bones + 1, root);
   const double seg = length / bones;
   for (int i = 1; i <= bones; ++i) {
     const double target = i * seg;
+    if (root_line.length > 0.0 && target < root_line.length) {
+      j[i] = root + (root_line.end - root) * (target / root_line.length);
+      continue;
+    }
     rig::Vec3 sum = rig::Vec3::Zero();
     int n = 0;
     for (size_t v = 0; v < points.size(); ++v) {

@@ -496,7 +496,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
       for (int v : r.welded) g_region.push_back(gw[v]);
       r.length = percentile(g_region, params.chain.length_percentile);
       r.bones = bone_count(r.length, H, params.chain);
-      r.joints = chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes);
+      const RootLine line{r.ring_centroid, r.cut_level > 0.0 ? r.root_offset : 0.0};
+      r.joints = chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes, line);
     };
     grow();
     // Reading chosen (issue 11): a split-off tail's cut ring can lie far

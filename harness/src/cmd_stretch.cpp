@@ -16,7 +16,7 @@ namespace harness {
 Command add_stretch_command(CLI::App& root) {
   struct Options {
     std::string file, clip, reference;
-    int samples = 24;
+    int samples = 24, worst = 0;
     bool json = false;
   };
   auto opt = std::make_shared<Options>();
@@ -30,6 +30,8 @@ Command add_stretch_command(CLI::App& root) {
       ->required();
   c.app->add_option("--samples", opt->samples, "evenly spaced samples over the clip (default 24)")
       ->check(CLI::Range(1, 10000));
+  c.app->add_option("--worst", opt->worst, "also list the N most deformed edges (where the mesh tears)")
+      ->check(CLI::Range(0, 1000));
   c.app->add_flag("--json", opt->json, "print JSON");
   c.run = [opt] {
     auto fail = [](const std::string& m) {
@@ -45,7 +47,7 @@ Command add_stretch_command(CLI::App& root) {
       if (k.name == opt->clip) clip = &k;
     if (!clip) return fail(opt->file + ": no clip '" + opt->clip + "'");
     FileStretch fs;
-    if (rig::Status s = measure_file_stretch(file, *clip, ref, opt->samples, fs); !s.ok())
+    if (rig::Status s = measure_file_stretch(file, *clip, ref, opt->samples, fs, opt->worst); !s.ok())
       return fail(opt->file + ": " + s.message);
     if (opt->json) {
       nlohmann::json j = file_stretch_json(fs);
@@ -64,6 +66,10 @@ Command add_stretch_command(CLI::App& root) {
                   100.0 * st.torn_fraction);
     std::printf("  tip range in the '%s' frame: %.4g units (%.2f %% of H = %.4g)\n", fs.frame_bone.c_str(),
                 fs.tip_range, fs.height > 0 ? 100.0 * fs.tip_range / fs.height : 0.0, fs.height);
+    if (!fs.worst.empty()) std::printf("  most deformed edges (vertices, set, ratio at its worst, time, bones):\n");
+    for (const WorstEdge& w : fs.worst)
+      std::printf("    %6d-%-6d %-4s %6.3f  t=%.3f s  %s\n", w.a, w.b, w.tail ? "tail" : "body", w.ratio, w.time,
+                  w.bones.c_str());
     return int(kExitOk);
   };
   return c;

@@ -22,7 +22,7 @@ nlohmann::json stats_json(const StretchStats& s, long edges) {
 }  // namespace
 
 Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, const rig::Character& ref,
-                            int samples, FileStretch& out) {
+                            int samples, FileStretch& out, int worst_edges) {
   out = FileStretch{};
   if (samples < 1) return bad("samples must be >= 1");
   const int nv = file.mesh.vertex_count();
@@ -85,6 +85,38 @@ Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, c
     const Eigen::Matrix3d r = world[frame].block<3, 3>(0, 0).colwise().normalized();
     out.tip.push_back(r.transpose() * (c - world[frame].block<3, 1>(0, 3)));
   }
+  const auto edge_worst = [&](const std::vector<std::pair<int, int>>& edges, const std::vector<double>& ratios,
+                              bool tail) {
+    // ratios are sample-major over the edges with a bind length (as
+    // append_edge_ratios skips the others): sample i's edge e is at i * n + e.
+    std::vector<std::pair<int, int>> measured;
+    for (const auto& e : edges)
+      if ((file.mesh.positions[e.first] - file.mesh.positions[e.second]).norm() > 0) measured.push_back(e);
+    const size_t n = measured.size();
+    if (ratios.size() != n * out.times.size()) return;  // defensive: definitions drifted apart
+    for (size_t e = 0; e < n; ++e) {
+      WorstEdge w{measured[e].first, measured[e].second, 1.0, 0.0, tail, {}};
+      for (size_t i = 0; i < out.times.size(); ++i) {
+        const double r = ratios[i * n + e];
+        if (std::max(r, 1.0 / r) > std::max(w.ratio, 1.0 / w.ratio)) w.ratio = r, w.time = out.times[i];
+      }
+      out.worst.push_back(std::move(w));
+    }
+  };
+  if (worst_edges > 0) {
+    edge_worst(tail_edges, tail_ratios, true);
+    edge_worst(body_edges, body_ratios, false);
+    const auto dev = [](const WorstEdge& w) { return std::max(w.ratio, 1.0 / w.ratio); };
+    const size_t keep = std::min(out.worst.size(), static_cast<size_t>(worst_edges));
+    std::partial_sort(out.worst.begin(), out.worst.begin() + static_cast<long>(keep), out.worst.end(),
+                      [&](const WorstEdge& x, const WorstEdge& y) { return dev(x) > dev(y); });
+    out.worst.resize(keep);
+    const auto name = [&](int v) {
+      const int j = rig::dominant_joint(file.skin.influences[v]);
+      return j >= 0 ? file.skeleton.names[j] : std::string("-");
+    };
+    for (WorstEdge& w : out.worst) w.bones = name(w.a) + " / " + name(w.b);
+  }
   for (const auto& a : out.tip)
     for (const auto& b : out.tip) out.tip_range = std::max(out.tip_range, (a - b).norm());
   out.tail = stretch_stats(std::move(tail_ratios));
@@ -95,7 +127,12 @@ Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, c
 nlohmann::json file_stretch_json(const FileStretch& s) {
   nlohmann::json tip = nlohmann::json::array();
   for (const auto& p : s.tip) tip.push_back({p.x(), p.y(), p.z()});
+  nlohmann::json worst = nlohmann::json::array();
+  for (const WorstEdge& w : s.worst)
+    worst.push_back({{"vertices", {w.a, w.b}}, {"ratio", w.ratio}, {"time", w.time}, {"tail", w.tail},
+                     {"bones", w.bones}});
   return {{"tail", stats_json(s.tail, s.tail_edges)},
+          {"worst_edges", worst},
           {"body", stats_json(s.body, s.body_edges)},
           {"tail_vertices", s.tail_vertices},
           {"tip_vertices", s.tip_vertices},

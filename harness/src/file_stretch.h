@@ -28,6 +28,14 @@
 
 namespace harness {
 
+// One edge at its worst sample: where a tail tears, for a rigging TD.
+struct WorstEdge {
+  int a = -1, b = -1;          // vertex indices
+  double ratio = 1, time = 0;  // skinned / bind length at its worst sample
+  bool tail = false;           // in the tail set (else body)
+  std::string bones;           // dominant bone of each end in the measured file
+};
+
 struct FileStretch {
   StretchStats tail, body;
   long tail_edges = 0, body_edges = 0;
@@ -37,10 +45,11 @@ struct FileStretch {
   double tip_range = 0;             // file units
   std::vector<double> times;        // seconds
   std::vector<Eigen::Vector3d> tip;  // per sample, frame_bone frame, file units
+  std::vector<WorstEdge> worst;      // most deformed edges first (max(r, 1/r)), tail and body
 };
 
 rig::Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, const rig::Character& reference,
-                                 int samples, FileStretch& out);
+                                 int samples, FileStretch& out, int worst_edges = 0);
 
 nlohmann::json file_stretch_json(const FileStretch& s);
 

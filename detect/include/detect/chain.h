@@ -30,9 +30,19 @@ std::array<double, 3> blend_weights(double f);
 // Ji = centroid of the points whose g lies within L/(2K) of i·L/K (when that
 // window is empty: the points with g nearest to i·L/K). Then `passes`
 // smoothing passes move J1..J(K-1); J0 and JK stay.
+// `root_line`: when the root is a joint away from the tail's ring (a
+// split-off tail, g offset by the straight line from the joint to the ring
+// centroid), joints whose i·L/K lies on that line are placed on it, at their
+// fraction of root_line_length, instead of on the nearest skin: the skin
+// nearest the ring is one side of it, and a chain root bent sideways bends
+// every rest pose away from the bind shape.
+struct RootLine {
+  rig::Vec3 end = rig::Vec3::Zero();  // the ring centroid
+  double length = 0.0;                // g at the ring (the line's length)
+};
 std::vector<rig::Vec3> chain_joints(const std::vector<rig::Vec3>& points,
                                     const std::vector<double>& g, const rig::Vec3& root,
-                                    double length, int bones, int passes = 2);
+                                    double length, int bones, int passes = 2, const RootLine& root_line = {});
 
 // Influences of a vertex at geodesic distance g (s = K·g/L clamped to [0,K)):
 // segment k belongs to bone k+1 (joint `first_bone + k`), "prev" of the root
