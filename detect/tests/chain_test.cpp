@@ -89,6 +89,29 @@ TEST(Chain, JointsCentroidsAndSmoothing) {
   EXPECT_LT(two[2].x(), smooth[2].x());
 }
 
+TEST(Chain, JointsOnTheRootLineOfASplitOffTail) {
+  // The root joint is 1 unit above the ring (centroid at the origin); the
+  // skin starts at the ring with g = 1 + |z|, its first vertices all on one
+  // side (x = 0.6). Without the root line the empty windows take that skin
+  // and the chain's root bends sideways (T-Rex, issue 12).
+  std::vector<rig::Vec3> p;
+  std::vector<double> g;
+  for (int i = 0; i <= 100; ++i) {
+    const double t = i / 100.0;
+    p.push_back({t < 0.05 ? 0.6 : 0.0, 0, -t});
+    g.push_back(1.0 + t);
+  }
+  const rig::Vec3 root(0, 1, 0);
+  const auto old_way = chain_joints(p, g, root, 2.0, 4, 0);
+  EXPECT_GT(old_way[1].x(), 0.5);  // the sideways kink this test guards against
+  const auto joints = chain_joints(p, g, root, 2.0, 4, 0, RootLine{{0, 0, 0}, 1.0});
+  ASSERT_EQ(joints.size(), 5u);
+  EXPECT_TRUE(joints[0].isApprox(root));
+  EXPECT_TRUE(joints[1].isApprox(rig::Vec3(0, 0.5, 0)));  // halfway down the line
+  EXPECT_NEAR(joints[3].z(), -0.5, 1e-12);                  // skin centroids past it
+  EXPECT_NEAR(joints[3].x(), 0.0, 1e-12);
+}
+
 TEST(Chain, AddChainBindMatricesAndWeights) {
   using detect_test::make_skeleton;
   rig::Character c;
