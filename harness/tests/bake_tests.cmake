@@ -54,14 +54,12 @@ if(TAILRIG_BLENDER)
   # The real-rig bar (issue 12) measured by Blender's skinning, with the
   # harness-side twin (`harness stretch`) agreeing within 0.02 on p99 and
   # torn fraction (issue 11). Prints the artist / stripped / fixed+baked table.
-  # Default spring parameters: the table is reported (the bar is missed on
-  # tail p99, see README); bend coupling 40 /s (a documented tunable for this
-  # 8-bone tail): the bar is enforced and known to fail today (p99 1.15 vs the
-  # artist's 1.12, issue 12 open): the test expects exit 1 (bar missed, not an
-  # error), so it turns red when the bar is met and this line must change.
+  # The bar of issue 12 is enforced (exit 1 when missed): tail p99 <= the
+  # artist's, no tail edge sample torn, tip range >= half the artist's; with
+  # the default spring and with bend coupling 40 /s (a documented tunable).
   add_test(NAME bake_blender_trex_bar
-    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --report-dir \"${bk_work}/bar_report\"")
+    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --enforce-bar --report-dir \"${bk_work}/bar_report\"")
   add_test(NAME bake_blender_trex_bar_coupled
-    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_k40\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --solver '{\"bend_coupling_rate\": 40}' --enforce-bar --name bake_trex_coupled --report-dir \"${bk_work}/bar_report\"; test $? -eq 1")
+    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_k40\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --solver '{\"bend_coupling_rate\": 40}' --enforce-bar --name bake_trex_coupled --report-dir \"${bk_work}/bar_report\"")
   set_tests_properties(bake_blender_trex_bar bake_blender_trex_bar_coupled PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 endif()
