@@ -61,5 +61,12 @@ if(TAILRIG_BLENDER)
     COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --enforce-bar --report-dir \"${bk_work}/bar_report\"")
   add_test(NAME bake_blender_trex_bar_coupled
     COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_k40\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --solver '{\"bend_coupling_rate\": 40}' --enforce-bar --name bake_trex_coupled --report-dir \"${bk_work}/bar_report\"")
-  set_tests_properties(bake_blender_trex_bar bake_blender_trex_bar_coupled PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+  # The quadruped Wolf (issues 11, 12): Blender/harness agreement enforced, the
+  # bar reported (its own artist tail tears 1.2 % of samples on the walk, and
+  # our tip range is below half the artist's: see reports/bake_wolf.md).
+  set(bk_wolf "${TAILRIG_ASSETS}/characters/Wolf.glb")
+  add_test(NAME bake_blender_wolf_bar
+    COMMAND sh -c "test -f \"${bk_wolf}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_wolf\" --rig \"${bk_wolf}\" --clip \"AnimalArmature|Walk\" --name bake_wolf --report-dir \"${bk_work}/bar_report\"")
+  set_tests_properties(bake_blender_trex_bar bake_blender_trex_bar_coupled bake_blender_wolf_bar
+                       PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 endif()

@@ -123,10 +123,10 @@ def main():
     ]
     bar_missed = []
     for ok, line in checks:
-        print(("  ok   " if ok else "  BAR NOT MET " if not a.enforce_bar else "  FAIL ") + line)
+        print(("  ok   " if ok else "  NOT MET ") + line)
         if not ok:
-            (fails if a.enforce_bar else bar_missed).append(line)
-    for f in fails:
+            bar_missed.append(line)
+    for f in fails:  # Blender/harness disagreement: always a failure
         print("  FAIL " + f)
     doc = {"rig": a.rig, "clip": a.clip, "rows": [{"rig": l, **r} for l, r in rows], "failures": fails,
            "bar_not_met": bar_missed}
@@ -164,9 +164,11 @@ def main():
             plot(os.path.join(d, a.name + "_tip.png"), rows, a.clip)
         except ImportError as e:
             print("no plot (%s)" % e)
-    print("real_rig_bar: %s; bar %s" % ("pass" if not fails else "%d failed" % len(fails),
-                                        "met" if not bar_missed else "NOT MET (%d)" % len(bar_missed)))
-    return 1 if fails else 0
+    print("real_rig_bar: Blender/harness agreement %s; bar %s%s" % (
+        "pass" if not fails else "%d failed" % len(fails),
+        "met" if not bar_missed else "NOT MET (%d)" % len(bar_missed),
+        " (enforced)" if a.enforce_bar else " (reported)"))
+    return 1 if fails or (a.enforce_bar and bar_missed) else 0
 
 
 if __name__ == "__main__":
