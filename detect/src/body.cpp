@@ -156,13 +156,24 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
                   (sk.roles[j].part == rig::BodyPart::kNone && to_limb[j] && !to_trunk[j]);
   }
   // Existing tail bones: a deforming non-body chain of two or more joints
-  // hanging from the pelvis zone.
+  // hanging from the pelvis zone that leads away from the head (some joint
+  // of it lies farther from the head than its first joint). Rump bones that
+  // run forward along the trunk (a Quaternius rat's Hips -> Torso) are not a
+  // tail and must not stop the real tail from getting its chain.
   for (int j = 0; j < n; ++j) {
     const int p = sk.parents[j];
     if (p < 0 || !out.pelvis_zone[p] || out.body[j] || !deforming[j]) continue;
     bool chain = false;
     for (int c : children[j]) chain |= deforming[c] && !out.body[c];
     if (!chain) continue;
+    if (head >= 0) {
+      const rig::Vec3 h = joint_position(sk, head);
+      const double first = (joint_position(sk, j) - h).norm();
+      bool away = false;
+      for (int x = 0; x < n && !away; ++x)
+        away = x != j && is_ancestor(sk, j, x) && (joint_position(sk, x) - h).norm() > first;
+      if (!away) continue;
+    }
     for (int x = 0; x < n; ++x) {
       if (is_ancestor(sk, j, x)) out.tail_bones.push_back(x);
     }

@@ -503,9 +503,13 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     // Reading chosen (issue 11): a split-off tail's cut ring can lie far
     // along the tail and wrap odd ways (a rat's tail dips near its feet), so
     // the pelvis-zone joint it hangs from is the one nearest its first
-    // interior joint J1, on the tail near its root; g is recounted from it.
+    // interior joint on the skin, near its root; g is recounted from it.
     if (r.cut_level > 0.0 && r.joints.size() > 1) {
-      const int better = chain_root(ctx, r.joints[1]);
+      // The first joint on the tail's skin (joints on the root line would
+      // lead back to the joint they hang from).
+      size_t first = 1;
+      while (first + 1 < r.joints.size() && first * r.length / r.bones < r.root_offset) ++first;
+      const int better = chain_root(ctx, r.joints[first]);
       if (better >= 0 && better != root_joint) {
         const double offset = (r.ring_centroid - joint_position(sk, better)).norm();
         for (int v : r.welded) gw[v] += offset - r.root_offset;
