@@ -6,6 +6,7 @@
 #include <map>
 
 #include "detect/segment_distance.h"
+#include "rig/grounding.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -49,6 +50,7 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
   assert(static_cast<int>(sk.roles.size()) == n && static_cast<int>(deforming.size()) == n);
   BodyReading out;
   out.pelvis_zone.assign(n, 0);
+  out.tail_roots.assign(n, 0);
   out.hind_leg_root.assign(n, 0);
   out.body.assign(n, 0);
   out.limb.assign(n, 0);
@@ -140,6 +142,23 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
         if (to_leg[c] || (part == rig::BodyPart::kSpine && to_head[c])) continue;
         if (is_trunk_part(part)) stack.push_back(c);
       }
+    }
+    // Where a grown tail may hang: the zone, plus a role-less leaf bone
+    // hanging from it that leads nowhere (the rump bone `Back` a rat's or
+    // T-Rex's tail hung from before a rigger dropped the tail). Only leaves:
+    // a bone with children there is an existing tail or skirt chain; props,
+    // helpers and named tail bones stay out. Not body bones for ownership:
+    // a leaf bone that drives a whole appendage is that appendage's rig.
+    out.tail_roots = out.pelvis_zone;
+    const std::vector<bool> prop = rig::prop_joint_mask(sk);
+    std::vector<char> has_deforming_child(n, 0);
+    for (int j = 0; j < n; ++j)
+      if (sk.parents[j] >= 0 && deforming[j]) has_deforming_child[sk.parents[j]] = 1;
+    for (int j = 0; j < n; ++j) {
+      const int p = sk.parents[j];
+      if (p < 0 || !out.pelvis_zone[p] || !deforming[j] || has_deforming_child[j] || prop[j]) continue;
+      if (sk.roles[j].part != rig::BodyPart::kNone || rig::name_has_token(sk.names[j], "tail")) continue;
+      out.tail_roots[j] = 1;
     }
     for (int leg : hind) {
       for (int x = sk.parents[leg]; x >= 0 && x != pelvis && is_ancestor(sk, pelvis, x); x = sk.parents[x]) {

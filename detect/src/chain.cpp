@@ -7,12 +7,26 @@
 
 namespace detect {
 
-int bone_count(double length, double height, const ChainParams& params) {
+int bone_count(double length, double height, const ChainParams& params, double mesh_step) {
   const double seg = params.segment_fraction * height;
-  const double k = seg > 0.0 ? std::round(length / seg) : 0.0;
+  double k = seg > 0.0 ? std::round(length / seg) : 0.0;
+  if (mesh_step > 0.0 && std::isfinite(mesh_step)) k = std::min(k, std::floor(length / mesh_step));
   const double clamped =
       std::clamp(k, static_cast<double>(params.min_bones), static_cast<double>(params.max_bones));
   return static_cast<int>(clamped);
+}
+
+double edge_step_along(const std::vector<std::pair<int, int>>& edges, const std::vector<double>& g) {
+  std::vector<double> steps;
+  steps.reserve(edges.size());
+  for (const auto& [a, b] : edges) {
+    const double d = std::abs(g[static_cast<size_t>(a)] - g[static_cast<size_t>(b)]);
+    if (std::isfinite(d)) steps.push_back(d);
+  }
+  if (steps.empty()) return 0.0;
+  const size_t i = static_cast<size_t>(0.9 * static_cast<double>(steps.size() - 1));
+  std::nth_element(steps.begin(), steps.begin() + static_cast<long>(i), steps.end());
+  return steps[i];
 }
 
 std::array<double, 3> blend_weights(double f) {

@@ -105,7 +105,7 @@ int chain_root(const Context& x, const rig::Vec3& p) {
   int best = -1;
   double best_d = std::numeric_limits<double>::infinity();
   for (int j = 0; j < x.sk.size(); ++j) {
-    if (!x.body.pelvis_zone[j]) continue;
+    if (static_cast<size_t>(j) >= x.body.tail_roots.size() || !x.body.tail_roots[j]) continue;
     const double d = (joint_position(x.sk, j) - p).norm();
     if (d < best_d) {
       best_d = d;
@@ -490,12 +490,21 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
       }
       gw[v] = g;
     }
+    std::vector<std::pair<int, int>> region_edges;  // welded indices, both ends in the region
+    {
+      std::vector<char> in_region(nw, 0);
+      for (int v : r.welded) in_region[v] = 1;
+      for (int v : r.welded)
+        for (int u : a.graph.neighbors_of(v))
+          if (u > v && in_region[u]) region_edges.emplace_back(v, u);
+    }
     std::vector<double> g_region;
     auto grow = [&] {
       g_region.clear();
       for (int v : r.welded) g_region.push_back(gw[v]);
       r.length = percentile(g_region, params.chain.length_percentile);
-      r.bones = bone_count(r.length, H, params.chain);
+      r.edge_step = edge_step_along(region_edges, gw);
+      r.bones = bone_count(r.length, H, params.chain, r.edge_step);
       const RootLine line{r.ring_centroid, r.cut_level > 0.0 ? r.root_offset : 0.0};
       r.joints = chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes, line);
     };

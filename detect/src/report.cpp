@@ -50,6 +50,7 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
     }
     j["length"] = r.length * m;
     j["bones"] = r.bones;
+    j["edge_step"] = r.edge_step * m;
     nlohmann::json joints = nlohmann::json::array();
     for (const auto& p : r.joints) joints.push_back({p.x() * m, p.y() * m, p.z() * m});
     j["joints"] = joints;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "test_util.h"
 
@@ -15,6 +16,24 @@ TEST(Chain, BoneCount) {
   EXPECT_EQ(bone_count(2.0, 1.0), 8);     // clamped down
   EXPECT_EQ(bone_count(0.55, 1.0), 6);    // round half away from zero
   EXPECT_EQ(bone_count(81.0, 191.0), 4);  // unit free
+}
+
+TEST(Chain, BoneCountLimitedByTheMeshEdgeStep) {
+  // T-Rex: L 17.5 of H 15.22 asks for 11.5 -> 8 joints, but its tail edges
+  // step 3.2 along g: no more than floor(17.5 / 3.2) = 5 segments.
+  EXPECT_EQ(bone_count(17.5, 15.22, {}, 3.2), 5);
+  EXPECT_EQ(bone_count(17.5, 15.22, {}, 0.0), 8);   // no step known: the SPEC's K
+  EXPECT_EQ(bone_count(0.81, 1.91, {}, 0.03), 4);   // a dense tail: unchanged
+  EXPECT_EQ(bone_count(1.0, 1.0, {}, 0.9), 3);      // never below min_bones
+  EXPECT_EQ(bone_count(1.0, 1.0, {}, std::numeric_limits<double>::quiet_NaN()), 8);  // ignored
+}
+
+TEST(Chain, EdgeStepAlong) {
+  const std::vector<double> g = {0.0, 1.0, 2.0, 2.5, std::numeric_limits<double>::infinity()};
+  // steps 1, 1, 0.5 (the edge to the unreached vertex is skipped); p90 of
+  // {0.5, 1, 1} at index floor(0.9 * 2) = 1 -> 1.
+  EXPECT_DOUBLE_EQ(edge_step_along({{0, 1}, {1, 2}, {2, 3}, {3, 4}}, g), 1.0);
+  EXPECT_DOUBLE_EQ(edge_step_along({}, g), 0.0);
 }
 
 TEST(Chain, BlendWeightsFormula) {

@@ -19,8 +19,12 @@ struct BodyReading {
   int pelvis = -1;
   // Per joint: 1 for the pelvis and the deforming trunk joints below it that
   // are not on the way to the head or a leg (Quaternius' `Back` under `Body`,
-  // where the tail hangs). A tail grows from the member nearest its root.
+  // where the tail hangs).
   std::vector<char> pelvis_zone;
+  // Per joint: where a grown tail may hang: the pelvis zone plus role-less
+  // leaf bones hanging from it (a rump bone left behind when a rigger
+  // dropped the tail). A tail hangs from the member nearest its root.
+  std::vector<char> tail_roots;
   // Per joint: 1 for a leg joint between the pelvis and a thigh (a
   // quadruped's `BackShoulder`/`BackLeg`): reads as thigh for attachment.
   std::vector<char> hind_leg_root;

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rig/model.h"
@@ -19,7 +20,16 @@ struct ChainParams {
 };
 
 // K = clamp(round(L / (segment_fraction · H)), min_bones, max_bones).
-int bone_count(double length, double height, const ChainParams& params = {});
+// Reading beyond the SPEC (issue 12): `mesh_step` > 0 is the tail mesh's
+// typical edge step along the tail (90th percentile of |g_a - g_b| over its
+// edges); K is also at most floor(L / mesh_step), so no segment is shorter
+// than an edge. A low-poly tail whose edges span two joints compresses at
+// every bend (T-Rex: 8 joints on 3.2-unit edges, 2.2-unit segments).
+int bone_count(double length, double height, const ChainParams& params = {}, double mesh_step = 0.0);
+
+// The 90th percentile of |g[a] - g[b]| over the edges (a, b) with both ends
+// in the region and finite g: the tail mesh's edge step along the tail.
+double edge_step_along(const std::vector<std::pair<int, int>>& edges, const std::vector<double>& g);
 
 // Blend weights for the position f ∈ [0,1] inside a segment:
 // {w_prev, w_self, w_next} with w_prev = clamp(0.5 − 2f, 0, 0.5),

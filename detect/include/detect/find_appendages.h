@@ -64,6 +64,7 @@ struct Region {
   std::string reason;           // why this class and action, with the measured numbers
   // Filled for chains (and for tails in report/rigid mode: what a chain would be):
   double length = 0.0;          // L, bind units
+  double edge_step = 0.0;       // the tail mesh's edge step along g (p90), bind units: K <= L / edge_step
   int bones = 0;                // K
   std::vector<rig::Vec3> joints;  // J0..JK
   // g counts from the attachment joint for a split-off tail: this is the
