@@ -1,0 +1,319 @@
+// Batch: setup, per-frame bookkeeping (teleports, rejected hips, the shared
+// clock) and output; the physics is the kernel in batch_kernel.inc.
+#include "solver/batch.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "math.h"
+#include "solver/step.h"
+
+namespace solver {
+namespace {
+
+using Eigen::Affine3d;
+using Eigen::Quaterniond;
+using Eigen::Quaternionf;
+using Eigen::Vector3d;
+using Eigen::Vector3f;
+
+void put3(float* dst, const Vector3d& v) {
+  for (int k = 0; k < 3; ++k) dst[k] = static_cast<float>(v[k]);
+}
+void put4(float* dst, const Quaterniond& q) {
+  const Eigen::Vector4d c = q.normalized().coeffs();  // x, y, z, w
+  for (int k = 0; k < 4; ++k) dst[k] = static_cast<float>(c[k]);
+}
+
+bool cpu_has_avx2() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa)
+    : desc_(desc), params_(params), count_(count) {
+  assert(count >= 1 && desc.size() >= 1);
+  assert(!params.test_bug_fixed_fraction_follow && !params.test_bug_rope_velocity_feedback);
+  isa_ = (isa != BatchIsa::kBaseline && cpu_has_avx2()) ? BatchIsa::kAvx2 : BatchIsa::kBaseline;
+  const int n = desc.size();
+  blocks_ = (count + kBatchLanes - 1) / kBatchLanes;
+  block_size_ = static_cast<size_t>(n) * kBatchLaneSets;
+  state_.assign(static_cast<size_t>(blocks_) * block_size_, BatchLane{});
+  saved_block_.assign(block_size_, BatchLane{});
+  const size_t lanes = static_cast<size_t>(blocks_) * kBatchLanes;
+  hips_prev_.assign(lanes, HipsPose{});
+  hips_next_.assign(lanes, HipsPose{});
+  initialized_.assign(lanes, 0);
+  rejected_now_.assign(lanes, 0);
+  teleports_.assign(lanes, 0);
+  rejected_.assign(lanes, 0);
+  link_constants_.assign(static_cast<size_t>(n), BatchLinkConstants{});
+  init_state(desc_, scalar_);
+  set_params(params);
+  // Every lane (padding included) starts finite: rest targets under
+  // identity hips. Real chains are reset by their first step().
+  for (int c = 0; c < blocks_ * kBatchLanes; ++c) {
+    hips_prev_[static_cast<size_t>(c)] = decompose(Affine3d::Identity());
+    set_rest_state(c, hips_prev_[static_cast<size_t>(c)]);
+  }
+}
+
+void Batch::set_params(const ChainParams& p) {
+  params_ = p;
+  const int n = desc_.size();
+  const double h = p.internal_step;
+  BatchConstants& c = constants_;
+  c.links = n;
+  c.h = static_cast<float>(h);
+  c.gravity_y = static_cast<float>(-p.gravity);
+  c.coupling_alpha = (n > 1 && p.bend_coupling_rate > 0.0) ? static_cast<float>(1.0 - std::exp(-p.bend_coupling_rate * h)) : 0.0f;
+  const double theta_max = p.bend_limit_deg * M_PI / 180.0;
+  c.bend_limit = theta_max > 0.0;
+  c.cos_half_limit = static_cast<float>(std::cos(0.5 * theta_max));
+  c.sin_half_limit = static_cast<float>(std::sin(0.5 * theta_max));
+  c.forward_plane = p.forward_plane;
+  c.floor = p.floor_enabled;
+  c.floor_y = static_cast<float>(p.floor_height + p.floor_clearance);
+  c.contact_decay = static_cast<float>(std::exp(-p.contact_damping * h));
+  c.meters_per_unit = static_cast<float>(desc_.meters_per_unit);
+  put4(c.hips_frame_local, desc_.hips_frame_local);
+  put4(c.hips_to_root_parent, desc_.hips_to_root_parent_rot);
+  for (int i = 0; i < n; ++i) {
+    const ChainLink& link = desc_.links[static_cast<size_t>(i)];
+    BatchLinkConstants& L = link_constants_[static_cast<size_t>(i)];
+    const Vector3d rest_hips = (link.parent_to_hips * link.rest_dir).normalized();
+    const Vector3d bind_parent = (link.neutral_rotation * link.bind_dir_local).normalized();
+    put3(L.rest_dir, link.rest_dir);
+    put3(L.rest_hips, rest_hips);
+    put3(L.rest_hips_ortho, rest_hips.unitOrthogonal());
+    put4(L.parent_to_hips, link.parent_to_hips);
+    put3(L.bind_parent, bind_parent);
+    put3(L.bind_parent_ortho, bind_parent.unitOrthogonal());
+    put4(L.neutral, link.neutral_rotation);
+    L.length = static_cast<float>(link.length);
+    // Frequency ramp root -> tip (SPEC §11), as the scalar solver.
+    const double s = n > 1 ? static_cast<double>(i) / (n - 1) : 0.0;
+    const double omega = 2.0 * M_PI * (p.root_frequency_hz + (p.tip_frequency_hz - p.root_frequency_hz) * s);
+    L.omega_sq = static_cast<float>(omega * omega);
+    L.damping = static_cast<float>(2.0 * p.damping_ratio * omega);
+  }
+}
+
+Batch::HipsPose Batch::decompose(const Affine3d& hips) const {
+  HipsPose hp;  // as step.cpp's decompose()
+  hp.rot = detail::rotation_of(hips.linear());
+  hp.trans = hips.translation();
+  hp.offset = hp.rot.conjugate() * (hips.linear() * desc_.root_head_in_hips);
+  return hp;
+}
+
+void Batch::set_rest_state(int chain, const HipsPose& hp) {
+  Quaterniond parent = hp.rot * desc_.hips_to_root_parent_rot;
+  Vector3d head = (hp.trans + hp.rot * hp.offset) * desc_.meters_per_unit;
+  for (int i = 0; i < links(); ++i) {
+    const ChainLink& link = desc_.links[static_cast<size_t>(i)];
+    const Vector3d p = head + link.length * (parent * link.rest_dir);
+    for (int k = 0; k < 3; ++k) {
+      lane(chain, i, kSetPos + k) = static_cast<float>(p[k]);
+      lane(chain, i, kSetVel + k) = 0.0f;
+    }
+    const Eigen::Vector4d r = link.rest_local_rotation.coeffs();
+    for (int k = 0; k < 4; ++k) {
+      lane(chain, i, kSetBend + k) = k == 3 ? 1.0f : 0.0f;
+      lane(chain, i, kSetLocalPrev + k) = static_cast<float>(r[k]);
+      lane(chain, i, kSetLocalCur + k) = static_cast<float>(r[k]);
+    }
+    lane(chain, i, kSetContact) = 0.0f;
+    parent = (parent * link.rest_local_rotation).normalized();
+    head = p;
+  }
+}
+
+void Batch::reset(int chain, const Affine3d& hips_world) {
+  assert(chain >= 0 && chain < count_);
+  if (!hips_world.matrix().allFinite()) {
+    ++rejected_[static_cast<size_t>(chain)];
+    return;
+  }
+  // The scalar reference reset (settle included), then rounded to float.
+  solver::reset(desc_, params_, scalar_, hips_world);
+  for (int i = 0; i < links(); ++i) {
+    const size_t u = static_cast<size_t>(i);
+    for (int k = 0; k < 3; ++k) {
+      lane(chain, i, kSetPos + k) = static_cast<float>(scalar_.pos[u][k]);
+      lane(chain, i, kSetVel + k) = static_cast<float>(scalar_.vel[u][k]);
+    }
+    const Eigen::Vector4d b = scalar_.bend[u].coeffs(), l = scalar_.local_cur[u].coeffs();
+    for (int k = 0; k < 4; ++k) {
+      lane(chain, i, kSetBend + k) = static_cast<float>(b[k]);
+      lane(chain, i, kSetLocalPrev + k) = static_cast<float>(l[k]);
+      lane(chain, i, kSetLocalCur + k) = static_cast<float>(l[k]);
+    }
+    lane(chain, i, kSetContact) = scalar_.contact[u] ? 1.0f : 0.0f;
+  }
+  hips_prev_[static_cast<size_t>(chain)] = decompose(hips_world);
+  initialized_[static_cast<size_t>(chain)] = 1;
+  teleports_[static_cast<size_t>(chain)] = 0;
+}
+
+void Batch::teleport(int chain, const HipsPose& from, const HipsPose& to) {
+  // Carry the tail rigidly: its hips-relative state is kept (step.cpp).
+  const double mpu = desc_.meters_per_unit;
+  const Vector3d root_from = (from.trans + from.rot * from.offset) * mpu;
+  const Vector3d root_to = (to.trans + to.rot * to.offset) * mpu;
+  const Quaterniond delta = (to.rot * from.rot.conjugate()).normalized();
+  for (int i = 0; i < links(); ++i) {
+    const Vector3d p = position(chain, i).cast<double>(), v = velocity(chain, i).cast<double>();
+    const Vector3d p2 = root_to + delta * (p - root_from), v2 = delta * v;
+    for (int k = 0; k < 3; ++k) {
+      lane(chain, i, kSetPos + k) = static_cast<float>(p2[k]);
+      lane(chain, i, kSetVel + k) = static_cast<float>(v2[k]);
+    }
+  }
+  ++teleports_[static_cast<size_t>(chain)];
+}
+
+void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quaternionf> out) {
+  assert(hips_world.size() == static_cast<size_t>(count_));
+  assert(out.empty() || out.size() >= static_cast<size_t>(count_) * static_cast<size_t>(links()));
+  const bool advance = dt > 0.0 && std::isfinite(dt);
+
+  // Per chain: reject non-finite hips, reset on first use, teleports.
+  const double cos_half_turn = std::cos(0.5 * params_.teleport_angle_deg * M_PI / 180.0);
+  for (int c = 0; c < count_; ++c) {
+    const size_t u = static_cast<size_t>(c);
+    const Affine3d& hw = hips_world[u];
+    rejected_now_[u] = !hw.matrix().allFinite();
+    if (rejected_now_[u]) {
+      ++rejected_[u];
+      hips_next_[u] = hips_prev_[u];  // the lane is restored after the kernel
+      continue;
+    }
+    if (!initialized_[u]) reset(c, hw);
+    HipsPose& next = hips_next_[u];
+    next = decompose(hw);
+    if (!advance) continue;
+    const HipsPose& prev = hips_prev_[u];
+    const double jump = (next.trans - prev.trans).norm() * desc_.meters_per_unit;
+    // Turn angle > limit  <=>  |w| of the relative rotation < cos(limit / 2).
+    const double w = std::abs((next.rot * prev.rot.conjugate()).w());
+    if (jump > params_.teleport_distance || w < cos_half_turn) {
+      teleport(c, prev, next);
+      hips_prev_[u] = next;
+    }
+  }
+  // Padding lanes hold still under their previous hips.
+  for (size_t u = static_cast<size_t>(count_); u < hips_prev_.size(); ++u) hips_next_[u] = hips_prev_[u];
+
+  // The shared clock (step.cpp's sub-stepping).
+  last_substeps_ = 0;
+  if (advance) {
+    const double h = params_.internal_step;
+    const double start_acc = accumulator_;
+    double acc = start_acc + dt;
+    int k = 0;
+    const double eps = h * 1e-9;
+    while (acc >= h - eps) {
+      if (k >= params_.max_substeps) {
+        acc = std::fmod(acc, h);
+        break;
+      }
+      ++k;
+      acc -= h;
+    }
+    accumulator_ = std::max(acc, 0.0);
+    last_substeps_ = k;
+    if (k > 0) {
+      const BatchFrame frame{k, start_acc, dt, h};
+      auto kernel = isa_ == BatchIsa::kAvx2 ? batch_kernel_avx2 : batch_kernel_baseline;
+      BatchHipsLanes prev_lanes, next_lanes;
+      for (int b = 0; b < blocks_; ++b) {
+        bool any_rejected = false;
+        for (int l = 0; l < kBatchLanes; ++l) {
+          const size_t u = static_cast<size_t>(b * kBatchLanes + l);
+          any_rejected = any_rejected || rejected_now_[u];
+          const HipsPose* poses[2] = {&hips_prev_[u], &hips_next_[u]};
+          BatchHipsLanes* dst[2] = {&prev_lanes, &next_lanes};
+          for (int j = 0; j < 2; ++j) {
+            const Eigen::Vector4d q = poses[j]->rot.coeffs();
+            for (int e = 0; e < 4; ++e) dst[j]->rot[e].v[l] = static_cast<float>(q[e]);
+            for (int e = 0; e < 3; ++e) {
+              dst[j]->trans[e].v[l] = static_cast<float>(poses[j]->trans[e]);
+              dst[j]->offset[e].v[l] = static_cast<float>(poses[j]->offset[e]);
+            }
+          }
+        }
+        BatchLane* blk = block(b);
+        if (any_rejected) std::copy(blk, blk + block_size_, saved_block_.begin());
+        kernel(constants_, link_constants_.data(), frame, prev_lanes, next_lanes, blk);
+        if (any_rejected) {
+          // A rejected chain keeps its state, as in the scalar step().
+          for (int l = 0; l < kBatchLanes; ++l) {
+            if (!rejected_now_[static_cast<size_t>(b * kBatchLanes + l)]) continue;
+            for (size_t s = 0; s < block_size_; ++s) blk[s].v[l] = saved_block_[s].v[l];
+          }
+        }
+      }
+    }
+  }
+  for (int c = 0; c < count_; ++c) {
+    const size_t u = static_cast<size_t>(c);
+    if (!rejected_now_[u]) hips_prev_[u] = hips_next_[u];
+  }
+  write_outputs(out);
+}
+
+Quaternionf Batch::lane_quat(int chain, int link, int set) const {
+  return Quaternionf(lane(chain, link, set + 3), lane(chain, link, set), lane(chain, link, set + 1),
+                     lane(chain, link, set + 2));
+}
+
+Quaternionf Batch::output_rotation(int chain, int link) const {
+  // Normalised lerp between the last two internal states (shorter arc).
+  const float s = static_cast<float>(std::clamp(accumulator_ / params_.internal_step, 0.0, 1.0));
+  const Quaternionf a = lane_quat(chain, link, kSetLocalPrev);
+  Quaternionf b = lane_quat(chain, link, kSetLocalCur);
+  if (a.dot(b) < 0.0f) b.coeffs() = -b.coeffs();
+  Quaternionf q;
+  q.coeffs() = (1.0f - s) * a.coeffs() + s * b.coeffs();
+  return q.normalized();
+}
+
+void Batch::write_outputs(std::span<Quaternionf> out) const {
+  if (out.empty()) return;
+  const int n = links();
+  for (int c = 0; c < count_; ++c)
+    for (int i = 0; i < n; ++i) out[static_cast<size_t>(c * n + i)] = output_rotation(c, i);
+}
+
+Vector3f Batch::position(int chain, int link) const {
+  return Vector3f(lane(chain, link, kSetPos), lane(chain, link, kSetPos + 1), lane(chain, link, kSetPos + 2));
+}
+
+Vector3f Batch::velocity(int chain, int link) const {
+  return Vector3f(lane(chain, link, kSetVel), lane(chain, link, kSetVel + 1), lane(chain, link, kSetVel + 2));
+}
+
+bool Batch::contact(int chain, int link) const { return lane(chain, link, kSetContact) != 0.0f; }
+
+void Batch::points(int chain, std::span<Vector3f> out) const {
+  assert(out.size() >= static_cast<size_t>(links()) + 1);
+  const HipsPose& hp = hips_prev_[static_cast<size_t>(chain)];
+  Quaterniond parent = hp.rot * desc_.hips_to_root_parent_rot;
+  Vector3d head = (hp.trans + hp.rot * hp.offset) * desc_.meters_per_unit;
+  out[0] = head.cast<float>();
+  for (int i = 0; i < links(); ++i) {
+    const ChainLink& link = desc_.links[static_cast<size_t>(i)];
+    parent = (parent * output_rotation(chain, i).cast<double>()).normalized();
+    head += link.length * (parent * link.bind_dir_local);
+    out[static_cast<size_t>(i) + 1] = head.cast<float>();
+  }
+}
+
+}  // namespace solver

@@ -1,0 +1,12 @@
+// Batch kernel compiled with -mavx2 (solver/CMakeLists.txt); only called
+// when the CPU reports AVX2 (batch.cpp). See batch_kernel.inc.
+#include "batch_kernel.inc"
+
+namespace solver {
+
+void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
+                       const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block) {
+  run_block(c, links, frame, prev, next, block);
+}
+
+}  // namespace solver
