@@ -286,10 +286,15 @@ Quaternionf Batch::output_rotation(int chain, int link) const {
 }
 
 void Batch::write_outputs(std::span<Quaternionf> out) const {
+  static_assert(sizeof(Quaternionf) == 4 * sizeof(float), "Quaternionf is x, y, z, w floats");
   if (out.empty()) return;
-  const int n = links();
-  for (int c = 0; c < count_; ++c)
-    for (int i = 0; i < n; ++i) out[static_cast<size_t>(c * n + i)] = output_rotation(c, i);
+  const float s = static_cast<float>(std::clamp(accumulator_ / params_.internal_step, 0.0, 1.0));
+  auto output = isa_ == BatchIsa::kAvx2 ? batch_output_avx2 : batch_output_baseline;
+  for (int b = 0; b < blocks_; ++b) {
+    const int first = b * kBatchLanes;
+    const int valid = std::min(kBatchLanes, count_ - first);
+    output(block(b), links(), s, valid, out[static_cast<size_t>(first * links())].coeffs().data());
+  }
 }
 
 Vector3f Batch::position(int chain, int link) const {

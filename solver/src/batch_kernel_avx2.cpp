@@ -9,4 +9,8 @@ void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links,
   run_block(c, links, frame, prev, next, block);
 }
 
+void batch_output_avx2(const BatchLane* block, int links, float s, int valid, float* out) {
+  output_block(block, links, s, valid, out);
+}
+
 }  // namespace solver

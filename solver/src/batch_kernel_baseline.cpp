@@ -8,4 +8,8 @@ void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* li
   run_block(c, links, frame, prev, next, block);
 }
 
+void batch_output_baseline(const BatchLane* block, int links, float s, int valid, float* out) {
+  output_block(block, links, s, valid, out);
+}
+
 }  // namespace solver

@@ -77,4 +77,10 @@ void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* li
 void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
                        const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
 
+// Output rotations of one block: normalised lerp from local_prev to
+// local_cur at s, x y z w floats, chain-major (lane l, link i at
+// out[(l * links + i) * 4]), first `valid` lanes.
+void batch_output_baseline(const BatchLane* block, int links, float s, int valid, float* out);
+void batch_output_avx2(const BatchLane* block, int links, float s, int valid, float* out);
+
 }  // namespace solver
