@@ -11,10 +11,13 @@ namespace solver::detail {
 // Shortest unit quaternion taking direction a to direction b (SPEC swing()).
 // Same rotation as Eigen's FromTwoVectors (used for the opposite case) with
 // one square root for both input norms and one for the result.
+[[gnu::noinline]] inline Eigen::Quaterniond swing_opposite(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+  return Eigen::Quaterniond::FromTwoVectors(a, b).normalized();  // rare: SVD picks the axis
+}
 inline Eigen::Quaterniond swing(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
   const double norms = std::sqrt(a.squaredNorm() * b.squaredNorm());
   const double c = norms > 0.0 ? a.dot(b) / norms : 1.0;
-  if (!(c > -1.0 + 1e-12)) return Eigen::Quaterniond::FromTwoVectors(a, b).normalized();
+  if (!(c > -1.0 + 1e-12)) return swing_opposite(a, b);
   const Eigen::Vector3d axis = a.cross(b) / norms;
   Eigen::Quaterniond q(1.0 + c, axis.x(), axis.y(), axis.z());
   return q.normalized();

@@ -136,9 +136,11 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
     if (!bug_feedback) v -= v.dot(d) * d;
 
     // 4. Bend coupling and elastic limit in the hips frame.
-    const Quaterniond& a = link.parent_to_hips;
-    const Vector3d cand_local = parent_rot.conjugate() * d;
-    Quaterniond q = a * detail::swing(link.rest_dir, cand_local) * a.conjugate();
+    // A swing(r, R^-1 d) A^-1 = swing(A r, A R^-1 d): vectors rotated into
+    // the hips frame instead of conjugating quaternions.
+    const Quaterniond to_hips = link.parent_to_hips * parent_rot.conjugate();
+    const Vector3d rest_hips = link.parent_to_hips * link.rest_dir;
+    Quaterniond q = detail::swing(rest_hips, to_hips * d);
     bool modified = false;
     if (alpha > 0.0) {
       Quaterniond target_bend;
@@ -164,8 +166,7 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
       modified = true;
     }
     if (modified) {
-      const Vector3d d_new =
-          (parent_rot * ((a.conjugate() * q * a) * link.rest_dir)).normalized();
+      const Vector3d d_new = (to_hips.conjugate() * (q * rest_hips)).normalized();
       if (limited && !bug_feedback) {
         // Remove velocity that keeps pushing into the stop.
         Vector3d push = d - d_new;
@@ -241,8 +242,7 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
          link.neutral_rotation)
             .normalized();
     st.local_cur[static_cast<size_t>(i)] = local;
-    st.bend_scratch[static_cast<size_t>(i)] =
-        (a * detail::swing(link.rest_dir, dir_parent) * a.conjugate()).normalized();
+    st.bend_scratch[static_cast<size_t>(i)] = detail::swing(rest_hips, to_hips * d);
     parent_rot = (parent_rot * local).normalized();
     st.world_rot[static_cast<size_t>(i)] = parent_rot;
     head = p;
