@@ -46,9 +46,9 @@ Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchI
   block_size_ = static_cast<size_t>(n) * kBatchLaneSets;
   state_.assign(static_cast<size_t>(blocks_) * block_size_, BatchLane{});
   saved_block_.assign(block_size_, BatchLane{});
+  hips_prev_.assign(static_cast<size_t>(blocks_), BatchHipsLanes{});
+  hips_shown_.assign(static_cast<size_t>(blocks_), BatchHipsLanes{});
   const size_t lanes = static_cast<size_t>(blocks_) * kBatchLanes;
-  hips_prev_.assign(lanes, HipsPose{});
-  hips_next_.assign(lanes, HipsPose{});
   initialized_.assign(lanes, 0);
   rejected_now_.assign(lanes, 0);
   teleports_.assign(lanes, 0);
@@ -58,9 +58,11 @@ Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchI
   set_params(params);
   // Every lane (padding included) starts finite: rest targets under
   // identity hips. Real chains are reset by their first step().
+  const HipsPose identity = decompose(Affine3d::Identity());
   for (int c = 0; c < blocks_ * kBatchLanes; ++c) {
-    hips_prev_[static_cast<size_t>(c)] = decompose(Affine3d::Identity());
-    set_rest_state(c, hips_prev_[static_cast<size_t>(c)]);
+    set_lane_hips(hips_prev_, c, identity);
+    set_lane_hips(hips_shown_, c, identity);
+    set_rest_state(c, identity);
   }
 }
 
@@ -84,6 +86,9 @@ void Batch::set_params(const ChainParams& p) {
   c.meters_per_unit = static_cast<float>(desc_.meters_per_unit);
   put4(c.hips_frame_local, desc_.hips_frame_local);
   put4(c.hips_to_root_parent, desc_.hips_to_root_parent_rot);
+  put3(c.root_head_in_hips, desc_.root_head_in_hips);
+  c.teleport_distance = static_cast<float>(p.teleport_distance);
+  c.cos_half_teleport = static_cast<float>(std::cos(0.5 * p.teleport_angle_deg * M_PI / 180.0));
   for (int i = 0; i < n; ++i) {
     const ChainLink& link = desc_.links[static_cast<size_t>(i)];
     BatchLinkConstants& L = link_constants_[static_cast<size_t>(i)];
@@ -111,6 +116,29 @@ Batch::HipsPose Batch::decompose(const Affine3d& hips) const {
   hp.trans = hips.translation();
   hp.offset = hp.rot.conjugate() * (hips.linear() * desc_.root_head_in_hips);
   return hp;
+}
+
+Batch::HipsPose Batch::lane_hips(const std::vector<BatchHipsLanes>& lanes, int chain) const {
+  const BatchHipsLanes& h = lanes[static_cast<size_t>(chain / kBatchLanes)];
+  const int l = chain % kBatchLanes;
+  HipsPose hp;
+  hp.rot = Quaterniond(h.rot[3].v[l], h.rot[0].v[l], h.rot[1].v[l], h.rot[2].v[l]);
+  for (int e = 0; e < 3; ++e) {
+    hp.trans[e] = h.trans[e].v[l];
+    hp.offset[e] = h.offset[e].v[l];
+  }
+  return hp;
+}
+
+void Batch::set_lane_hips(std::vector<BatchHipsLanes>& lanes, int chain, const HipsPose& hp) {
+  BatchHipsLanes& h = lanes[static_cast<size_t>(chain / kBatchLanes)];
+  const int l = chain % kBatchLanes;
+  const Eigen::Vector4d q = hp.rot.coeffs();
+  for (int e = 0; e < 4; ++e) h.rot[e].v[l] = static_cast<float>(q[e]);
+  for (int e = 0; e < 3; ++e) {
+    h.trans[e].v[l] = static_cast<float>(hp.trans[e]);
+    h.offset[e].v[l] = static_cast<float>(hp.offset[e]);
+  }
 }
 
 void Batch::set_rest_state(int chain, const HipsPose& hp) {
@@ -157,12 +185,18 @@ void Batch::reset(int chain, const Affine3d& hips_world) {
     }
     lane(chain, i, kSetContact) = scalar_.contact[u] ? 1.0f : 0.0f;
   }
-  hips_prev_[static_cast<size_t>(chain)] = decompose(hips_world);
+  const HipsPose hp = decompose(hips_world);
+  set_lane_hips(hips_prev_, chain, hp);
+  set_lane_hips(hips_shown_, chain, hp);
   initialized_[static_cast<size_t>(chain)] = 1;
   teleports_[static_cast<size_t>(chain)] = 0;
 }
 
-void Batch::teleport(int chain, const HipsPose& from, const HipsPose& to) {
+void Batch::teleport_lane(int chain, const HipsPose& from, const BatchHipsLanes& to_lanes) {
+  const int l = chain % kBatchLanes;
+  HipsPose to;
+  to.rot = Quaterniond(to_lanes.rot[3].v[l], to_lanes.rot[0].v[l], to_lanes.rot[1].v[l], to_lanes.rot[2].v[l]);
+  for (int e = 0; e < 3; ++e) to.trans[e] = to_lanes.trans[e].v[l], to.offset[e] = to_lanes.offset[e].v[l];
   // Carry the tail rigidly: its hips-relative state is kept (step.cpp).
   const double mpu = desc_.meters_per_unit;
   const Vector3d root_from = (from.trans + from.rot * from.offset) * mpu;
@@ -184,87 +218,87 @@ void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quat
   assert(out.empty() || out.size() >= static_cast<size_t>(count_) * static_cast<size_t>(links()));
   const bool advance = dt > 0.0 && std::isfinite(dt);
 
-  // Per chain: reject non-finite hips, reset on first use, teleports.
-  const double cos_half_turn = std::cos(0.5 * params_.teleport_angle_deg * M_PI / 180.0);
+  // Per chain: reject non-finite hips (v * 0 is 0 only for finite v), reset
+  // on first use.
   for (int c = 0; c < count_; ++c) {
     const size_t u = static_cast<size_t>(c);
-    const Affine3d& hw = hips_world[u];
-    rejected_now_[u] = !hw.matrix().allFinite();
+    const Eigen::Matrix4d& m = hips_world[u].matrix();
+    double poison = 0.0;
+    for (int e = 0; e < 16; ++e) poison += m.data()[e] * 0.0;
+    rejected_now_[u] = poison != 0.0 || std::isnan(poison);
     if (rejected_now_[u]) {
       ++rejected_[u];
-      hips_next_[u] = hips_prev_[u];  // the lane is restored after the kernel
-      continue;
-    }
-    if (!initialized_[u]) reset(c, hw);
-    HipsPose& next = hips_next_[u];
-    next = decompose(hw);
-    if (!advance) continue;
-    const HipsPose& prev = hips_prev_[u];
-    const double jump = (next.trans - prev.trans).norm() * desc_.meters_per_unit;
-    // Turn angle > limit  <=>  |w| of the relative rotation < cos(limit / 2).
-    const double w = std::abs((next.rot * prev.rot.conjugate()).w());
-    if (jump > params_.teleport_distance || w < cos_half_turn) {
-      teleport(c, prev, next);
-      hips_prev_[u] = next;
+    } else if (!initialized_[u]) {
+      reset(c, hips_world[u]);
     }
   }
-  // Padding lanes hold still under their previous hips.
-  for (size_t u = static_cast<size_t>(count_); u < hips_prev_.size(); ++u) hips_next_[u] = hips_prev_[u];
 
   // The shared clock (step.cpp's sub-stepping).
-  last_substeps_ = 0;
+  int substeps = 0;
+  const double h = params_.internal_step;
+  const double start_acc = accumulator_;
   if (advance) {
-    const double h = params_.internal_step;
-    const double start_acc = accumulator_;
     double acc = start_acc + dt;
-    int k = 0;
     const double eps = h * 1e-9;
     while (acc >= h - eps) {
-      if (k >= params_.max_substeps) {
+      if (substeps >= params_.max_substeps) {
         acc = std::fmod(acc, h);
         break;
       }
-      ++k;
+      ++substeps;
       acc -= h;
     }
     accumulator_ = std::max(acc, 0.0);
-    last_substeps_ = k;
-    if (k > 0) {
-      const BatchFrame frame{k, start_acc, dt, h};
-      auto kernel = isa_ == BatchIsa::kAvx2 ? batch_kernel_avx2 : batch_kernel_baseline;
-      BatchHipsLanes prev_lanes, next_lanes;
-      for (int b = 0; b < blocks_; ++b) {
-        bool any_rejected = false;
-        for (int l = 0; l < kBatchLanes; ++l) {
-          const size_t u = static_cast<size_t>(b * kBatchLanes + l);
-          any_rejected = any_rejected || rejected_now_[u];
-          const HipsPose* poses[2] = {&hips_prev_[u], &hips_next_[u]};
-          BatchHipsLanes* dst[2] = {&prev_lanes, &next_lanes};
-          for (int j = 0; j < 2; ++j) {
-            const Eigen::Vector4d q = poses[j]->rot.coeffs();
-            for (int e = 0; e < 4; ++e) dst[j]->rot[e].v[l] = static_cast<float>(q[e]);
-            for (int e = 0; e < 3; ++e) {
-              dst[j]->trans[e].v[l] = static_cast<float>(poses[j]->trans[e]);
-              dst[j]->offset[e].v[l] = static_cast<float>(poses[j]->offset[e]);
-            }
-          }
-        }
-        BatchLane* blk = block(b);
-        if (any_rejected) std::copy(blk, blk + block_size_, saved_block_.begin());
-        kernel(constants_, link_constants_.data(), frame, prev_lanes, next_lanes, blk);
-        if (any_rejected) {
-          // A rejected chain keeps its state, as in the scalar step().
-          for (int l = 0; l < kBatchLanes; ++l) {
-            if (!rejected_now_[static_cast<size_t>(b * kBatchLanes + l)]) continue;
-            for (size_t s = 0; s < block_size_; ++s) blk[s].v[l] = saved_block_[s].v[l];
-          }
-        }
+  }
+  last_substeps_ = substeps;
+
+  const bool avx2 = isa_ == BatchIsa::kAvx2;
+  auto kernel = avx2 ? batch_kernel_avx2 : batch_kernel_baseline;
+  auto hips_kernel = avx2 ? batch_hips_avx2 : batch_hips_baseline;
+  const BatchFrame frame{substeps, start_acc, dt, h};
+  static const Eigen::Matrix4d kIdentity = Eigen::Matrix4d::Identity();
+  BatchMatrixLanes matrices;
+  BatchHipsLanes next;
+  BatchLane teleport;
+  for (int b = 0; b < blocks_; ++b) {
+    // Hips of the block's lanes; padding and rejected lanes hold still.
+    bool any_held = false;
+    for (int l = 0; l < kBatchLanes; ++l) {
+      const int c = b * kBatchLanes + l;
+      const bool held = c >= count_ || rejected_now_[static_cast<size_t>(c)];
+      any_held = any_held || held;
+      const Eigen::Matrix4d& m = held ? kIdentity : hips_world[static_cast<size_t>(c)].matrix();
+      for (int e = 0; e < 9; ++e) matrices.linear[e].v[l] = static_cast<float>(m(e % 3, e / 3));
+      for (int e = 0; e < 3; ++e) matrices.trans[e].v[l] = static_cast<float>(m(e, 3));
+    }
+    BatchHipsLanes& prev = hips_prev_[static_cast<size_t>(b)];
+    hips_kernel(constants_, matrices, prev, next, teleport);
+    for (int l = 0; l < kBatchLanes; ++l) {
+      const int c = b * kBatchLanes + l;
+      if (c >= count_ || rejected_now_[static_cast<size_t>(c)]) {
+        for (int e = 0; e < 4; ++e) next.rot[e].v[l] = prev.rot[e].v[l];
+        for (int e = 0; e < 3; ++e) next.trans[e].v[l] = prev.trans[e].v[l], next.offset[e].v[l] = prev.offset[e].v[l];
+      } else if (advance && teleport.v[l] != 0.0f) {
+        // Carry the tail rigidly; the frame then starts at the new hips.
+        teleport_lane(c, lane_hips(hips_prev_, c), next);
+        for (int e = 0; e < 4; ++e) prev.rot[e].v[l] = next.rot[e].v[l];
+        for (int e = 0; e < 3; ++e) prev.trans[e].v[l] = next.trans[e].v[l], prev.offset[e].v[l] = next.offset[e].v[l];
       }
     }
-  }
-  for (int c = 0; c < count_; ++c) {
-    const size_t u = static_cast<size_t>(c);
-    if (!rejected_now_[u]) hips_prev_[u] = hips_next_[u];
+    hips_shown_[static_cast<size_t>(b)] = next;
+    if (substeps == 0) continue;  // dt <= 0 only re-writes the output (the scalar keeps its hips too)
+    BatchLane* blk = block(b);
+    if (any_held) std::copy(blk, blk + block_size_, saved_block_.begin());
+    kernel(constants_, link_constants_.data(), frame, prev, next, blk);
+    if (any_held) {
+      // A rejected chain keeps its state, as in the scalar step().
+      for (int l = 0; l < kBatchLanes; ++l) {
+        const int c = b * kBatchLanes + l;
+        if (c < count_ && !rejected_now_[static_cast<size_t>(c)]) continue;
+        for (size_t e = 0; e < block_size_; ++e) blk[e].v[l] = saved_block_[e].v[l];
+      }
+    }
+    prev = next;
   }
   write_outputs(out);
 }
@@ -309,7 +343,7 @@ bool Batch::contact(int chain, int link) const { return lane(chain, link, kSetCo
 
 void Batch::points(int chain, std::span<Vector3f> out) const {
   assert(out.size() >= static_cast<size_t>(links()) + 1);
-  const HipsPose& hp = hips_prev_[static_cast<size_t>(chain)];
+  const HipsPose hp = lane_hips(hips_shown_, chain);
   Quaterniond parent = hp.rot * desc_.hips_to_root_parent_rot;
   Vector3d head = (hp.trans + hp.rot * hp.offset) * desc_.meters_per_unit;
   out[0] = head.cast<float>();

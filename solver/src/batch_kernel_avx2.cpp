@@ -9,6 +9,11 @@ void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links,
   run_block(c, links, frame, prev, next, block);
 }
 
+void batch_hips_avx2(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                      BatchHipsLanes& next, BatchLane& teleport) {
+  hips_block(c, m, prev, next, teleport);
+}
+
 void batch_output_avx2(const BatchLane* block, int links, float s, int valid, float* out) {
   output_block(block, links, s, valid, out);
 }

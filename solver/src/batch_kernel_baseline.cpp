@@ -8,6 +8,11 @@ void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* li
   run_block(c, links, frame, prev, next, block);
 }
 
+void batch_hips_baseline(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                          BatchHipsLanes& next, BatchLane& teleport) {
+  hips_block(c, m, prev, next, teleport);
+}
+
 void batch_output_baseline(const BatchLane* block, int links, float s, int valid, float* out) {
   output_block(block, links, s, valid, out);
 }

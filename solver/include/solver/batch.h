@@ -95,6 +95,8 @@ class Batch {
     Eigen::Vector3d offset = Eigen::Vector3d::Zero();
   };
   HipsPose decompose(const Eigen::Affine3d& hips) const;
+  HipsPose lane_hips(const std::vector<BatchHipsLanes>& lanes, int chain) const;
+  void set_lane_hips(std::vector<BatchHipsLanes>& lanes, int chain, const HipsPose& hp);
   BatchLane* block(int b) { return &state_[static_cast<size_t>(b) * block_size_]; }
   const BatchLane* block(int b) const { return &state_[static_cast<size_t>(b) * block_size_]; }
   float& lane(int chain, int link, int set) {
@@ -105,7 +107,8 @@ class Batch {
   }
   Eigen::Quaternionf lane_quat(int chain, int link, int set) const;
   void set_rest_state(int chain, const HipsPose& hp);
-  void teleport(int chain, const HipsPose& from, const HipsPose& to);
+  // Carries one chain rigidly from hips `from` to lane chain % 8 of `to`.
+  void teleport_lane(int chain, const HipsPose& from, const BatchHipsLanes& to);
   void write_outputs(std::span<Eigen::Quaternionf> out) const;
 
   ChainDesc desc_;
@@ -118,8 +121,9 @@ class Batch {
   size_t block_size_ = 0;               // lanes per block: links * kBatchLaneSets
   std::vector<BatchLane> state_;        // blocks * block_size
   std::vector<BatchLane> saved_block_;  // one block: lanes that must not advance
-  std::vector<HipsPose> hips_prev_;     // per lane (padding too): latest accepted hips
-  std::vector<HipsPose> hips_next_;     // per lane, scratch of step()
+  // Per block: hips the chains advanced to (the next step starts there) and
+  // the hips of the latest output (points()).
+  std::vector<BatchHipsLanes> hips_prev_, hips_shown_;
   std::vector<std::uint8_t> initialized_, rejected_now_;
   std::vector<int> teleports_, rejected_;
   ChainState scalar_;  // reset() runs the scalar reference here

@@ -44,6 +44,16 @@ struct BatchConstants {
   float meters_per_unit = 1.0f;
   float hips_frame_local[4];
   float hips_to_root_parent[4];
+  float root_head_in_hips[3];   // rig units of the hips' local frame (desc.root_head_in_hips)
+  float teleport_distance = 0;  // metres
+  float cos_half_teleport = 0;  // cos(teleport angle / 2)
+};
+
+// Per lane: a hips world transform, rig units: linear part column-major
+// (m[0..2] = first column) and translation.
+struct BatchMatrixLanes {
+  BatchLane linear[9];
+  BatchLane trans[3];
 };
 
 // Per lane: hips rotation (x, y, z, w), translation (rig units) and the tail
@@ -76,6 +86,14 @@ void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* li
                            const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
 void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
                        const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
+
+// Decomposes one block of hips transforms into `next` (rotation with scale
+// removed, translation, root head offset; as the scalar solver) and flags
+// per lane (1.0f) the teleports from `prev`.
+void batch_hips_baseline(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                         BatchHipsLanes& next, BatchLane& teleport);
+void batch_hips_avx2(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                     BatchHipsLanes& next, BatchLane& teleport);
 
 // Output rotations of one block: normalised lerp from local_prev to
 // local_cur at s, x y z w floats, chain-major (lane l, link i at
