@@ -286,7 +286,12 @@ void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quat
       }
     }
     hips_shown_[static_cast<size_t>(b)] = next;
-    if (substeps == 0) continue;  // dt <= 0 only re-writes the output (the scalar keeps its hips too)
+    if (substeps == 0) {
+      // As the scalar step(): a frame shorter than the internal step still
+      // moves the hips the next frame starts from; dt <= 0 does not.
+      if (advance) prev = next;
+      continue;
+    }
     BatchLane* blk = block(b);
     if (any_held) std::copy(blk, blk + block_size_, saved_block_.begin());
     kernel(constants_, link_constants_.data(), frame, prev, next, blk);
