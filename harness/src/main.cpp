@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
       harness::add_retarget_command(app),
       harness::add_bake_command(app),     harness::add_pose_command(app),     harness::add_stretch_command(app),
   };
+#ifdef TAILRIG_HAVE_BENCH
+  commands.push_back(harness::add_bench_command(app));
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -6,6 +6,10 @@
 // inside the same run and reported as bug_* metrics whose expectations show
 // that the detection still fires.
 //
+// With `harness run --solver batch` the same bodies drive a one-chain
+// solver::Batch (ChainDriver); the expectations must hold for it too, the
+// goldens pin the scalar reference only.
+//
 // The scenario bodies live in solver_invariants_*.cpp, grouped by theme; the
 // shared rig, motion and driver in solver_invariants_common.{h,cpp}.
 #include <exception>
@@ -16,8 +20,9 @@
 
 namespace harness {
 
-rig::Status run_solver_invariant(const Scenario& s, const RunOptions&, ScenarioResult& out) {
+rig::Status run_solver_invariant(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
   using namespace solver_invariants;
+  const BatchScope solver_choice(o.batch_solver);  // harness run --solver batch
   try {
     if (s.kind == "solver_fast_hip_swing") return fast_hip_swing(s, out);
     if (s.kind == "solver_lr_symmetry") return lr_symmetry(s, out);

@@ -11,6 +11,9 @@ namespace harness {
 struct RunOptions {
   bool contact_sheet = false;  // collect geometry for the contact sheet plot
   int jobs = 1;                // threads a scenario may use inside (harness run --jobs)
+  // solver_* scenarios step a one-chain solver::Batch instead of the scalar
+  // reference (harness run --solver batch); their expectations still apply.
+  bool batch_solver = false;
 };
 
 rig::Status run_edge_stretch(const Scenario& s, const RunOptions& o, ScenarioResult& out);

@@ -9,6 +9,7 @@
 #include "detect/find_appendages.h"
 #include "rig/pose.h"
 #include "solver_invariants_common.h"
+#include "solver/batch.h"
 #include "solver_params.h"
 
 namespace harness::solver_invariants {
@@ -72,14 +73,68 @@ SynthSpec synth_from(const Scenario& s, int bones) {
   return sp;
 }
 
+namespace {
+thread_local bool t_use_batch = false;
+}
+
+BatchScope::BatchScope(bool on) : previous_(t_use_batch) { t_use_batch = on; }
+BatchScope::~BatchScope() { t_use_batch = previous_; }
+
+struct ChainDriver::BatchState {
+  solver::Batch batch;
+  std::vector<Eigen::Quaternionf> out;
+  std::vector<Eigen::Vector3f> points;
+  BatchState(const solver::ChainDesc& d, const solver::ChainParams& p)
+      : batch(d, p, 1), out(static_cast<size_t>(d.size())), points(static_cast<size_t>(d.size()) + 1) {}
+};
+
+ChainDriver::ChainDriver(const solver::ChainDesc& desc, const solver::ChainParams& p) : desc_(desc), params_(p) {
+  solver::init_state(desc, st);
+  const bool bugs = p.test_bug_fixed_fraction_follow || p.test_bug_rope_velocity_feedback;
+  if (t_use_batch && !bugs) batch_ = new BatchState(desc, p);
+}
+
+ChainDriver::~ChainDriver() { delete batch_; }
+
+void ChainDriver::reset(const Affine3d& hips) {
+  if (!batch_) return solver::reset(desc_, params_, st, hips);
+  batch_->batch.reset(0, hips);
+  batch_->batch.step(0.0, std::span<const Affine3d>(&hips, 1), batch_->out);
+  mirror();
+}
+
+void ChainDriver::step(double dt, const Affine3d& hips, std::span<Quaterniond> rot) {
+  if (!batch_) return solver::step(desc_, params_, st, dt, hips, rot);
+  batch_->batch.step(dt, std::span<const Affine3d>(&hips, 1), batch_->out);
+  for (size_t i = 0; i < rot.size() && i < batch_->out.size(); ++i) rot[i] = batch_->out[i].cast<double>();
+  mirror();
+}
+
+void ChainDriver::mirror() {
+  const solver::Batch& b = batch_->batch;
+  b.points(0, batch_->points);
+  for (int i = 0; i < b.links(); ++i) {
+    const size_t u = static_cast<size_t>(i);
+    st.pos[u] = b.position(0, i).cast<double>();
+    st.vel[u] = b.velocity(0, i).cast<double>();
+    st.contact[u] = b.contact(0, i) ? 1 : 0;
+    st.out_local[u] = batch_->out[u].cast<double>();
+  }
+  for (size_t u = 0; u < batch_->points.size(); ++u) st.points[u] = batch_->points[u].cast<double>();
+  st.teleports = b.teleports(0);
+  st.rejected_hips = b.rejected_hips(0);
+  st.last_substeps = b.last_substeps();
+  st.initialized = true;
+}
+
 Run run_motion(const solver::ChainDesc& desc, const solver::ChainParams& params, const Motion& motion,
                double fps, double duration) {
-  solver::ChainState st;
-  solver::init_state(desc, st);
-  solver::reset(desc, params, st, motion(0.0));
+  ChainDriver drv(desc, params);
+  solver::ChainState& st = drv.st;
+  drv.reset(motion(0.0));
   const size_t n = desc.links.size();
   std::vector<Quaterniond> rot(n);
-  solver::step(desc, params, st, 0.0, motion(0.0), rot);
+  drv.step(0.0, motion(0.0), rot);
   const std::vector<Quaterniond> start(rot);
   Run r;
   r.angle_range_deg.assign(n, 0.0);
@@ -102,7 +157,7 @@ Run run_motion(const solver::ChainDesc& desc, const solver::ChainParams& params,
   const int frames = static_cast<int>(std::lround(duration * fps));
   for (int f = 1; f <= frames; ++f) {
     const Affine3d hips = motion(f / fps);
-    solver::step(desc, params, st, 1.0 / fps, hips, rot);
+    drv.step(1.0 / fps, hips, rot);
     const Vector3d root = solver::root_head_world(desc, hips);
     for (size_t i = 0; i < n; ++i) {
       if (!rot[i].coeffs().allFinite()) ++r.nan_count;

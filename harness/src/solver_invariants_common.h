@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,42 @@ struct Run {
   std::vector<double> min_particle_y;   // per frame, metres
   std::vector<std::vector<Quaterniond>> local;  // per frame, output local rotations
   int teleports = 0;
+};
+
+// Steps one chain with the scalar reference, or -- while a BatchScope is
+// alive on this thread (harness run --solver batch) -- with a one-chain
+// solver::Batch whose state is mirrored into `st` after every call, so the
+// scenario code reads one ChainState either way. The test_bug_* switches
+// exist only in the scalar reference: those runs stay scalar.
+class ChainDriver {
+ public:
+  ChainDriver(const solver::ChainDesc& desc, const solver::ChainParams& p);
+  ~ChainDriver();
+  ChainDriver(const ChainDriver&) = delete;
+  ChainDriver& operator=(const ChainDriver&) = delete;
+  void reset(const Affine3d& hips);
+  void step(double dt, const Affine3d& hips, std::span<Quaterniond> rot);
+  bool batch() const { return batch_ != nullptr; }
+  solver::ChainState st;
+
+ private:
+  void mirror();
+  const solver::ChainDesc& desc_;
+  solver::ChainParams params_;
+  struct BatchState;
+  BatchState* batch_ = nullptr;
+};
+
+// While alive, ChainDrivers created on this thread use the batch solver.
+class BatchScope {
+ public:
+  explicit BatchScope(bool on);
+  ~BatchScope();
+  BatchScope(const BatchScope&) = delete;
+  BatchScope& operator=(const BatchScope&) = delete;
+
+ private:
+  bool previous_;
 };
 
 using Motion = std::function<Affine3d(double)>;

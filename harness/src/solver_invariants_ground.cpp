@@ -74,8 +74,8 @@ Status contact_never_moves_body(const Scenario& s, ScenarioResult& out) {
       if (sk.parents[j] >= 0 && tail[static_cast<size_t>(sk.parents[j])]) tail[static_cast<size_t>(j)] = 1;
     const int frames = std::max(1, static_cast<int>(std::lround(fc.clip.duration * fps)));
     const double dt = fc.clip.duration / frames;
-    solver::ChainState st;
-    solver::init_state(fc.desc, st);
+    ChainDriver drv(fc.desc, p);
+    solver::ChainState& st = drv.st;
     std::vector<Quaterniond> rot(static_cast<size_t>(fc.desc.size()));
     long mismatched = 0, compared = 0;
     int contact_frames = 0;
@@ -87,8 +87,8 @@ Status contact_never_moves_body(const Scenario& s, ScenarioResult& out) {
       const auto without = rig::local_to_world(sk, locals);
       Affine3d h;
       h.matrix() = without[fc.desc.hips];
-      if (k == 0) solver::reset(fc.desc, p, st, h);
-      solver::step(fc.desc, p, st, k == 0 ? 0.0 : dt, h, rot);
+      if (k == 0) drv.reset(h);
+      drv.step(k == 0 ? 0.0 : dt, h, rot);
       for (size_t i = 0; i < rot.size(); ++i) {
         auto& tr = locals[static_cast<size_t>(fc.desc.links[i].joint)];
         tail_rot = std::max(tail_rot, tr.rotation.angularDistance(rot[i]) / kDeg);
@@ -133,15 +133,15 @@ Status ground(const Scenario& s, ScenarioResult& out) {
       p.floor_height = floor;
       const int frames = std::max(1, static_cast<int>(std::lround(fc.clip.duration * fps)));
       const double dt = fc.clip.duration / frames;
-      solver::ChainState st;
-      solver::init_state(fc.desc, st);
+      ChainDriver drv(fc.desc, p);
+      solver::ChainState& st = drv.st;
       std::vector<Quaterniond> rot(static_cast<size_t>(fc.desc.size()));
       GroundStats g;
       double min_hips = 1e30;
       for (int k = 0; k <= frames * loops; ++k) {
         const Affine3d h = hips_of(fc, (k % frames) * dt);
-        if (k == 0) solver::reset(fc.desc, p, st, h);
-        solver::step(fc.desc, p, st, k == 0 ? 0.0 : dt, h, rot);
+        if (k == 0) drv.reset(h);
+        drv.step(k == 0 ? 0.0 : dt, h, rot);
         ground_frame(fc.desc, p, st, solver::root_head_world(fc.desc, h), g);
         min_hips = std::min(min_hips, h.translation().y() * fc.mpu);
       }
@@ -182,8 +182,8 @@ Status ground(const Scenario& s, ScenarioResult& out) {
       return low + (h0 - low) * ease((t - move - hold) / move);
     };
     const double total = 2 * move + 2 * hold, rise_start = move + hold, rise_end = 2 * move + hold;
-    solver::ChainState st;
-    solver::init_state(desc, st);
+    ChainDriver drv(desc, p);
+    solver::ChainState& st = drv.st;
     std::vector<Quaterniond> rot(static_cast<size_t>(desc.size()));
     GroundStats g;
     double max_speed = 0, max_accel = 0, release_t = -1, last_contact_t = -1, held_speed = 0;
@@ -195,8 +195,8 @@ Status ground(const Scenario& s, ScenarioResult& out) {
     for (int k = 0; k <= frames; ++k) {
       const double t = k / fps;
       const Affine3d h = hips_pose(Vector3d(0, hips_y(t), 0), 0.0);
-      if (k == 0) solver::reset(desc, p, st, h);
-      solver::step(desc, p, st, k == 0 ? 0.0 : 1.0 / fps, h, rot);
+      if (k == 0) drv.reset(h);
+      drv.step(k == 0 ? 0.0 : 1.0 / fps, h, rot);
       ground_frame(desc, p, st, solver::root_head_world(desc, h), g);
       int contacts = 0;
       for (auto c : st.contact) contacts += c ? 1 : 0;

@@ -42,8 +42,7 @@ Status bind_pose_recovery(const Scenario& s, ScenarioResult& out) {
     if (auto st = solver::build_chain(chain_input(sk), p, sd.desc); !st.ok()) return bad(s, "solver setup: " + st.message);
     const int frames = std::max(1, static_cast<int>(std::lround(clip.duration * fps)));
     const double dt = clip.duration / frames;
-    solver::ChainState st;
-    solver::init_state(sd.desc, st);
+    ChainDriver drv(sd.desc, p);
     std::vector<Quaterniond> rot(static_cast<size_t>(sd.desc.size()));
     for (int k = 0; k <= frames * loops; ++k) {
       std::vector<rig::Transform> locals = sk.stored_local;
@@ -52,11 +51,11 @@ Status bind_pose_recovery(const Scenario& s, ScenarioResult& out) {
       Affine3d h;
       h.matrix() = w0[sd.desc.hips];
       if (k == 0) {
-        solver::reset(sd.desc, p, st, h);
-        solver::step(sd.desc, p, st, 0.0, h, rot);
+        drv.reset(h);
+        drv.step(0.0, h, rot);
         sd.rest_rot = rot;
       } else {
-        solver::step(sd.desc, p, st, dt, h, rot);
+        drv.step(dt, h, rot);
       }
       for (size_t i = 0; i < rot.size(); ++i) locals[static_cast<size_t>(sd.desc.links[i].joint)].rotation = rot[i];
       const auto w = rig::local_to_world(sk, locals);

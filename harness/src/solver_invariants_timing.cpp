@@ -169,9 +169,9 @@ Status loop_closure(const Scenario& s, ScenarioResult& out) {
     std::vector<Affine3d> hips(frames);
     for (int k = 0; k < frames; ++k) hips[k] = hips_of(fc, k * dt);
     const int n = fc.desc.size();
-    solver::ChainState st;
-    solver::init_state(fc.desc, st);
-    solver::reset(fc.desc, p, st, hips[0]);
+    ChainDriver drv(fc.desc, p);
+    solver::ChainState& st = drv.st;
+    drv.reset(hips[0]);
     std::vector<Quaterniond> rot(static_cast<size_t>(n));
     auto in_hips = [&](const Affine3d& h) {
       const Quaterniond hf = solver::hips_frame_world(fc.desc, h);
@@ -196,7 +196,7 @@ Status loop_closure(const Scenario& s, ScenarioResult& out) {
       std::vector<Vector3d> tips;
       for (int k = 1; k <= frames; ++k) {
         const Affine3d& h = hips[k % frames];
-        solver::step(fc.desc, p, st, dt, h, rot);
+        drv.step(dt, h, rot);
         if (l == loops - 1) tips.push_back(in_hips(h)[static_cast<size_t>(n)]);
       }
       for (const auto& a : tips)

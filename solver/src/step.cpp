@@ -48,7 +48,7 @@ HipsPose decompose(const ChainDesc& desc, const Affine3d& hips) {
 
 HipsPose interpolate(const HipsPose& a, const HipsPose& b, double s) {
   HipsPose h;
-  h.rot = a.rot.slerp(s, b.rot).normalized();
+  h.rot = detail::slerp(a.rot, s, b.rot).normalized();
   h.trans = a.trans + s * (b.trans - a.trans);
   h.offset = a.offset + s * (b.offset - a.offset);
   return h;
@@ -77,21 +77,40 @@ double link_frequency(const ChainParams& p, int i, int n) {
   return p.root_frequency_hz + (p.tip_frequency_hz - p.root_frequency_hz) * s;
 }
 
+// Constants of the internal step, computed once per step()/reset() call
+// rather than per internal step (exp, cos, sin).
+struct StepConstants {
+  double alpha = 0.0;           // bend coupling 1 - exp(-k h)
+  double theta_max = 0.0;       // bend limit, radians (<= 0: off)
+  double cos_half_limit = 1.0;  // cos(theta_max / 2)
+  double sin_half_limit = 0.0;  // sin(theta_max / 2)
+  double contact_decay = 1.0;   // exp(-gamma h)
+};
+
+StepConstants step_constants(const ChainDesc& desc, const ChainParams& params, double h) {
+  StepConstants k;
+  k.alpha = (desc.size() > 1 && params.bend_coupling_rate > 0.0) ? 1.0 - std::exp(-params.bend_coupling_rate * h)
+                                                                 : 0.0;
+  k.theta_max = params.bend_limit_deg * M_PI / 180.0;
+  k.cos_half_limit = std::cos(0.5 * k.theta_max);
+  k.sin_half_limit = std::sin(0.5 * k.theta_max);
+  k.contact_decay = std::exp(-params.contact_damping * h);
+  return k;
+}
+
 // One fixed internal step of length h with the hips at `hp`.
-void internal_step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double h,
-                   double frame_dt, const HipsPose& hp) {
+void internal_step(const ChainDesc& desc, const ChainParams& params, const StepConstants& kc, ChainState& st,
+                   double h, double frame_dt, const HipsPose& hp) {
   const int n = desc.size();
   const double mpu = desc.meters_per_unit;
   const Vector3d root = (hp.trans + hp.rot * hp.offset) * mpu;
   const Quaterniond frame_world = hp.rot * desc.hips_frame_local;
   const Vector3d forward = frame_world * Vector3d::UnitZ();
   const Vector3d gravity(0.0, -params.gravity, 0.0);
-  const double alpha =
-      (n > 1 && params.bend_coupling_rate > 0.0) ? 1.0 - std::exp(-params.bend_coupling_rate * h)
-                                                 : 0.0;
-  const double theta_max = params.bend_limit_deg * M_PI / 180.0;
+  const double alpha = kc.alpha;
+  const double theta_max = kc.theta_max;
   const double floor_y = params.floor_height + params.floor_clearance;
-  const double contact_decay = std::exp(-params.contact_damping * h);
+  const double contact_decay = kc.contact_decay;
   const bool bug_feedback = params.test_bug_rope_velocity_feedback;
 
   Quaterniond parent_rot = hp.rot * desc.hips_to_root_parent_rot;
@@ -117,34 +136,37 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, ChainState&
     if (!bug_feedback) v -= v.dot(d) * d;
 
     // 4. Bend coupling and elastic limit in the hips frame.
-    const Quaterniond& a = link.parent_to_hips;
-    const Vector3d cand_local = parent_rot.conjugate() * d;
-    Quaterniond q = a * detail::swing(link.rest_dir, cand_local) * a.conjugate();
+    // A swing(r, R^-1 d) A^-1 = swing(A r, A R^-1 d): vectors rotated into
+    // the hips frame instead of conjugating quaternions.
+    const Quaterniond to_hips = link.parent_to_hips * parent_rot.conjugate();
+    const Vector3d rest_hips = link.parent_to_hips * link.rest_dir;
+    Quaterniond q = detail::swing(rest_hips, to_hips * d);
     bool modified = false;
     if (alpha > 0.0) {
       Quaterniond target_bend;
       if (i == 0) {
-        target_bend = Quaterniond::Identity().slerp(0.5, st.bend[1]);
+        target_bend = detail::half_way(Quaterniond::Identity(), st.bend[1]);
       } else if (i == n - 1) {
         target_bend = st.bend[static_cast<size_t>(i - 1)];
       } else {
-        target_bend = st.bend[static_cast<size_t>(i - 1)].slerp(0.5, st.bend[static_cast<size_t>(i + 1)]);
+        target_bend = detail::half_way(st.bend[static_cast<size_t>(i - 1)], st.bend[static_cast<size_t>(i + 1)]);
       }
-      q = q.slerp(alpha, target_bend).normalized();
+      q = detail::slerp(q, alpha, target_bend).normalized();
       modified = true;
     }
     bool limited = false;
-    if (theta_max > 0.0) {
-      const double theta = detail::quat_angle(q);
-      if (theta > theta_max) {
-        q = Quaterniond::Identity().slerp(theta_max / theta, q).normalized();
-        limited = true;
-        modified = true;
-      }
+    // theta = 2 acos|w| > theta_max  <=>  |w| < cos(theta_max / 2); the
+    // limited bend, slerp(I, q, theta_max / theta), is the rotation about
+    // q's axis by exactly theta_max.
+    if (theta_max > 0.0 && std::abs(q.w()) < kc.cos_half_limit) {
+      const double vn = q.vec().norm();
+      const double k = (q.w() < 0.0 ? -kc.sin_half_limit : kc.sin_half_limit) / vn;
+      q = Quaterniond(kc.cos_half_limit, k * q.x(), k * q.y(), k * q.z());
+      limited = true;
+      modified = true;
     }
     if (modified) {
-      const Vector3d d_new =
-          (parent_rot * ((a.conjugate() * q * a) * link.rest_dir)).normalized();
+      const Vector3d d_new = (to_hips.conjugate() * (q * rest_hips)).normalized();
       if (limited && !bug_feedback) {
         // Remove velocity that keeps pushing into the stop.
         Vector3d push = d - d_new;
@@ -220,8 +242,7 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, ChainState&
          link.neutral_rotation)
             .normalized();
     st.local_cur[static_cast<size_t>(i)] = local;
-    st.bend_scratch[static_cast<size_t>(i)] =
-        (a * detail::swing(link.rest_dir, dir_parent) * a.conjugate()).normalized();
+    st.bend_scratch[static_cast<size_t>(i)] = detail::swing(rest_hips, to_hips * d);
     parent_rot = (parent_rot * local).normalized();
     st.world_rot[static_cast<size_t>(i)] = parent_rot;
     head = p;
@@ -241,7 +262,7 @@ void write_output(const ChainDesc& desc, const ChainParams& params, ChainState& 
   for (int i = 0; i < n; ++i) {
     const ChainLink& link = desc.links[static_cast<size_t>(i)];
     const Quaterniond q =
-        st.local_prev[static_cast<size_t>(i)].slerp(s, st.local_cur[static_cast<size_t>(i)]).normalized();
+        detail::slerp(st.local_prev[static_cast<size_t>(i)], s, st.local_cur[static_cast<size_t>(i)]).normalized();
     st.out_local[static_cast<size_t>(i)] = q;
     if (static_cast<size_t>(i) < out.size()) out[static_cast<size_t>(i)] = q;
     parent_rot = (parent_rot * q).normalized();
@@ -305,8 +326,9 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
     head = p;
   }
   const int settle = static_cast<int>(std::lround(params.reset_settle_time / params.internal_step));
+  const StepConstants kc = step_constants(desc, params, params.internal_step);
   for (int k = 0; k < settle; ++k) {
-    internal_step(desc, params, st, params.internal_step, params.internal_step, hp);
+    internal_step(desc, params, kc, st, params.internal_step, params.internal_step, hp);
     double speed = 0.0;
     for (int i = 0; i < n; ++i) speed = std::max(speed, st.vel[static_cast<size_t>(i)].norm());
     if (speed < 1e-9) break;  // settled: deterministic early out
@@ -353,8 +375,9 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
 
   // Teleport: carry the tail rigidly (its hips-relative state is kept).
   const double jump = (next.trans - prev.trans).norm() * desc.meters_per_unit;
-  const double turn = detail::quat_angle(next.rot * prev.rot.conjugate());
-  if (jump > params.teleport_distance || turn > params.teleport_angle_deg * M_PI / 180.0) {
+  // Turn angle 2 acos|w| > limit  <=>  |w| < cos(limit / 2).
+  const double turn_w = std::abs((next.rot * prev.rot.conjugate()).w());
+  if (jump > params.teleport_distance || turn_w < std::cos(0.5 * params.teleport_angle_deg * M_PI / 180.0)) {
     const double mpu = desc.meters_per_unit;
     const Vector3d root_prev = (prev.trans + prev.rot * prev.offset) * mpu;
     const Vector3d root_next = (next.trans + next.rot * next.offset) * mpu;
@@ -373,6 +396,7 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
   double acc = start_acc + dt;
   int k = 0;
   const double eps = h * 1e-9;  // 1/60 = 2 * (1/120) must give two steps
+  const StepConstants kc = step_constants(desc, params, h);
   while (acc >= h - eps) {
     if (k >= params.max_substeps) {
       acc = std::fmod(acc, h);  // drop time beyond the cap (hitch)
@@ -381,7 +405,7 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
     ++k;
     const double s = std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
     copy_cur_to_prev(st);
-    internal_step(desc, params, st, h, dt, interpolate(prev, next, s));
+    internal_step(desc, params, kc, st, h, dt, interpolate(prev, next, s));
     acc -= h;
   }
   st.accumulator = std::max(acc, 0.0);

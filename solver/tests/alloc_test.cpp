@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
+#include "solver/batch.h"
 #include "solver/solver.h"
 #include "test_rig.h"
 
@@ -50,6 +52,29 @@ TEST(Allocation, StepAndResetDoNotAllocate) {
     const long after = g_allocations.load();
     EXPECT_EQ(after - before, 0);
   }
+}
+
+TEST(Allocation, BatchStepAndResetDoNotAllocate) {
+  const auto rig = testing::make_rig(8, true, 0.8, 0.6);  // low hips: floor contact
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  const int count = 19;  // not a multiple of the lane width
+  Batch batch(desc, ChainParams{}, count);
+  std::vector<Eigen::Affine3d> hips(count);
+  std::vector<Eigen::Quaternionf> rot(count * 8);
+  std::vector<Eigen::Vector3f> points(9);
+  const long before = g_allocations.load();
+  for (int f = 0; f < 400; ++f) {
+    for (int c = 0; c < count; ++c) hips[static_cast<size_t>(c)] = testing::hip_swing(f * 0.01 + 0.05 * c, 0.6);
+    if (f == 100) hips[3].translation().x() = 50.0;                       // teleport
+    if (f == 200) hips[5].translation().y() = std::nan("");               // rejected
+    if (f == 300) batch.reset(7, testing::hip_swing(0.0, 0.6));           // re-spawn
+    batch.step((f % 2) ? 1.0 / 30.0 : 1.0 / 144.0, hips, rot);
+    batch.points(f % count, points);
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(batch.teleports(3), 2);  // there and back
+  EXPECT_EQ(batch.rejected_hips(5), 1);
 }
 
 TEST(Allocation, CounterWorks) {

@@ -1,0 +1,134 @@
+// Batch: many tail chains of one rig stepped together (issue 14).
+//
+// The scalar step() (step.h) is the reference; Batch runs the same physics
+// (SPEC §4: spring, rope, carry, bend coupling, elastic bend limit, forward
+// plane, ground contact, teleports, non-finite hips rejection) for `count`
+// chains that share one ChainDesc and one ChainParams, in structure-of-arrays
+// float lanes, 8 chains per block. Differences from the scalar solver, all
+// bounded by batch_equivalence_test:
+//   - float instead of double;
+//   - normalised lerp instead of slerp for the coupling blend, the hips
+//     interpolation across a frame and the output interpolation (the
+//     neighbour mean and the bend limit are exact: normalised sums and a
+//     cosine test with precomputed cos/sin of half the limit);
+//   - one clock for the batch: every chain takes the same internal steps.
+// Nothing transcendental runs per step: decay factors, spring coefficients
+// and the limit's cos/sin are computed when the params change.
+//
+// SIMD: the step kernel is compiled twice (baseline x86-64 and AVX2) and
+// chosen at run time; both use the same operations in the same order without
+// FMA contraction, so they give the same bits (tested).
+//
+// Allocation: the constructor sizes everything; reset() and step() never
+// allocate.
+#pragma once
+
+#include <Eigen/Geometry>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "solver/batch_lanes.h"
+#include "solver/chain.h"
+#include "solver/params.h"
+#include "solver/state.h"
+
+namespace solver {
+
+// Instruction set of the batch kernel.
+enum class BatchIsa {
+  kAuto,      // AVX2 when the CPU has it, else baseline
+  kBaseline,  // x86-64 baseline (SSE2) lanes, runs anywhere
+  kAvx2,      // AVX2; falls back to baseline when the CPU lacks it
+};
+
+class Batch {
+ public:
+  // `count` >= 1 chains of `desc` with `params` (copied). Every chain starts
+  // uninitialised: its first step() resets it to that step's hips, as the
+  // scalar step() does. Allocates; the test_bug_* switches of params are not
+  // supported (asserted off).
+  Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa = BatchIsa::kAuto);
+
+  // Replaces the step-time parameters (the [build] fields stay those of the
+  // desc) and recomputes the constants. No allocation.
+  void set_params(const ChainParams& params);
+
+  // Resets one chain to its settled carry pose under `hips_world` (rig
+  // units), with the scalar solver's reset() (double precision, same settle
+  // rule), then rounded to float. Non-finite hips: ignored, counted.
+  void reset(int chain, const Eigen::Affine3d& hips_world);
+
+  // Advances every chain by `dt` seconds to its hips world transform
+  // hips_world[c] (size count, rig units) and writes the interpolated local
+  // rotations of chain c, link i to out_local[c * links() + i] (size
+  // count * links(), or empty). Semantics per chain as scalar step(): first
+  // call resets, teleports carry the chain rigidly, a non-finite hips
+  // transform keeps the chain's state (counted in rejected_hips()), dt <= 0
+  // or non-finite only re-writes the output.
+  void step(double dt, std::span<const Eigen::Affine3d> hips_world, std::span<Eigen::Quaternionf> out_local);
+
+  int size() const { return count_; }
+  int links() const { return constants_.links; }
+  BatchIsa isa() const { return isa_; }  // the kernel actually used
+  const ChainDesc& desc() const { return desc_; }
+  const ChainParams& params() const { return params_; }
+
+  // Diagnostics of one chain (link i = 0..links()-1), world space, metres.
+  Eigen::Vector3f position(int chain, int link) const;
+  Eigen::Vector3f velocity(int chain, int link) const;
+  bool contact(int chain, int link) const;
+  // Output rotation of the latest step() (interpolated local rotation).
+  Eigen::Quaternionf output_rotation(int chain, int link) const;
+  // Displayed chain points (N + 1, metres) by FK from the latest output
+  // rotations and hips, as ChainState::points.
+  void points(int chain, std::span<Eigen::Vector3f> out) const;
+  int teleports(int chain) const { return teleports_[static_cast<size_t>(chain)]; }
+  int rejected_hips(int chain) const { return rejected_[static_cast<size_t>(chain)]; }
+  int last_substeps() const { return last_substeps_; }
+
+ private:
+  struct HipsPose {
+    Eigen::Quaterniond rot = Eigen::Quaterniond::Identity();
+    Eigen::Vector3d trans = Eigen::Vector3d::Zero();
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+  };
+  HipsPose decompose(const Eigen::Affine3d& hips) const;
+  HipsPose lane_hips(const std::vector<BatchHipsLanes>& lanes, int chain) const;
+  void set_lane_hips(std::vector<BatchHipsLanes>& lanes, int chain, const HipsPose& hp);
+  BatchLane* block(int b) { return &state_[static_cast<size_t>(b) * block_size_]; }
+  const BatchLane* block(int b) const { return &state_[static_cast<size_t>(b) * block_size_]; }
+  float& lane(int chain, int link, int set) {
+    return block(chain / kBatchLanes)[link * kBatchLaneSets + set].v[chain % kBatchLanes];
+  }
+  float lane(int chain, int link, int set) const {
+    return block(chain / kBatchLanes)[link * kBatchLaneSets + set].v[chain % kBatchLanes];
+  }
+  Eigen::Quaternionf lane_quat(int chain, int link, int set) const;
+  void set_rest_state(int chain, const HipsPose& hp);
+  // Carries one chain rigidly from hips `from` to lane chain % 8 of `to`.
+  void teleport_lane(int chain, const HipsPose& from, const BatchHipsLanes& to);
+  void write_outputs(std::span<Eigen::Quaternionf> out) const;
+
+  ChainDesc desc_;
+  ChainParams params_;
+  BatchConstants constants_;
+  std::vector<BatchLinkConstants> link_constants_;  // size links
+  BatchIsa isa_ = BatchIsa::kBaseline;
+  int count_ = 0;
+  int blocks_ = 0;
+  size_t block_size_ = 0;               // lanes per block: links * kBatchLaneSets
+  std::vector<BatchLane> state_;        // blocks * block_size
+  std::vector<BatchLane> saved_block_;  // one block: lanes that must not advance
+  // Per block: hips the chains advanced to (the next step starts there) and
+  // the hips of the latest output (points()).
+  std::vector<BatchHipsLanes> hips_prev_, hips_shown_;
+  std::vector<std::uint8_t> initialized_, rejected_now_;
+  std::vector<int> teleports_, rejected_;
+  ChainState scalar_;  // reset() runs the scalar reference here
+  double accumulator_ = 0.0;
+  int last_substeps_ = 0;
+};
+
+}  // namespace solver

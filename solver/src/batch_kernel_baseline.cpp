@@ -1,0 +1,20 @@
+// Batch kernel for any x86-64 (SSE2 lanes); see batch_kernel.inc.
+#include "batch_kernel.inc"
+
+namespace solver {
+
+void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
+                           const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block) {
+  run_block(c, links, frame, prev, next, block);
+}
+
+void batch_hips_baseline(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                          BatchHipsLanes& next, BatchLane& teleport) {
+  hips_block(c, m, prev, next, teleport);
+}
+
+void batch_output_baseline(const BatchLane* block, int links, float s, int valid, float* out) {
+  output_block(block, links, s, valid, out);
+}
+
+}  // namespace solver
