@@ -13,6 +13,15 @@ Mutant k of a kind is generated from its own RNG seeded with
 usage: mutate_check.py HARNESS OUTDIR --glb SEED.glb... --bvh SEED.bvh...
          [--glb-count N] [--bvh-count N] [--start K] [--seed S] [--jobs J]
          [--timeout S] [--rss-mib M] [--only KIND:K] [--keep]
+
+The issue-15 campaign (10,000 GLB and 1,000 BVH mutants, seed 15), from the
+repository root with a Release build in build/ and the assets in A:
+  h=build/harness/harness; $h fixture fox --density 0.25 --out /tmp/fox.glb
+  $h fixture mouse_chained --density 0.25 --out /tmp/mouse.glb
+  scripts/mutate_check.py $h /tmp/mc --glb /tmp/fox.glb /tmp/mouse.glb \
+    A/characters/Fox.glb A/characters/Trex.glb --bvh A/clips/walk.bvh \
+    A/clips/run.bvh A/clips/backflip.bvh
+Mutant k of a kind mutates seed file k % (number of seed files).
 """
 import argparse
 import concurrent.futures
