@@ -1,12 +1,20 @@
 #!/bin/sh
-# The whole test suite: set up, build (warnings as errors), run every ctest.
-# Issue 15 stages, opt-in until their CI time is measured (an ASan+UBSan
-# build of one Eigen-heavy solver file took over 14 min on the shared 2-core
-# machine; the whole tree does not fit the ~25 min budget there):
-#   TAILRIG_SANITIZE=1       also build with ASan + UBSan and run the ctests
-#   TAILRIG_SANITIZE_TESTS=R ... only those matching regex R (suggested:
-#                            'bad_input|SafeWrite|SaveGlb|Golden|NonFinite')
-#   TAILRIG_FUZZ_SECONDS=N   run each libFuzzer target N s (scripts/fuzz.sh)
+# The whole test suite: set up, build (warnings as errors), run every ctest,
+# then the sanitizer and fuzz stage (issue 15), on by default:
+#   - scripts/fuzz.sh builds the harness, rig_tests and the libFuzzer targets
+#     with clang under ASan + UBSan (-O1, build/fuzz);
+#   - that harness runs the bad-input corpus (every crash, hang, overflow and
+#     write failure of issue 15, the kill test) and rig_tests the IO, weld and
+#     safe-write unit tests, any sanitizer report failing the test;
+#   - each fuzz target runs TAILRIG_FUZZ_SECONDS (default 30) from its seeds.
+# The Eigen-heavy solver, detect and harness unit tests stay out of it: one
+# solver test file alone took 14 min to build under ASan on 2 cores, and the
+# whole CI run must stay under ~30 min. Measured on the 2-core CI machine:
+# see scripts/README or the commit that turned this on.
+#   TAILRIG_SANITIZE=0       skip the stage (a quick local run)
+#   TAILRIG_SANITIZE=full    instead build everything under ASan + UBSan and
+#                            run the whole ctest (slow: about an hour)
+#   TAILRIG_FUZZ_SECONDS=N   seconds per fuzz target (0: no fuzzing)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/ci"
@@ -14,22 +22,28 @@ TAILRIG_CMAKE_ARGS="-DTAILRIG_WERROR=ON ${TAILRIG_CMAKE_ARGS:-}" "$root/scripts/
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" --timeout 600
 
-secs=${TAILRIG_FUZZ_SECONDS:-0}
-if [ "${TAILRIG_SANITIZE:-0}" = 0 ]; then
-  [ "$secs" = 0 ] || "$root/scripts/fuzz.sh" "$secs"
+mode=${TAILRIG_SANITIZE:-1}
+secs=${TAILRIG_FUZZ_SECONDS:-30}
+[ "$mode" = 0 ] && exit 0
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+if [ "$mode" = full ]; then
+  asan="$root/build/ci-asan"
+  launcher=""
+  command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+  cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTAILRIG_BENCHMARKS=OFF $launcher \
+    "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
+  cmake --build "$asan" -j "$(nproc)"
+  cd "$asan"
+  ctest --output-on-failure -j "$(nproc)" --timeout 1800
   exit 0
 fi
-# Sanitizers: a Debug build at -O1 (asserts on, fast enough to run the
-# suite), leaks included; any report fails the test that triggered it.
-asan="$root/build/ci-asan"
-launcher=""
-command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
-cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTAILRIG_BENCHMARKS=OFF $launcher \
-  "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
-cmake --build "$asan" -j "$(nproc)"
-cd "$asan"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --output-on-failure -j "$(nproc)" --timeout 1800 ${TAILRIG_SANITIZE_TESTS:+-R "$TAILRIG_SANITIZE_TESTS"}
 
-[ "$secs" = 0 ] || "$root/scripts/fuzz.sh" "$secs"
+fuzz="$root/build/fuzz"
+"$root/scripts/fuzz.sh" 0 "$fuzz"
+cd "$fuzz"
+# rig_tests' gtest names: the IO readers and writer, welding, safe writes.
+ctest --output-on-failure -j "$(nproc)" --timeout 900 \
+  -R '^(bad_input|Weld\.|SafeWrite\.|SaveGlb\.|GltfRead\.|GltfRoundTrip\.|Load\.|StatusMessage\.|ModelHeight\.)'
+[ "$secs" = 0 ] || "$root/scripts/fuzz.sh" "$secs" "$fuzz"

@@ -74,9 +74,9 @@ def translate(x, y, z):
     return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1]
 
 
-def base(times=(0.0, 0.5, 1.0), weights=None, anim_stride=None, ibm_hips=None):
+def base(times=(0.0, 0.5, 1.0), weights=None, anim_stride=None, ibm_hips=None, pos=None):
     d = Doc()
-    pos = [(-0.1, 1.0, 0), (0.1, 1.0, 0), (-0.1, 1.8, 0), (0.1, 1.8, 0)]
+    pos = pos or [(-0.1, 1.0, 0), (0.1, 1.0, 0), (-0.1, 1.8, 0), (0.1, 1.8, 0)]
     p = d.accessor("f", FLOAT, "VEC3", pos, minmax=True)
     idx = d.accessor("H", 5123, "SCALAR", [(0,), (1,), (2,), (2,), (1,), (3,)])
     j = d.accessor("B", UBYTE, "VEC4", [(0, 1, 0, 0)] * 4)
@@ -179,6 +179,17 @@ bad_idx = d.accessor("H", 5123, "SCALAR", [(0,), (1,), (9,), (2,), (1,), (3,)])
 d.gltf["meshes"][0]["primitives"][0]["indices"] = bad_idx
 write("index_out_of_range.glb", d.glb())
 
+# A vertex at 1e38: `fix` stepped its region-splitting loop 0.0025 H at a
+# time up to the region's reach (hours); refused at the reader now.
+write("vertex_1e38.glb", base(pos=[(-0.1, 1.0, 0), (0.1, 1.0, 0), (-0.1, 1.8, 0), (1e38, 1.8, 0)]).glb())
+# A vertex far out but under the coordinate limit: read, so the splitting
+# loop itself must stay bounded.
+write("vertex_far_1e8.glb", base(pos=[(-0.1, 1.0, 0), (0.1, 1.0, 0), (-0.1, 1.8, 0), (1e8, 1.8, 0)]).glb())
+# Coordinates of 1e9 on a model 1e-20 high: the weld cell index (coordinate
+# over a tolerance proportional to the height) overflowed its int64 cast
+# (undefined behaviour, reported by UBSan).
+write("flat_huge_ratio.glb", base(pos=[(-1e9, 0.0, 0), (1e9, 0.0, 0), (-1e9, 1e-20, 0), (1e9, 1e-20, 0)]).glb())
+
 # Huge counts: an accessor claiming 2^40 elements (no bufferView: zeros).
 d = base()
 d.gltf["accessors"][0] = {"componentType": FLOAT, "count": 1 << 40, "type": "VEC3"}
@@ -208,6 +219,12 @@ write("bvh_nan_motion.bvh", bvh(motion=[" ".join(["0"] * 15), " ".join(["0"] * 7
 write("bvh_inf_motion.bvh", bvh(motion=[" ".join(["0"] * 15), " ".join(["inf"] + ["0"] * 14)]))
 write("bvh_inf_offset.bvh", bvh(offset="0 inf 0"))
 write("bvh_nan_frame_time.bvh", bvh(frame_time="nan"))
+# Joints 35 deep whose braces do not balance before a stray CHANNELS line
+# and the end of the file: Assimp 5.2 crashed in a memcpy (SIGSEGV; BVH
+# mutant 634 of mutate_check.py seed 15, minimised). The whole grammar is
+# checked before Assimp parses now.
+write("bvh_unbalanced_braces.bvh", "HIERARCHY\nROOT A\n{\n" + "".join("JOINT D%d {\n" % k for k in range(35)) +
+      "}\n" * 12 + "CHANNELS 3 Zrotation Xrotation Yrotation\n")
 write("bvh_too_few_frames.bvh", bvh(frames=1000, motion=[" ".join(["0"] * 15)]))
 
 

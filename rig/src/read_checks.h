@@ -1,6 +1,9 @@
 // Checks and repairs shared by the file readers (internal to rig/).
 #pragma once
 
+#include <string>
+
+#include "rig/io.h"
 #include "rig/model.h"
 
 namespace rig {
@@ -9,5 +12,10 @@ namespace rig {
 // the last is kept (the value from that time on). Returns how many keys were
 // dropped. Times must already be sorted.
 int make_key_times_increasing(Clip& clip);
+
+// The whole BVH file at `path` checked against the grammar Assimp expects,
+// with every count under its limit and every number finite (bvh_check.cpp):
+// one-line kBadData naming the line, or Ok when Assimp may parse it.
+Status check_bvh(const std::string& path);
 
 }  // namespace rig

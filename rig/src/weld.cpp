@@ -28,16 +28,25 @@ Welded weld_by_position(const std::vector<Vec3>& positions,
                         const std::vector<std::array<int, 3>>& triangles, double tolerance) {
   Welded w;
   w.weld_of.assign(positions.size(), -1);
-  // Cells of size `tolerance`: any partner lies in the 27 surrounding cells.
-  const double cell = tolerance > 0 ? tolerance : std::numeric_limits<double>::min();
+  // Cells of at least `tolerance`: any partner lies in the 27 surrounding
+  // cells. They are also at least 2^-40 of the largest coordinate, so a cell
+  // index stays far inside int64 (a 1e38 or 1e9 coordinate over a tiny
+  // tolerance overflowed the cast: undefined behaviour, issue 15), and any
+  // value that still does not fit (non-finite) is clamped, never cast raw.
+  double extent = 0.0;
+  for (const Vec3& p : positions) {
+    if (p.allFinite()) extent = std::max(extent, p.cwiseAbs().maxCoeff());
+  }
+  const double cell = std::max({tolerance, std::ldexp(extent, -40), std::numeric_limits<double>::min()});
   const double tol2 = tolerance * tolerance;
   std::unordered_map<CellKey, std::vector<int>, CellHash> grid;  // cell -> welded ids
   grid.reserve(positions.size());
-  auto key_of = [&](const Vec3& p) {
-    return CellKey{static_cast<int64_t>(std::floor(p.x() / cell)),
-                   static_cast<int64_t>(std::floor(p.y() / cell)),
-                   static_cast<int64_t>(std::floor(p.z() / cell))};
+  auto index_of = [&](double coordinate) {
+    constexpr double kLimit = 0x1p62;  // neighbours (index +- 1) stay in range too
+    const double i = std::floor(coordinate / cell);
+    return std::isnan(i) ? int64_t{0} : static_cast<int64_t>(std::clamp(i, -kLimit, kLimit));
   };
+  auto key_of = [&](const Vec3& p) { return CellKey{index_of(p.x()), index_of(p.y()), index_of(p.z())}; };
   for (size_t v = 0; v < positions.size(); ++v) {
     const Vec3& p = positions[v];
     const CellKey k = key_of(p);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "rig/weld.h"
 
 namespace rig {
@@ -27,6 +29,26 @@ TEST(Weld, DegenerateTrianglesDropped) {
   std::vector<Vec3> p = {{0, 0, 0}, {0, 0, 0}, {1, 0, 0}};
   Welded w = weld_by_position(p, {{0, 1, 2}}, 1e-6);
   EXPECT_TRUE(w.triangles.empty());
+}
+
+// Coordinates far beyond tolerance x 2^63 (1e9 over 1e-15, up to 1e38):
+// the cell index cast overflowed int64 (undefined behaviour; UBSan in the
+// sanitizer build reports it). Welding must still be exact and total.
+TEST(Weld, HugeCoordinatesOverTinyToleranceStayExact) {
+  std::vector<Vec3> p = {{1e9, 0, 0}, {1e9, 0, 0}, {-1e9, 1e-30, 0}, {0, 0, 0}, {1e38, -1e38, 1e38},
+                         {1e38, -1e38, 1e38}, {1e9 + 128, 0, 0}};
+  Welded w = weld_by_position(p, {}, 1e-15);
+  EXPECT_EQ(w.weld_of, (std::vector<int>{0, 0, 1, 2, 3, 3, 4}));
+}
+
+// Non-finite positions never reach the weld from the readers, but a caller's
+// NaN must not be cast to an integer either: each is its own vertex.
+TEST(Weld, NonFinitePositionsAreTheirOwnVertices) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<Vec3> p = {{nan, 0, 0}, {inf, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  Welded w = weld_by_position(p, {}, 1e-6);
+  EXPECT_EQ(w.weld_of, (std::vector<int>{0, 1, 2, 2}));
 }
 
 TEST(ModelHeight, IsYExtent) {

@@ -397,13 +397,19 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
   int k = 0;
   const double eps = h * 1e-9;  // 1/60 = 2 * (1/120) must give two steps
   const StepConstants kc = step_constants(desc, params, h);
+  // Over the cap (a hitch) the time beyond it is dropped, but the hips are
+  // spread over the steps that are taken so the last one reaches the new
+  // pose: stopping part-way left the tail behind the hips, its first
+  // particle up to 4x its link length from the root (dt = 1 s, issue 15).
+  const bool capped = acc >= (params.max_substeps + 1) * h - eps;
   while (acc >= h - eps) {
     if (k >= params.max_substeps) {
       acc = std::fmod(acc, h);  // drop time beyond the cap (hitch)
       break;
     }
     ++k;
-    const double s = std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
+    const double s = capped ? static_cast<double>(k) / params.max_substeps
+                            : std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
     copy_cur_to_prev(st);
     internal_step(desc, params, kc, st, h, dt, interpolate(prev, next, s));
     acc -= h;
