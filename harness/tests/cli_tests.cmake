@@ -94,3 +94,8 @@ add_test(NAME cli_corpus_unlisted_file_fails
 add_test(NAME cli_fix_prop_says_why
   COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" || exit 77; out=$(\"$<TARGET_FILE:harness>\" fix \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" --out \"${work}/fixed_cyberpunk_why.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo \"expected no rewrite: $out\"; exit 1; }; echo \"$out\" | grep -q 'nothing rewritten' || { echo \"no reason printed: $out\"; exit 1; }; echo \"$out\" | grep -q 'already rigged' || { echo \"sword not reported as already rigged: $out\"; exit 1; }")
 set_tests_properties(cli_fix_prop_says_why PROPERTIES SKIP_RETURN_CODE 77)
+
+# --no-tail / --no-worn (the Blender add-on's checkboxes): the fox's tail is
+# detected and reported but not rewritten, and the output says why.
+add_test(NAME cli_fix_no_tail_leaves_tail
+  COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture fox --density 0.5 --out \"${work}/fox_no_tail.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"${work}/fox_no_tail.glb\" --no-tail --out \"${work}/fox_no_tail_fixed.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo 'the tail was rewritten'; exit 1; }; echo \"$out\" | grep -q 'tail .*switched off for this fix' || { echo 'no reason for the tail left alone'; exit 1; }")
