@@ -5,7 +5,8 @@ file(REMOVE_RECURSE "${PREFIX}")
 run_checked(install "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}")
 foreach(f bin/harness include/tailrig/solver/tailrig_solver.h include/tailrig/rig/io.h
           include/tailrig/detect/find_appendages.h
-          share/tailrig/scenarios/walk_stretch.json share/tailrig/golden/walk_stretch.json)
+          share/tailrig/scenarios/walk_stretch.json share/tailrig/golden/walk_stretch.json
+          share/tailrig/blender/tailrig_blender_addon.zip)
   if(NOT EXISTS "${PREFIX}/${f}")
     message(FATAL_ERROR "installed tree lacks ${f}")
   endif()

@@ -171,10 +171,10 @@ static void test_matches_cpp_bit_for_bit(void) {
         "world matrix translations differ from the solver's bone heads by %g", worst_head_error);
   CHECK(tailrig_chain_local_rotations(chain, rot, kBones - 1) == TAILRIG_ERROR_INVALID_ARGUMENT,
         "small capacity accepted");
-  printf(
-      "c_api: %d frames, %d bones: bit-identical to the C++ solver (first mismatch %d), "
-      "world heads within %.3g\n",
-      kFrames, kBones, first_mismatch, worst_head_error);
+  printf("c_api: %d frames, %d bones: %s (first differing frame %d), world heads within %.3g\n",
+         kFrames, kBones,
+         first_mismatch < 0 ? "bit-identical to the C++ solver" : "DIFFERENT from the C++ solver",
+         first_mismatch, worst_head_error);
   tailrig_chain_destroy(chain);
 }
 
