@@ -542,6 +542,12 @@ rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixRes
   if (mode == Mode::kReport) return st;
   for (Region& r : out.analysis.regions) {
     const Classification& k = r.classification;
+    if ((k.cls == AppendageClass::kTail && !params.rewrite_tails) ||
+        (k.cls == AppendageClass::kWorn && !params.rewrite_worn)) {
+      r.classification.action = Action::kUnchanged;
+      r.reason += " (its class was switched off for this fix)";
+      continue;
+    }
     if (k.action == Action::kChain && mode == Mode::kChain && out.analysis.hips >= 0 &&
         r.length > 0.0) {
       out.character = add_chain(out.character, r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,

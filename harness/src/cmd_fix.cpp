@@ -1,7 +1,8 @@
 // `harness fix IN --out OUT [--mode chain|rigid|report] [--report FILE.json]
-// [--rigid-wide]`: detect appendages (SPEC §1) and rewrite them: tails become
-// a Tail_1..Tail_K chain (§3) or rigid on Hips (§2), worn items rigid to
-// their bone; the `appendages` report goes to --report (or stdout in report
+// [--rigid-wide] [--no-tail] [--no-worn]`: detect appendages (SPEC §1) and
+// rewrite them: tails become a Tail_1..Tail_K chain (§3) or rigid on Hips
+// (§2), worn items rigid to their bone (--no-tail / --no-worn leave a class
+// alone: the Blender add-on's checkboxes); the `appendages` report goes to --report (or stdout in report
 // mode without --out).
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +26,8 @@ Command add_fix_command(CLI::App& root) {
   struct Options {
     std::string in, out, mode = "chain", report;
     bool rigid_wide = false;
+    bool no_tail = false;
+    bool no_worn = false;
     bool bake = false;
     BakeCliOptions bake_cli;
   };
@@ -39,6 +42,8 @@ Command add_fix_command(CLI::App& root) {
   c.app->add_option("--report", opt->report, "write the appendages report (JSON) here");
   c.app->add_flag("--rigid-wide", opt->rigid_wide,
                   "also make wide trunk regions (capes, skirts) rigid on Hips");
+  c.app->add_flag("--no-tail", opt->no_tail, "leave tails unchanged (reported, not rewritten)");
+  c.app->add_flag("--no-worn", opt->no_worn, "leave worn items unchanged (reported, not made rigid)");
   c.app->add_flag("--bake", opt->bake, "bake the tail spring into every clip (see harness bake)");
   add_bake_cli_options(c.app, opt->bake_cli);
   c.run = [opt] {
@@ -61,6 +66,8 @@ Command add_fix_command(CLI::App& root) {
     }
     detect::Params params;
     params.classify.rigid_wide = opt->rigid_wide;
+    params.rewrite_tails = !opt->no_tail;
+    params.rewrite_worn = !opt->no_worn;
     detect::FixResult result;
     if (rig::Status s = detect::fix(ch, mode, params, result); !s.ok()) {
       std::fprintf(stderr, "harness fix: %s: %s\n", opt->in.c_str(), s.message.c_str());

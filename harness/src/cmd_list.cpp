@@ -21,11 +21,14 @@ Command add_list_command(CLI::App& root) {
       return int(kExitBadInput);
     }
     nlohmann::json last = nlohmann::json::object();
-    if (std::ifstream f(last_results_path()); f) {
-      try {
-        last = nlohmann::json::parse(f);
-      } catch (const std::exception&) {
+    if (const std::string cache = last_results_path(); !cache.empty()) {
+      if (std::ifstream f(cache); f) {
+        try {
+          last = nlohmann::json::parse(f);
+        } catch (const std::exception&) {
+        }
       }
+      if (!last.is_object()) last = nlohmann::json::object();
     }
     int code = kExitOk;
     for (const auto& p : paths) {

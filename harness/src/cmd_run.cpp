@@ -37,20 +37,24 @@ struct Outcome {
   double seconds = 0;
 };
 
+// A cache for `harness list` in the user's cache folder (never the source
+// tree): a failure to write it is no failure of the run.
 void update_last_results(const std::vector<Outcome>& outcomes) {
+  const std::string path = last_results_path();
+  if (path.empty()) return;
   nlohmann::json last = nlohmann::json::object();
-  if (std::ifstream f(last_results_path()); f) {
+  if (std::ifstream f(path); f) {
     try {
       last = nlohmann::json::parse(f);
     } catch (const std::exception&) {
     }
   }
+  if (!last.is_object()) last = nlohmann::json::object();
   for (const auto& o : outcomes)
     last[o.result.name] = !o.status.ok() ? "error" : o.result.pass ? "pass" : "regression";
   std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(last_results_path()).parent_path(), ec);
-  // A cache for `harness list`: a failure to write it is no failure of the run.
-  (void)rig::write_file_atomic(last_results_path(), last.dump(2) + "\n");
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  (void)rig::write_file_atomic(path, last.dump(2) + "\n");
 }
 
 int run(const Options& o) {

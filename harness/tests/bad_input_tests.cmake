@@ -63,14 +63,13 @@ bad_input(zero_weights_repaired 0 "1 vertices have no weight" ${h} convert "${ba
 bad_input(repeated_key_times_repaired 0 "keys at a repeated time dropped" ${h} convert "${bad}/repeated_key_times.glb" --out "${bad}/out_repeated.glb")
 bad_input(strided_sampler_repaired 0 "samplers re-packed" ${h} convert "${bad}/strided_anim_bad_skeleton.glb" --out "${bad}/out_strided.glb")
 bad_input(skin_skeleton_repaired 0 "is not a common root" ${h} convert "${bad}/strided_anim_bad_skeleton.glb" --out "${bad}/out_skeleton.glb")
-# ... and what was written is valid glTF (Khronos validator, when installed).
-if(EXISTS "${CMAKE_SOURCE_DIR}/scripts/node_modules/gltf-validator")
+# ... and what was written is valid glTF (Khronos validator; skipped, 77,
+# when it is not installed).
   foreach(f zero_quat_zero_weights repeated_key_times strided_anim_bad_skeleton)
     add_test(NAME bad_input_repaired_valid_${f}
-      COMMAND sh -c "\"${h}\" convert \"${bad}/${f}.glb\" --out \"${bad}/valid_${f}.glb\" 2>/dev/null && node \"${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js\" \"${bad}/valid_${f}.glb\"")
-    set_tests_properties(bad_input_repaired_valid_${f} PROPERTIES FIXTURES_REQUIRED bad_inputs)
+      COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} \"${h}\" convert \"${bad}/${f}.glb\" --out \"${bad}/valid_${f}.glb\" 2>/dev/null && node \"${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js\" \"${bad}/valid_${f}.glb\"")
+    set_tests_properties(bad_input_repaired_valid_${f} PROPERTIES FIXTURES_REQUIRED bad_inputs SKIP_RETURN_CODE 77)
   endforeach()
-endif()
 
 # Writes: every failure is exit 2 with one line, never "wrote".
 bad_input(write_missing_folder 2 "does not exist" ${h} convert "${bad}/good.glb" --out "${bad}/no/such/folder/x.glb")

@@ -24,32 +24,35 @@ add_test(NAME bake_write_failure_exit_2
 # 0.5 deg per tail bone, every clip reported; the baked file re-bakes (channels
 # replaced, still valid, same key counts).
 add_test(NAME bake_fix_fox_valid
-  COMMAND sh -c "h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" fixture fox --out \"$w/fox.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/fox.glb\" --bake --out \"$w/fox_baked.glb\" --report \"$w/fox_baked.json\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q 'baked 8 clips' || { echo 'expected 8 baked clips'; exit 1; }; echo \"$out\" | grep -Eq '^  walk +loop' || { echo 'walk not baked as a loop'; exit 1; }; echo \"$out\" | grep -Eq '^  back_flip +once' || { echo 'back_flip baked as a loop'; exit 1; }; node \"${bk_validate}\" \"$w/fox_baked.glb\" || exit 1; /usr/bin/python3 -c \"import json,sys; r=json.load(open('$w/fox_baked.json'))['bake']; bad=[c['name'] for c in r['clips'] if c['looping'] and c['seam_max_deg']>0.5]; moved=[c['name'] for c in r['clips'] if c['tip_range_percent_H']<0.5]; print('seams', [(c['name'], round(c['seam_max_deg'],4), c['warmup_passes']) for c in r['clips']]); sys.exit(1 if bad or moved else 0)\" || { echo 'a loop seam > 0.5 deg or a tail that does not move'; exit 1; }; out2=$(\"$h\" bake \"$w/fox_baked.glb\" --out \"$w/fox_rebaked.glb\" --fps 24) || exit 1; echo \"$out2\"; node \"${bk_validate}\" \"$w/fox_rebaked.glb\" && /usr/bin/python3 \"${bk_channels}\" \"$w/fox_baked.glb\" 4 && /usr/bin/python3 \"${bk_channels}\" \"$w/fox_rebaked.glb\" 4")
+  COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" fixture fox --out \"$w/fox.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/fox.glb\" --bake --out \"$w/fox_baked.glb\" --report \"$w/fox_baked.json\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q 'baked 8 clips' || { echo 'expected 8 baked clips'; exit 1; }; echo \"$out\" | grep -Eq '^  walk +loop' || { echo 'walk not baked as a loop'; exit 1; }; echo \"$out\" | grep -Eq '^  back_flip +once' || { echo 'back_flip baked as a loop'; exit 1; }; node \"${bk_validate}\" \"$w/fox_baked.glb\" || exit 1; /usr/bin/python3 -c \"import json,sys; r=json.load(open('$w/fox_baked.json'))['bake']; bad=[c['name'] for c in r['clips'] if c['looping'] and c['seam_max_deg']>0.5]; moved=[c['name'] for c in r['clips'] if c['tip_range_percent_H']<0.5]; print('seams', [(c['name'], round(c['seam_max_deg'],4), c['warmup_passes']) for c in r['clips']]); sys.exit(1 if bad or moved else 0)\" || { echo 'a loop seam > 0.5 deg or a tail that does not move'; exit 1; }; out2=$(\"$h\" bake \"$w/fox_baked.glb\" --out \"$w/fox_rebaked.glb\" --fps 24) || exit 1; echo \"$out2\"; node \"${bk_validate}\" \"$w/fox_rebaked.glb\" && /usr/bin/python3 \"${bk_channels}\" \"$w/fox_baked.glb\" 4 && /usr/bin/python3 \"${bk_channels}\" \"$w/fox_rebaked.glb\" 4")
+set_tests_properties(bake_fix_fox_valid PROPERTIES SKIP_RETURN_CODE 77)
 
 # A humanoid rigger's T-Rex (strip-tail), fixed and baked: valid, every clip.
 add_test(NAME bake_fix_trex_valid
-  COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" strip-tail \"${bk_trex}\" --out \"$w/trex_stripped.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/trex_stripped.glb\" --bake --out \"$w/trex_baked.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 1 chain, ' || exit 1; echo \"$out\" | grep -q 'baked 6 clips' || { echo 'expected 6 baked clips'; exit 1; }; node \"${bk_validate}\" \"$w/trex_baked.glb\" && /usr/bin/python3 \"${bk_channels}\" \"$w/trex_baked.glb\" 5 && /usr/bin/python3 \"${bk_channels}\" \"$w/trex_stripped.glb\" 0")
+  COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} test -f \"${bk_trex}\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" strip-tail \"${bk_trex}\" --out \"$w/trex_stripped.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/trex_stripped.glb\" --bake --out \"$w/trex_baked.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 1 chain, ' || exit 1; echo \"$out\" | grep -q 'baked 6 clips' || { echo 'expected 6 baked clips'; exit 1; }; node \"${bk_validate}\" \"$w/trex_baked.glb\" && /usr/bin/python3 \"${bk_channels}\" \"$w/trex_baked.glb\" 5 && /usr/bin/python3 \"${bk_channels}\" \"$w/trex_stripped.glb\" 0")
 set_tests_properties(bake_fix_trex_valid PROPERTIES SKIP_RETURN_CODE 77)
 
 # retarget onto a character with a Tail_* chain bakes the new clip by default
 # (--no-bake turns it off); the result is Khronos-valid.
 add_test(NAME bake_retarget_onto_chained_fox
-  COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/clips/walk.bvh\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" fixture fox --density 0.5 --out \"$w/rt_fox.glb\" >/dev/null && \"$h\" fix \"$w/rt_fox.glb\" --out \"$w/rt_fox_fixed.glb\" >/dev/null || exit 1; out=$(\"$h\" retarget \"$w/rt_fox_fixed.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/rt_baked.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q 'baked 1 clip, 4 tail bones' || { echo 'the retargeted clip was not baked'; exit 1; }; node \"${bk_validate}\" \"$w/rt_baked.glb\" || exit 1; out2=$(\"$h\" retarget \"$w/rt_fox_fixed.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/rt_plain.glb\" --no-bake) || exit 1; echo \"$out2\" | grep -q 'baked' && { echo '--no-bake baked'; exit 1; }; exit 0")
+  COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} test -f \"${TAILRIG_ASSETS}/clips/walk.bvh\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}\"; \"$h\" fixture fox --density 0.5 --out \"$w/rt_fox.glb\" >/dev/null && \"$h\" fix \"$w/rt_fox.glb\" --out \"$w/rt_fox_fixed.glb\" >/dev/null || exit 1; out=$(\"$h\" retarget \"$w/rt_fox_fixed.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/rt_baked.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q 'baked 1 clip, 4 tail bones' || { echo 'the retargeted clip was not baked'; exit 1; }; node \"${bk_validate}\" \"$w/rt_baked.glb\" || exit 1; out2=$(\"$h\" retarget \"$w/rt_fox_fixed.glb\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/rt_plain.glb\" --no-bake) || exit 1; echo \"$out2\" | grep -q 'baked' && { echo '--no-bake baked'; exit 1; }; exit 0")
 set_tests_properties(bake_retarget_onto_chained_fox PROPERTIES SKIP_RETURN_CODE 77)
 
-if(TAILRIG_BLENDER)
-  set(bk_blender "\"${TAILRIG_BLENDER}\" -b --factory-startup --python-exit-code 1 --python")
+# Blender tests: registered always, skipped (77) when blender is missing.
+block()
+  set(bk_blender "\"${TAILRIG_BLENDER_EXE}\" -b --factory-startup --python-exit-code 1 --python")
   set(bk_scripts "${CMAKE_SOURCE_DIR}/scripts/blender")
   # Blender imports the baked fox: chain parented, tail rotation fcurves in
   # every action, and its skinning of walk and back_flip at three times each
   # matches ours (harness pose) within 1e-3 of H.
   add_test(NAME bake_blender_fox
-    COMMAND sh -c "h=\"${bk_h}\"; w=\"${bk_work}/blender_fox\"; mkdir -p \"$w\"; \"$h\" fixture fox --density 0.6 --out \"$w/fox.glb\" >/dev/null && \"$h\" fix \"$w/fox.glb\" --bake --out \"$w/fox_baked.glb\" >/dev/null && \"$h\" pose \"$w/fox_baked.glb\" --clip walk --time 0 --time 0.4 --time 0.8 --out \"$w/walk.json\" >/dev/null && \"$h\" pose \"$w/fox_baked.glb\" --clip back_flip --time 0.2 --time 0.6 --time 1.0 --out \"$w/flip.json\" >/dev/null || exit 1; ${bk_blender} \"${bk_scripts}/check_bake.py\" -- \"$w/fox_baked.glb\" --clips 8 --positions \"$w/walk.json\" \"$w/flip.json\" > \"$w/check.log\" 2>&1; code=$?; grep -E '^  (ok|FAIL)|^check_bake' \"$w/check.log\"; exit $code")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} h=\"${bk_h}\"; w=\"${bk_work}/blender_fox\"; mkdir -p \"$w\"; \"$h\" fixture fox --density 0.6 --out \"$w/fox.glb\" >/dev/null && \"$h\" fix \"$w/fox.glb\" --bake --out \"$w/fox_baked.glb\" >/dev/null && \"$h\" pose \"$w/fox_baked.glb\" --clip walk --time 0 --time 0.4 --time 0.8 --out \"$w/walk.json\" >/dev/null && \"$h\" pose \"$w/fox_baked.glb\" --clip back_flip --time 0.2 --time 0.6 --time 1.0 --out \"$w/flip.json\" >/dev/null || exit 1; ${bk_blender} \"${bk_scripts}/check_bake.py\" -- \"$w/fox_baked.glb\" --clips 8 --positions \"$w/walk.json\" \"$w/flip.json\" > \"$w/check.log\" 2>&1; code=$?; grep -E '^  (ok|FAIL)|^check_bake' \"$w/check.log\"; exit $code")
+  set_tests_properties(bake_blender_fox PROPERTIES SKIP_RETURN_CODE 77)
   # The stripped, fixed and baked T-Rex: chain parented, tail fcurves in all 6
   # actions. (No vertex comparison here: Blender and rig::load already disagree
   # by ~2.7 % of H on the untouched Trex.glb, before any bake; see the report.)
   add_test(NAME bake_blender_trex
-    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}/blender_trex\"; mkdir -p \"$w\"; \"$h\" strip-tail \"${bk_trex}\" --out \"$w/stripped.glb\" >/dev/null && \"$h\" fix \"$w/stripped.glb\" --bake --out \"$w/baked.glb\" >/dev/null || exit 1; ${bk_blender} \"${bk_scripts}/check_bake.py\" -- \"$w/baked.glb\" --clips 6 > \"$w/check.log\" 2>&1; code=$?; grep -E '^  (ok|FAIL)|^check_bake' \"$w/check.log\"; exit $code")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; h=\"${bk_h}\"; w=\"${bk_work}/blender_trex\"; mkdir -p \"$w\"; \"$h\" strip-tail \"${bk_trex}\" --out \"$w/stripped.glb\" >/dev/null && \"$h\" fix \"$w/stripped.glb\" --bake --out \"$w/baked.glb\" >/dev/null || exit 1; ${bk_blender} \"${bk_scripts}/check_bake.py\" -- \"$w/baked.glb\" --clips 6 > \"$w/check.log\" 2>&1; code=$?; grep -E '^  (ok|FAIL)|^check_bake' \"$w/check.log\"; exit $code")
   set_tests_properties(bake_blender_trex PROPERTIES SKIP_RETURN_CODE 77)
   # The real-rig bar (issue 12) measured by Blender's skinning, with the
   # harness-side twin (`harness stretch`) agreeing within 0.02 on p99 and
@@ -58,27 +61,27 @@ if(TAILRIG_BLENDER)
   # artist's, no tail edge sample torn, tip range >= half the artist's; with
   # the default spring and with bend coupling 40 /s (a documented tunable).
   add_test(NAME bake_blender_trex_bar
-    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --enforce-bar --report-dir \"${bk_work}/bar_report\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" --work \"${bk_work}/bar\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --enforce-bar --report-dir \"${bk_work}/bar_report\"")
   add_test(NAME bake_blender_trex_bar_coupled
-    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_k40\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --solver '{\"bend_coupling_rate\": 40}' --enforce-bar --name bake_trex_coupled --report-dir \"${bk_work}/bar_report\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" --work \"${bk_work}/bar_k40\" --rig \"${bk_trex}\" --clip \"Armature|TRex_Walk\" --solver '{\"bend_coupling_rate\": 40}' --enforce-bar --name bake_trex_coupled --report-dir \"${bk_work}/bar_report\"")
   # The quadruped Wolf (issues 11, 12): Blender/harness agreement enforced, the
   # bar reported (its own artist tail tears 1.2 % of samples on the walk, and
   # our tip range is below half the artist's: see reports/bake_wolf.md).
   set(bk_wolf "${TAILRIG_ASSETS}/characters/Wolf.glb")
   add_test(NAME bake_blender_wolf_bar
-    COMMAND sh -c "test -f \"${bk_wolf}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_wolf\" --rig \"${bk_wolf}\" --clip \"AnimalArmature|Walk\" --name bake_wolf --report-dir \"${bk_work}/bar_report\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_wolf}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" --work \"${bk_work}/bar_wolf\" --rig \"${bk_wolf}\" --clip \"AnimalArmature|Walk\" --name bake_wolf --report-dir \"${bk_work}/bar_report\"")
   # The floor-tailed Rat (issue 11 class 2): agreement enforced, bar reported
   # (tail-root skin left on the shins: p99 2.40 vs the artist's 1.40).
   set(bk_rat "${TAILRIG_ASSETS}/characters/Rat.glb")
   add_test(NAME bake_blender_rat_bar
-    COMMAND sh -c "test -f \"${bk_rat}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" --work \"${bk_work}/bar_rat\" --rig \"${bk_rat}\" --clip \"RatArmature|Rat_Walk\" --name bake_rat --report-dir \"${bk_work}/bar_report\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_rat}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" --work \"${bk_work}/bar_rat\" --rig \"${bk_rat}\" --clip \"RatArmature|Rat_Walk\" --name bake_rat --report-dir \"${bk_work}/bar_report\"")
   # The retargeted T-Rex walk (issue 11 class 4): Blender's skinning and ours
   # agree within 0.02 on tail and body p99 and torn fraction. Body torn is
   # printed; the issue's <= 1 % is a known gap (1.27 %, the detached feet; see
   # the corpus manifest), so it is not enforced here.
   add_test(NAME blender_trex_walk_retarget_agreement
-    COMMAND sh -c "test -f \"${bk_trex}\" || exit 77; w=\"${bk_work}/trex_walk\"; mkdir -p \"$w\"; \"${bk_h}\" retarget \"${bk_trex}\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --name walk --out \"$w/trex_walk.glb\" >/dev/null || exit 1; /usr/bin/python3 \"${bk_scripts}/clip_agreement.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER}\" \"$w/trex_walk.glb\" walk --ref \"${bk_trex}\" --work \"$w\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; w=\"${bk_work}/trex_walk\"; mkdir -p \"$w\"; \"${bk_h}\" retarget \"${bk_trex}\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --name walk --out \"$w/trex_walk.glb\" >/dev/null || exit 1; /usr/bin/python3 \"${bk_scripts}/clip_agreement.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" \"$w/trex_walk.glb\" walk --ref \"${bk_trex}\" --work \"$w\"")
   set_tests_properties(blender_trex_walk_retarget_agreement PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
   set_tests_properties(bake_blender_trex_bar bake_blender_trex_bar_coupled bake_blender_wolf_bar bake_blender_rat_bar
                        PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
-endif()
+endblock()

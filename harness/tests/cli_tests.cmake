@@ -33,7 +33,7 @@ set(validate "${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js")
 foreach(asset Fox.glb Trex.glb demon.gltf Witch.glb)
   string(REGEX REPLACE "[/.]" "_" id "${asset}")
   add_test(NAME gltf_roundtrip_valid_${id}
-    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; \"$<TARGET_FILE:harness>\" convert \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/rt_${id}.glb\" && node \"${validate}\" \"${work}/rt_${id}.glb\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; \"$<TARGET_FILE:harness>\" convert \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/rt_${id}.glb\" && node \"${validate}\" \"${work}/rt_${id}.glb\"")
   set_tests_properties(gltf_roundtrip_valid_${id} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
@@ -64,7 +64,7 @@ endforeach()
 # fixed: one chain, valid for the Khronos validator, readable by info with its
 # Tail_* bones (issue 5; skipped when the asset is absent).
 add_test(NAME cli_strip_fix_valid_Trex_glb
-  COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/Trex.glb\" || exit 77; h=\"$<TARGET_FILE:harness>\"; \"$h\" strip-tail \"${TAILRIG_ASSETS}/characters/Trex.glb\" --out \"${work}/trex_stripped.glb\" >/dev/null || exit 1; node \"${validate}\" \"${work}/trex_stripped.glb\" || exit 1; \"$h\" info \"${work}/trex_stripped.glb\" | grep -q ' Tail[0-9]' && { echo 'strip-tail left tail joints in the skin'; exit 1; }; out=$(\"$h\" fix \"${work}/trex_stripped.glb\" --out \"${work}/trex_fixed.glb\") || exit 1; echo \"$out\" | grep -q ', 1 chain, ' || { echo \"expected one chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/trex_fixed.glb\" || exit 1; info=$(\"$h\" info \"${work}/trex_fixed.glb\") || exit 1; for b in Tail_1 Tail_End; do echo \"$info\" | grep -q \" $b \" || { echo \"missing bone $b\"; exit 1; }; done")
+  COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} test -f \"${TAILRIG_ASSETS}/characters/Trex.glb\" || exit 77; h=\"$<TARGET_FILE:harness>\"; \"$h\" strip-tail \"${TAILRIG_ASSETS}/characters/Trex.glb\" --out \"${work}/trex_stripped.glb\" >/dev/null || exit 1; node \"${validate}\" \"${work}/trex_stripped.glb\" || exit 1; \"$h\" info \"${work}/trex_stripped.glb\" | grep -q ' Tail[0-9]' && { echo 'strip-tail left tail joints in the skin'; exit 1; }; out=$(\"$h\" fix \"${work}/trex_stripped.glb\" --out \"${work}/trex_fixed.glb\") || exit 1; echo \"$out\" | grep -q ', 1 chain, ' || { echo \"expected one chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/trex_fixed.glb\" || exit 1; info=$(\"$h\" info \"${work}/trex_fixed.glb\") || exit 1; for b in Tail_1 Tail_End; do echo \"$info\" | grep -q \" $b \" || { echo \"missing bone $b\"; exit 1; }; done")
 set_tests_properties(cli_strip_fix_valid_Trex_glb PROPERTIES SKIP_RETURN_CODE 77)
 
 # Real characters that must not grow a chain (issue 5): `fix` leaves them
@@ -72,7 +72,7 @@ set_tests_properties(cli_strip_fix_valid_Trex_glb PROPERTIES SKIP_RETURN_CODE 77
 foreach(asset Bunny.glb Witch.glb demon.gltf)
   string(MAKE_C_IDENTIFIER "${asset}" id)
   add_test(NAME cli_fix_no_chain_valid_${id}
-    COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; h=\"$<TARGET_FILE:harness>\"; out=$(\"$h\" fix \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/fixed_${id}.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, ' || { echo \"expected no chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/fixed_${id}.glb\" || exit 1; \"$h\" info \"${work}/fixed_${id}.glb\" >/dev/null")
+    COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} test -f \"${TAILRIG_ASSETS}/characters/${asset}\" || exit 77; h=\"$<TARGET_FILE:harness>\"; out=$(\"$h\" fix \"${TAILRIG_ASSETS}/characters/${asset}\" --out \"${work}/fixed_${id}.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, ' || { echo \"expected no chain: $out\"; exit 1; }; node \"${validate}\" \"${work}/fixed_${id}.glb\" || exit 1; \"$h\" info \"${work}/fixed_${id}.glb\" >/dev/null")
   set_tests_properties(cli_fix_no_chain_valid_${id} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
@@ -94,3 +94,8 @@ add_test(NAME cli_corpus_unlisted_file_fails
 add_test(NAME cli_fix_prop_says_why
   COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" || exit 77; out=$(\"$<TARGET_FILE:harness>\" fix \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" --out \"${work}/fixed_cyberpunk_why.glb\") || exit 1; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo \"expected no rewrite: $out\"; exit 1; }; echo \"$out\" | grep -q 'nothing rewritten' || { echo \"no reason printed: $out\"; exit 1; }; echo \"$out\" | grep -q 'already rigged' || { echo \"sword not reported as already rigged: $out\"; exit 1; }")
 set_tests_properties(cli_fix_prop_says_why PROPERTIES SKIP_RETURN_CODE 77)
+
+# --no-tail / --no-worn (the Blender add-on's checkboxes): the fox's tail is
+# detected and reported but not rewritten, and the output says why.
+add_test(NAME cli_fix_no_tail_leaves_tail
+  COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture fox --density 0.5 --out \"${work}/fox_no_tail.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"${work}/fox_no_tail.glb\" --no-tail --out \"${work}/fox_no_tail_fixed.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo 'the tail was rewritten'; exit 1; }; echo \"$out\" | grep -q 'tail .*switched off for this fix' || { echo 'no reason for the tail left alone'; exit 1; }")

@@ -37,6 +37,10 @@ struct Params {
                                     // artist tails of Wolf/Trex/Fox 0.89/0.90/0.81 -> 0.90/0.94/0.90)
   ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
   ChainParams chain;                // L percentile, K rule, smoothing, bone names
+  // Which classes fix() may rewrite (the Blender add-on's "Tail" and "Rigid
+  // worn items" checkboxes); a class left out is reported, never written.
+  bool rewrite_tails = true;
+  bool rewrite_worn = true;
 };
 
 // One detected region of far vertices (after shell merging).

@@ -1,0 +1,138 @@
+/* tailrig_solver.h: C API of the runtime tail spring chain (SPEC §4).
+ *
+ * For engines whose plugin layer speaks C (Unity P/Invoke, Godot GDExtension,
+ * Unreal, Rust/Zig FFI). Pure C99 header; the implementation is C++ (Eigen
+ * only) and never lets an exception or a non-finite number cross this line.
+ *
+ * Conventions:
+ *  - Every matrix is a 4x4 of doubles in COLUMN-MAJOR order (m[col * 4 + row],
+ *    translation in m[12], m[13], m[14]), the glTF / OpenGL / Eigen layout.
+ *  - Quaternions are 4 doubles x, y, z, w (the glTF node.rotation order).
+ *  - Lengths are in rig units (whatever the inverse bind matrices use) except
+ *    the parameters that say metres; params.meters_per_unit converts.
+ *  - Functions return TAILRIG_OK (0) or an error code; after an error,
+ *    tailrig_last_error() gives a one-line message (thread-local, valid until
+ *    the next failing call on the same thread). A failed call changes nothing.
+ *  - A chain handle is not thread-safe; distinct handles are independent.
+ *
+ * Typical use:
+ *   tailrig_params p; tailrig_params_default(&p);
+ *   tailrig_chain* c = NULL;
+ *   if (tailrig_chain_create(names, parents, inverse_bind, joint_count, -1, &p, &c)) fail();
+ *   per frame: tailrig_chain_step(c, dt, hips_world);
+ *              tailrig_chain_local_rotations(c, rotations, bone_count);
+ *   tailrig_chain_destroy(c);
+ */
+#ifndef TAILRIG_SOLVER_H
+#define TAILRIG_SOLVER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tailrig_status {
+  TAILRIG_OK = 0,
+  /* A NULL pointer, a count out of range, a parameter out of its range. */
+  TAILRIG_ERROR_INVALID_ARGUMENT = 1,
+  /* A NaN or infinity in a matrix, dt or a parameter. */
+  TAILRIG_ERROR_NON_FINITE = 2,
+  /* No Tail_1..Tail_N bones among the joint names. */
+  TAILRIG_ERROR_NO_TAIL = 3,
+  /* Tail bones found but they do not form one parent chain. */
+  TAILRIG_ERROR_BROKEN_CHAIN = 4,
+  TAILRIG_ERROR_OUT_OF_MEMORY = 5,
+  /* Anything else (a bug): the message says what. */
+  TAILRIG_ERROR_INTERNAL = 6
+} tailrig_status;
+
+/* Tunable parameters. Fill with tailrig_params_default() and change fields;
+ * fields marked [build] are read by tailrig_chain_create() only, the others
+ * on every step (tailrig_chain_set_params). Units as in solver/params.h. */
+typedef struct tailrig_params {
+  double root_frequency_hz;  /* spring frequency of the root link, Hz (> 0) */
+  double tip_frequency_hz;   /* spring frequency of the tip link, Hz (> 0) */
+  double damping_ratio;      /* zeta, dimensionless (>= 0; 1 = critical) */
+  double gravity;            /* m/s^2 along world -Y (>= 0) */
+  double carry_deg;          /* [build] carry of the whole tail, degrees */
+  double rest_curve;         /* [build] 0 centred rest arc .. 1 authored curve */
+  double forward_axis[3];    /* [build] character forward in bind space (glTF +Z) */
+  double lateral_axis[3];    /* [build] character lateral in bind space (glTF +X) */
+  double meters_per_unit;    /* [build] metres per rig unit (> 0; glTF 1) */
+  double bend_coupling_rate; /* neighbour bend coupling, 1/s (>= 0; 0 off) */
+  double bend_limit_deg;     /* elastic bend limit, degrees (<= 0 off) */
+  int32_t forward_plane;     /* nonzero: particles stay behind the hips' forward plane */
+  int32_t floor_enabled;     /* nonzero: floor plane y = floor_height */
+  double floor_height;       /* world Y of the floor, metres */
+  double floor_clearance;    /* tail clearance above the floor, metres (>= 0) */
+  double contact_damping;    /* floor contact damping, 1/s (>= 0) */
+  double internal_step;      /* fixed internal step, seconds (0 < h <= 0.1) */
+  int32_t max_substeps;      /* internal steps per tailrig_chain_step at most (>= 1) */
+  double reset_settle_time;  /* settle time simulated by reset, seconds (0..600) */
+  double teleport_distance;  /* hips jump in one step treated as teleport, metres (> 0) */
+  double teleport_angle_deg; /* hips turn in one step treated as teleport, degrees (> 0) */
+} tailrig_params;
+
+typedef struct tailrig_chain tailrig_chain; /* opaque */
+
+/* The defaults of solver::ChainParams. */
+void tailrig_params_default(tailrig_params* out_params);
+
+/* Builds a chain from plain rig data. Joint i has name joint_names[i] (UTF-8,
+ * NUL-terminated), parent parents[i] (-1 for a root, else < i) and inverse
+ * bind matrix inverse_bind[16 * i .. 16 * i + 15] (bind space -> joint space,
+ * column-major, rig units). The tail is found by name (Tail_1..Tail_N,
+ * optional Tail_End, any "prefix:" / "prefix_"). hips_joint is the hips index
+ * or -1 to find it by name. params may be NULL for the defaults. Nothing
+ * passed in is kept after the call. On success *out_chain owns the chain;
+ * like the C++ solver, the first step (without a reset before it) puts the
+ * tail in its settled carry pose at that step's hips. */
+tailrig_status tailrig_chain_create(const char* const* joint_names, const int32_t* parents,
+                                    const double* inverse_bind, int32_t joint_count,
+                                    int32_t hips_joint, const tailrig_params* params,
+                                    tailrig_chain** out_chain);
+
+/* Frees the chain; NULL is a no-op. */
+void tailrig_chain_destroy(tailrig_chain* chain);
+
+/* Number of tail bones N (Tail_1..Tail_N, Tail_End excluded); 0 for NULL. */
+int32_t tailrig_chain_bone_count(const tailrig_chain* chain);
+
+/* Rig joint index of tail bone i (0 = Tail_1); -1 when out of range. */
+int32_t tailrig_chain_bone_joint(const tailrig_chain* chain, int32_t bone);
+
+/* Replaces the per-step parameters ([build] fields are ignored). */
+tailrig_status tailrig_chain_set_params(tailrig_chain* chain, const tailrig_params* params);
+
+/* Puts the tail at rest in its settled carry pose for this hips world matrix
+ * (teleport a character, start a cutscene). */
+tailrig_status tailrig_chain_reset(tailrig_chain* chain, const double hips_world[16]);
+
+/* Advances by dt seconds (0 <= dt <= 3600; 0 only refreshes the output) to the
+ * new hips world matrix (column-major, rig units). A non-finite dt or matrix is
+ * refused with TAILRIG_ERROR_NON_FINITE and the state is kept. */
+tailrig_status tailrig_chain_step(tailrig_chain* chain, double dt, const double hips_world[16]);
+
+/* Copies the local (parent-relative) rotation of every tail bone after the
+ * latest step/reset (before the first one: the carry rest rotations): out_xyzw[4 * i .. 4 * i + 3] for bone i. The bone's
+ * local transform is T(bind translation) * R(this) * S(bind scale), exactly
+ * the glTF node.rotation to write. capacity is the number of bones out_xyzw
+ * has room for (>= bone count). */
+tailrig_status tailrig_chain_local_rotations(const tailrig_chain* chain, double* out_xyzw,
+                                             int32_t capacity);
+
+/* Copies the world matrix (column-major, rig units) of every tail bone after
+ * the latest step/reset: out[16 * i .. 16 * i + 15]. Bones between the hips
+ * and Tail_1 are taken at their bind pose relative to the hips. */
+tailrig_status tailrig_chain_world_matrices(const tailrig_chain* chain, double* out_matrices,
+                                            int32_t capacity);
+
+/* One-line description of the latest error on this thread ("" if none). */
+const char* tailrig_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TAILRIG_SOLVER_H */

@@ -1,0 +1,360 @@
+// C API over solver::build_chain / reset / step (tailrig_solver.h). Every entry
+// point validates its input (NULL, ranges, NaN/inf) before touching the C++
+// solver and catches every exception, so neither crosses the C boundary.
+#include "solver/tailrig_solver.h"
+
+#include <cmath>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "solver/solver.h"
+
+struct tailrig_chain {
+  solver::ChainParams params;
+  solver::ChainDesc desc;
+  solver::ChainState state;
+  // Root parent's world = hips world * this (bind pose between them), rig units.
+  Eigen::Matrix4d hips_to_root_parent = Eigen::Matrix4d::Identity();
+};
+
+namespace {
+
+// Why thread-local: the C convention (errno, SDL_GetError) without locks; a
+// message belongs to the thread whose call failed.
+thread_local std::string g_last_error;
+
+tailrig_status fail(tailrig_status code, std::string message) {
+  g_last_error = std::move(message);
+  return code;
+}
+
+bool all_finite(const double* values, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (!std::isfinite(values[i])) return false;
+  }
+  return true;
+}
+
+Eigen::Matrix4d matrix_from(const double* column_major) {
+  return Eigen::Map<const Eigen::Matrix4d>(column_major);  // Eigen default is column-major
+}
+
+// Range checks of every field; `which` names the first bad one.
+tailrig_status check_params(const tailrig_params& p) {
+  const struct {
+    const char* name;
+    double value;
+    double lo, hi;  // inclusive
+  } fields[] = {
+      {"root_frequency_hz", p.root_frequency_hz, 1e-6, 1e3},
+      {"tip_frequency_hz", p.tip_frequency_hz, 1e-6, 1e3},
+      {"damping_ratio", p.damping_ratio, 0.0, 1e3},
+      {"gravity", p.gravity, 0.0, 1e3},
+      {"carry_deg", p.carry_deg, -180.0, 180.0},
+      {"rest_curve", p.rest_curve, 0.0, 1.0},
+      {"forward_axis[0]", p.forward_axis[0], -1e9, 1e9},
+      {"forward_axis[1]", p.forward_axis[1], -1e9, 1e9},
+      {"forward_axis[2]", p.forward_axis[2], -1e9, 1e9},
+      {"lateral_axis[0]", p.lateral_axis[0], -1e9, 1e9},
+      {"lateral_axis[1]", p.lateral_axis[1], -1e9, 1e9},
+      {"lateral_axis[2]", p.lateral_axis[2], -1e9, 1e9},
+      {"meters_per_unit", p.meters_per_unit, 1e-9, 1e9},
+      {"bend_coupling_rate", p.bend_coupling_rate, 0.0, 1e6},
+      {"bend_limit_deg", p.bend_limit_deg, -360.0, 360.0},
+      {"floor_height", p.floor_height, -1e9, 1e9},
+      {"floor_clearance", p.floor_clearance, 0.0, 1e9},
+      {"contact_damping", p.contact_damping, 0.0, 1e6},
+      {"internal_step", p.internal_step, 1e-6, 0.1},
+      {"reset_settle_time", p.reset_settle_time, 0.0, 600.0},
+      {"teleport_distance", p.teleport_distance, 1e-9, 1e9},
+      {"teleport_angle_deg", p.teleport_angle_deg, 1e-9, 360.0},
+  };
+  for (const auto& f : fields) {
+    if (!std::isfinite(f.value)) {
+      return fail(TAILRIG_ERROR_NON_FINITE, std::string("params.") + f.name + " is not finite");
+    }
+    if (f.value < f.lo || f.value > f.hi) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  std::string("params.") + f.name + " = " + std::to_string(f.value) +
+                      " is outside " + std::to_string(f.lo) + ".." + std::to_string(f.hi));
+    }
+  }
+  if (p.max_substeps < 1 || p.max_substeps > 100000) {
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "params.max_substeps must be 1..100000");
+  }
+  return TAILRIG_OK;
+}
+
+solver::ChainParams to_cpp(const tailrig_params& p) {
+  solver::ChainParams c;
+  c.root_frequency_hz = p.root_frequency_hz;
+  c.tip_frequency_hz = p.tip_frequency_hz;
+  c.damping_ratio = p.damping_ratio;
+  c.gravity = p.gravity;
+  c.carry_deg = p.carry_deg;
+  c.rest_curve = p.rest_curve;
+  for (int i = 0; i < 3; ++i) {
+    c.forward_axis[i] = p.forward_axis[i];
+    c.lateral_axis[i] = p.lateral_axis[i];
+  }
+  c.meters_per_unit = p.meters_per_unit;
+  c.bend_coupling_rate = p.bend_coupling_rate;
+  c.bend_limit_deg = p.bend_limit_deg;
+  c.forward_plane = p.forward_plane != 0;
+  c.floor_enabled = p.floor_enabled != 0;
+  c.floor_height = p.floor_height;
+  c.floor_clearance = p.floor_clearance;
+  c.contact_damping = p.contact_damping;
+  c.internal_step = p.internal_step;
+  c.max_substeps = p.max_substeps;
+  c.reset_settle_time = p.reset_settle_time;
+  c.teleport_distance = p.teleport_distance;
+  c.teleport_angle_deg = p.teleport_angle_deg;
+  return c;
+}
+
+tailrig_status from_chain_status(const solver::ChainStatus& s) {
+  switch (s.code) {
+    case solver::ChainStatus::Code::kOk:
+      return TAILRIG_OK;
+    case solver::ChainStatus::Code::kNoTail:
+      return fail(TAILRIG_ERROR_NO_TAIL, s.message);
+    case solver::ChainStatus::Code::kBrokenChain:
+      return fail(TAILRIG_ERROR_BROKEN_CHAIN, s.message);
+    case solver::ChainStatus::Code::kBadInput:
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, s.message);
+  }
+  return fail(TAILRIG_ERROR_INTERNAL, "unknown chain status");
+}
+
+// Runs `body` with every exception turned into a status.
+template <class Body>
+tailrig_status guarded(Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(TAILRIG_ERROR_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(TAILRIG_ERROR_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(TAILRIG_ERROR_INTERNAL, "internal error");
+  }
+}
+
+tailrig_status check_hips(const double* hips_world) {
+  if (!hips_world) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "hips_world is NULL");
+  if (!all_finite(hips_world, 16)) {
+    return fail(TAILRIG_ERROR_NON_FINITE, "hips_world has a NaN or infinite element");
+  }
+  return TAILRIG_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+void tailrig_params_default(tailrig_params* out) {
+  if (!out) return;
+  const solver::ChainParams d;
+  out->root_frequency_hz = d.root_frequency_hz;
+  out->tip_frequency_hz = d.tip_frequency_hz;
+  out->damping_ratio = d.damping_ratio;
+  out->gravity = d.gravity;
+  out->carry_deg = d.carry_deg;
+  out->rest_curve = d.rest_curve;
+  for (int i = 0; i < 3; ++i) {
+    out->forward_axis[i] = d.forward_axis[i];
+    out->lateral_axis[i] = d.lateral_axis[i];
+  }
+  out->meters_per_unit = d.meters_per_unit;
+  out->bend_coupling_rate = d.bend_coupling_rate;
+  out->bend_limit_deg = d.bend_limit_deg;
+  out->forward_plane = d.forward_plane ? 1 : 0;
+  out->floor_enabled = d.floor_enabled ? 1 : 0;
+  out->floor_height = d.floor_height;
+  out->floor_clearance = d.floor_clearance;
+  out->contact_damping = d.contact_damping;
+  out->internal_step = d.internal_step;
+  out->max_substeps = d.max_substeps;
+  out->reset_settle_time = d.reset_settle_time;
+  out->teleport_distance = d.teleport_distance;
+  out->teleport_angle_deg = d.teleport_angle_deg;
+}
+
+tailrig_status tailrig_chain_create(const char* const* joint_names, const int32_t* parents,
+                                    const double* inverse_bind, int32_t joint_count,
+                                    int32_t hips_joint, const tailrig_params* params,
+                                    tailrig_chain** out_chain) {
+  return guarded([&]() -> tailrig_status {
+    if (!out_chain) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "out_chain is NULL");
+    *out_chain = nullptr;
+    if (!joint_names || !parents || !inverse_bind) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "joint_names, parents or inverse_bind is NULL");
+    }
+    // Same joint limit as the file readers (rig/io.h).
+    if (joint_count < 1 || joint_count > 10000) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "joint_count must be 1..10000");
+    }
+    if (hips_joint < -1 || hips_joint >= joint_count) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "hips_joint out of range");
+    }
+    tailrig_params p;
+    tailrig_params_default(&p);
+    if (params) p = *params;
+    if (const tailrig_status s = check_params(p); s != TAILRIG_OK) return s;
+
+    const auto count = static_cast<size_t>(joint_count);
+    std::vector<std::string> names(count);
+    std::vector<int> parent_of(count);
+    std::vector<Eigen::Matrix4d> ibm(count);
+    for (size_t j = 0; j < count; ++j) {
+      if (!joint_names[j]) {
+        return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "joint name " + std::to_string(j) + " is NULL");
+      }
+      names[j] = joint_names[j];
+      parent_of[j] = parents[j];
+      const double* m = inverse_bind + 16 * j;
+      if (!all_finite(m, 16)) {
+        return fail(TAILRIG_ERROR_NON_FINITE, "inverse bind matrix of joint '" + names[j] +
+                                                  "' has a NaN or infinite element");
+      }
+      ibm[j] = matrix_from(m);
+    }
+    auto chain = std::make_unique<tailrig_chain>();
+    chain->params = to_cpp(p);
+    solver::ChainRigInput in;
+    in.names = names;
+    in.parents = parent_of;
+    in.inverse_bind = ibm;
+    in.hips = hips_joint;
+    if (const tailrig_status s =
+            from_chain_status(solver::build_chain(in, chain->params, chain->desc));
+        s != TAILRIG_OK) {
+      return s;
+    }
+    const auto& d = chain->desc;
+    chain->hips_to_root_parent =
+        ibm[static_cast<size_t>(d.hips)] * ibm[static_cast<size_t>(d.root_parent)].inverse();
+    if (!chain->hips_to_root_parent.allFinite()) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "inverse bind matrix of the tail's parent is singular");
+    }
+    solver::init_state(chain->desc, chain->state);
+    *out_chain = chain.release();
+    return TAILRIG_OK;
+  });
+}
+
+void tailrig_chain_destroy(tailrig_chain* chain) { delete chain; }
+
+int32_t tailrig_chain_bone_count(const tailrig_chain* chain) {
+  return chain ? static_cast<int32_t>(chain->desc.size()) : 0;
+}
+
+int32_t tailrig_chain_bone_joint(const tailrig_chain* chain, int32_t bone) {
+  if (!chain || bone < 0 || bone >= chain->desc.size()) return -1;
+  return chain->desc.links[static_cast<size_t>(bone)].joint;
+}
+
+tailrig_status tailrig_chain_set_params(tailrig_chain* chain, const tailrig_params* params) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
+    if (const tailrig_status s = check_params(*params); s != TAILRIG_OK) return s;
+    // [build] fields stay as the chain was built with (the desc depends on them).
+    const solver::ChainParams built = chain->params;
+    solver::ChainParams next = to_cpp(*params);
+    next.carry_deg = built.carry_deg;
+    next.rest_curve = built.rest_curve;
+    for (int i = 0; i < 3; ++i) {
+      next.forward_axis[i] = built.forward_axis[i];
+      next.lateral_axis[i] = built.lateral_axis[i];
+    }
+    next.meters_per_unit = built.meters_per_unit;
+    chain->params = next;
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_chain_reset(tailrig_chain* chain, const double hips_world[16]) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain is NULL");
+    if (const tailrig_status s = check_hips(hips_world); s != TAILRIG_OK) return s;
+    solver::reset(chain->desc, chain->params, chain->state,
+                  Eigen::Affine3d(matrix_from(hips_world)));
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_chain_step(tailrig_chain* chain, double dt, const double hips_world[16]) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain is NULL");
+    if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
+    if (dt < 0.0 || dt > 3600.0)
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
+    if (const tailrig_status s = check_hips(hips_world); s != TAILRIG_OK) return s;
+    solver::step(chain->desc, chain->params, chain->state, dt, matrix_from(hips_world), {});
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_chain_local_rotations(const tailrig_chain* chain, double* out_xyzw,
+                                             int32_t capacity) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !out_xyzw)
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_xyzw is NULL");
+    const int n = chain->desc.size();
+    if (capacity < n) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "capacity " + std::to_string(capacity) + " < bone count " + std::to_string(n));
+    }
+    for (int i = 0; i < n; ++i) {
+      const auto idx = static_cast<size_t>(i);
+      // Before the first step the state is unset: report the carry rest pose.
+      const Eigen::Quaterniond& q = chain->state.initialized
+                                        ? chain->state.out_local[idx]
+                                        : chain->desc.links[idx].rest_local_rotation;
+      out_xyzw[4 * idx + 0] = q.x();
+      out_xyzw[4 * idx + 1] = q.y();
+      out_xyzw[4 * idx + 2] = q.z();
+      out_xyzw[4 * idx + 3] = q.w();
+    }
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_chain_world_matrices(const tailrig_chain* chain, double* out_matrices,
+                                            int32_t capacity) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !out_matrices)
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_matrices is NULL");
+    const int n = chain->desc.size();
+    if (capacity < n) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "capacity " + std::to_string(capacity) + " < bone count " + std::to_string(n));
+    }
+    if (!chain->state.initialized) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "no hips yet: call tailrig_chain_step or tailrig_chain_reset first");
+    }
+    // FK from the root parent (bind pose relative to the hips) down the chain.
+    Eigen::Matrix4d world = chain->state.hips_prev.matrix() * chain->hips_to_root_parent;
+    for (int i = 0; i < n; ++i) {
+      const auto idx = static_cast<size_t>(i);
+      const solver::ChainLink& link = chain->desc.links[idx];
+      Eigen::Affine3d local = Eigen::Affine3d::Identity();
+      local.translate(link.neutral_translation);
+      local.rotate(chain->state.out_local[idx]);
+      local.scale(link.neutral_scale);
+      world = world * local.matrix();
+      Eigen::Map<Eigen::Matrix4d>(out_matrices + 16 * idx) = world;
+    }
+    return TAILRIG_OK;
+  });
+}
+
+const char* tailrig_last_error(void) { return g_last_error.c_str(); }
+
+}  // extern "C"

@@ -1,0 +1,34 @@
+/* Test-only bridge for c_api_test.c: runs the C++ solver (solver::build_chain,
+ * reset, step) directly on the same plain arrays the C API gets, so the C
+ * program can compare both bit for bit. Not part of any installed library. */
+#ifndef TAILRIG_C_API_REFERENCE_H
+#define TAILRIG_C_API_REFERENCE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One frame of the drive: dt seconds and the hips world matrix (column-major);
+ * reset != 0 means solver::reset to these hips instead of a step. */
+typedef struct reference_frame {
+  double dt;
+  double hips_world[16];
+  int32_t reset;
+} reference_frame;
+
+/* Runs the frames with default solver::ChainParams (gravity overridden by
+ * `gravity`). Writes bone_count * 4 quaternion components (x, y, z, w) per
+ * frame to out_rotations and bone_count * 3 tail bone head positions (rig
+ * units) per frame to out_heads. Returns the bone count, or -1 with a message
+ * on stderr when the chain cannot be built. */
+int32_t reference_run(const char* const* names, const int32_t* parents, const double* inverse_bind,
+                      int32_t joint_count, double gravity, const reference_frame* frames,
+                      int32_t frame_count, double* out_rotations, double* out_heads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
