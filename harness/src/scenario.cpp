@@ -161,7 +161,7 @@ std::string validate_parameters(const json& j) {
     }
   if (j.contains("character"))
     if (std::string e = validate_character(j["character"], "character"); !e.empty()) return e;
-  if (j.contains("characters")) {
+  if (j.contains("characters") && !j["characters"].is_string()) {  // a string: the corpus's folder
     if (!j["characters"].is_array() || j["characters"].empty() || j["characters"].size() > 8)
       return "\"characters\" must be a list of 1..8 character objects";
     for (const json& c : j["characters"]) {
