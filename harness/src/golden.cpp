@@ -33,10 +33,6 @@ json tolerance_for(const json& tolerances, const std::string& metric) {
   return best;
 }
 
-double allowed(const json& tol, double golden) {
-  return std::max(tol.value("abs", 0.0), tol.value("rel", 0.0) * std::abs(golden));
-}
-
 // A tolerance object: {"abs": x, "rel": y}, both optional numbers >= 0.
 bool tolerance_ok(const json& tol) {
   if (!tol.is_object()) return false;
@@ -47,6 +43,10 @@ bool tolerance_ok(const json& tol) {
 
 }  // namespace
 
+double allowed_deviation(const json& tol, double golden) {
+  return std::max(tol.value("abs", 0.0), tol.value("rel", 0.0) * std::abs(golden));
+}
+
 Status compare_with_golden(const std::string& path, ScenarioResult& r) {
   std::ifstream f(path);
   if (!f) return Status::Error(Status::Code::kNotFound, path + ": golden missing (run with --update-golden after inspecting the result)");
@@ -56,6 +56,10 @@ Status compare_with_golden(const std::string& path, ScenarioResult& r) {
   } catch (const std::exception&) {
     return Status::Error(Status::Code::kBadData, path + ": golden is not valid JSON");
   }
+  return compare_with_golden_json(g, path, r);
+}
+
+Status compare_with_golden_json(const json& g, const std::string& path, ScenarioResult& r) {
   auto bad = [&](const std::string& what) { return Status::Error(Status::Code::kBadData, path + ": " + what); };
   if (!g.is_object()) return bad("golden is not a JSON object");
   if (g.contains("metrics") && !g["metrics"].is_object()) return bad("golden \"metrics\" is not an object");
@@ -78,7 +82,7 @@ Status compare_with_golden(const std::string& path, ScenarioResult& r) {
     const double actual = r.metrics[name];
     const double golden = entry["value"].get<double>();
     const json tol = entry.value("tolerance", json{{"rel", 0.01}});
-    const double a = allowed(tol, golden);
+    const double a = allowed_deviation(tol, golden);
     if (!std::isfinite(actual) || std::abs(actual - golden) > a)
       r.failures.push_back(name + ": golden " + fmt(golden) + ", actual " + fmt(actual) + ", tolerance ±" + fmt(a));
   }
@@ -88,17 +92,31 @@ Status compare_with_golden(const std::string& path, ScenarioResult& r) {
   return Status::Ok();
 }
 
+bool expectation_holds(const std::string& op, double v, double rhs, double within) {
+  if (!std::isfinite(v) || !std::isfinite(rhs)) return false;  // NaN satisfies no law
+  if (op == "<") return v < rhs;
+  if (op == "<=") return v <= rhs;
+  if (op == ">") return v > rhs;
+  if (op == ">=") return v >= rhs;
+  return std::abs(v - rhs) <= within;  // "=="
+}
+
 void check_expectations(const Scenario& s, ScenarioResult& r) {
+  auto measured = [&](const std::string& m) { return r.metrics.contains(m) && r.metrics[m].is_number(); };
   for (const Expectation& e : s.expect) {
-    if (!r.metrics.contains(e.metric) || !r.metrics[e.metric].is_number()) {
-      r.failures.push_back(e.metric + ": expected " + e.op + " " + fmt(e.value) + " but not measured");
+    const std::string rhs_text =
+        e.other.empty() ? fmt(e.value) : (e.factor == 1 ? "" : fmt(e.factor) + " x ") + e.other;
+    const std::string why = e.why.empty() ? "" : " (" + e.why + ")";
+    if (!measured(e.metric) || (!e.other.empty() && !measured(e.other))) {
+      r.failures.push_back(e.metric + ": expected " + e.op + " " + rhs_text + " but not measured" + why);
       continue;
     }
     const double v = r.metrics[e.metric];
-    const bool ok = e.op == "<" ? v < e.value : e.op == "<=" ? v <= e.value : e.op == ">" ? v > e.value : v >= e.value;
-    if (!ok)
-      r.failures.push_back(e.metric + ": " + fmt(v) + " violates " + e.op + " " + fmt(e.value) +
-                           (e.why.empty() ? "" : " (" + e.why + ")"));
+    const double rhs = e.other.empty() ? e.value : e.factor * r.metrics[e.other].get<double>();
+    if (!expectation_holds(e.op, v, rhs, e.within))
+      r.failures.push_back(e.metric + ": " + fmt(v) + " violates " + e.op + " " + rhs_text +
+                           (e.other.empty() ? "" : " = " + fmt(rhs)) +
+                           (e.op == "==" ? " within " + fmt(e.within) : "") + why);
   }
 }
 

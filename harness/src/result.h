@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,20 @@ struct ScenarioResult {
 };
 
 nlohmann::json row_json(const Row& r);
+
+// The product failing inside a scenario whose input is fine: detection no
+// longer finds the fixture's tail, the solver refuses the chain detect built,
+// a file the harness wrote does not read back. Runners throw it (on the
+// scenario's own thread only); `harness run` reports it as a regression of
+// that scenario (exit 1), not as bad input (exit 2), which stays for missing
+// or broken scenario, golden and asset files and bad command lines.
+struct ScenarioRegression : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws ScenarioRegression("<scenario>: <what>").
+[[noreturn]] inline void fail_regression(const std::string& scenario, const std::string& what) {
+  throw ScenarioRegression(scenario + ": " + what);
+}
 
 }  // namespace harness

@@ -53,13 +53,13 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
               const ClipBakeReport& rep, const BakeClipsOptions& bo, Replay& out) {
   solver::ChainParams p = bo.params;
   solver::ChainDesc desc;
-  if (Status st = character_chain(chained, p, desc); !st.ok()) return bad(s, st.message);
+  if (Status st = character_chain(chained, p, desc); !st.ok()) fail_regression(s.name, st.message);
   const rig::Clip* src = find_clip(chained, rep.name);
   const rig::Clip* back = find_clip(reread, rep.name);
-  if (!src || !back) return bad(s, "clip '" + rep.name + "' lost in the written file");
+  if (!src || !back) fail_regression(s.name, "clip '" + rep.name + "' lost in the written file");
   const rig::Skeleton& sk = chained.skeleton;
   const int m = rep.keys - 1;
-  if (m < 1 || !rep.looping) return bad(s, "clip '" + rep.name + "' was not baked as a loop");
+  if (m < 1 || !rep.looping) fail_regression(s.name, "clip '" + rep.name + "' was not baked as a loop");
   const double D = rep.duration;
   std::vector<Affine3d> hips(static_cast<size_t>(m));
   for (int k = 0; k < m; ++k) hips[k].matrix() = rig::pose_at(sk, *src, D * k / m)[desc.hips];
@@ -91,7 +91,7 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
     const auto a = rig::skin_positions(chained.mesh, chained.skin, sk, rig::local_to_world(sk, live));
     const auto b = rig::skin_positions(reread.mesh, reread.skin, reread.skeleton,
                                        rig::pose_at(reread.skeleton, *back, t));
-    if (a.size() != b.size()) return bad(s, "the re-read file has a different vertex count");
+      if (a.size() != b.size()) fail_regression(s.name, "the re-read file has a different vertex count");
     for (size_t v = 0; v < a.size(); ++v) {
       const double e = (a[v] - b[v]).norm();
       if (!(e <= out.max_error)) {
@@ -109,22 +109,25 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
   rig::Character original;
   if (Status st = load_scenario_character(s, original); !st.ok()) return st;
   detect::FixResult fixed;
-  if (Status st = detect::fix(original, detect::Mode::kChain, detect::Params{}, fixed); !st.ok()) return st;
-  if (fixed.chains < 1) return bad(s, "detect found no tail chain");
+  if (Status st = detect::fix(original, detect::Mode::kChain, detect::Params{}, fixed); !st.ok())
+    fail_regression(s.name, "detect --chain: " + st.message);
+  if (fixed.chains < 1) fail_regression(s.name, "detect found no tail chain");
   const rig::Character& chained = fixed.character;
 
   BakeClipsOptions warm;
   warm.fps = s.raw.value("fps", 30.0);
   warm.clips = s.raw.value("clips", std::vector<std::string>{});
   if (warm.clips.empty()) return bad(s, "no \"clips\" to bake");
+  for (const std::string& name : warm.clips)  // a clip the fixture lacks is bad input, not a regression
+    if (!find_clip(chained, name)) return bad(s, "character has no clip '" + name + "'");
   std::string perr;
   if (!apply_solver_overrides(s.solver, warm.params, perr)) return bad(s, perr);
   BakeClipsOptions cold = warm;
   cold.warm_up = false;
   rig::Character baked = chained, baked_cold = chained;
   BakeClipsReport rw, rc;
-  if (Status st = bake_clips(baked, warm, rw); !st.ok()) return bad(s, st.message);
-  if (Status st = bake_clips(baked_cold, cold, rc); !st.ok()) return bad(s, st.message);
+  if (Status st = bake_clips(baked, warm, rw); !st.ok()) fail_regression(s.name, st.message);
+  if (Status st = bake_clips(baked_cold, cold, rc); !st.ok()) fail_regression(s.name, st.message);
 
   // Through the writer and the reader.
   namespace fs = std::filesystem;
@@ -136,7 +139,7 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
   Status io = rig::save_glb(baked, file);
   if (io.ok()) io = rig::load(file, reread);
   fs::remove_all(dir, ec);
-  if (!io.ok()) return bad(s, "write/read back: " + io.message);
+  if (!io.ok()) fail_regression(s.name, "write/read back: " + io.message);
 
   out.metrics["height_m"] = rw.height_m;
   out.metrics["tail_bones"] = static_cast<int>(rw.bones.size());

@@ -103,14 +103,29 @@ struct VariantRun {
 }  // namespace
 
 Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult& out) {
-  rig::Character original;
-  if (Status st = load_scenario_character(s, original); !st.ok()) return st;
-  if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
-  auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
-                              [&](const rig::Clip& c) { return c.name == s.clip; });
-  if (clip_it == original.clips.end())
-    return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + s.clip + "'");
-  return measure_edge_stretch(s, opt, original, *clip_it, "", true, out);
+  // "characters": [{"prefix": "cm.", "fixture": ...}, ...] measures each
+  // version of a character under its prefix (units, seams, file round trip),
+  // so "expect" can compare them; otherwise the one "character", unprefixed.
+  std::vector<std::pair<std::string, nlohmann::json>> specs;
+  if (s.raw.contains("characters") && !s.raw["characters"].is_array())
+    return Status::Error(Status::Code::kBadData, s.path + ": \"characters\" must be a list of character objects");
+  if (s.raw.contains("characters"))
+    for (const auto& c : s.raw["characters"]) specs.emplace_back(c["prefix"].get<std::string>(), c);
+  else
+    specs.emplace_back("", s.character);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const auto& [prefix, spec] = specs[i];
+    rig::Character original;
+    if (Status st = load_character_spec(s, spec, original); !st.ok()) return st;
+    if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
+    auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
+                                [&](const rig::Clip& c) { return c.name == s.clip; });
+    if (clip_it == original.clips.end())
+      return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + s.clip + "'");
+    if (!prefix.empty()) out.metrics[prefix + "meters_per_unit"] = original.meters_per_unit;
+    if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix, i == 0, out); !st.ok()) return st;
+  }
+  return Status::Ok();
 }
 
 Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig::Character& original,
@@ -121,7 +136,8 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
   // The detected tail region defines the edge sets for every variant.
   detect::Params dp;
   detect::FixResult chained;
-  if (Status st = detect::fix(original, detect::Mode::kChain, dp, chained); !st.ok()) return st;
+  if (Status st = detect::fix(original, detect::Mode::kChain, dp, chained); !st.ok())
+    fail_regression(s.name, "detect --chain: " + st.message);
   const detect::Analysis& an = chained.analysis;
   const int nw = an.welded.count();
   std::vector<char> in_tail(nw, 0), in_region(nw, 0);
@@ -182,8 +198,9 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       if (tail) runs.push_back({v, &rigid, nullptr, false, "tail weights 1.0 on Hips"});
     } else if (v == "chain") {
       if (!tail) continue;
+      // Detect built this chain: the solver refusing it is a regression.
       if (Status st = simulate_chain(chained.character, clip, times, loop, sp, an.height * mpu, motion); !st.ok())
-        return Status::Error(st.code, s.path + ": " + st.message);
+        fail_regression(s.name, st.message);
       runs.push_back({v, &chained.character, &motion, false,
                       "spring solver, " + std::to_string(motion.warmup_passes) + " warm-up loops"});
       out.metrics[prefix + "chain.warmup_passes"] = motion.warmup_passes;

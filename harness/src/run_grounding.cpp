@@ -61,14 +61,14 @@ Status load_target(const Scenario& s, Target& t) {
   ensure_roles(t.raw.skeleton);
   detect::FixResult fr;
   if (Status st = detect::fix(t.raw, detect::Mode::kChain, detect::Params{}, fr); !st.ok())
-    return bad(s, "detect --chain: " + st.message);
-  if (fr.chains < 1) return bad(s, "detect --chain grew no tail chain on this character");
+    fail_regression(s.name, "detect --chain: " + st.message);
+  if (fr.chains < 1) fail_regression(s.name, "detect --chain grew no tail chain on this character");
   t.fixed = std::move(fr.character);
   ensure_roles(t.fixed.skeleton);
   t.hips = rig::hips_joint(t.fixed.skeleton);
   if (t.hips < 0) return bad(s, "target has no hips joint");
   for (bool b : rig::tail_joint_mask(t.fixed.skeleton)) t.tail_bones += b ? 1 : 0;
-  if (t.tail_bones == 0) return bad(s, "no tail bones found after detect --chain");
+  if (t.tail_bones == 0) fail_regression(s.name, "no tail bones found after detect --chain");
   t.mpu = t.fixed.meters_per_unit;
   return Status::Ok();
 }
@@ -397,14 +397,15 @@ HipsDiff compare_hips(const Transfer& a, const Transfer& b) {
 Status tail_skin(const Scenario& s, ScenarioResult& out) {
   Target t;
   if (Status st = load_target(s, t); !st.ok()) return st;
-  if (!s.character.contains("fixture") || !s.character.value("params", json::object()).empty())
-    return bad(s, "needs a fixture with default parameters (the tail region comes from its ground truth)");
+  if (!s.character.contains("fixture") || s.character.contains("seam_drift"))
+    return bad(s, "needs a fixture without seam drift (the tail region comes from its ground truth)");
   rig::Character again;
   fixtures::GroundTruth truth;
   std::string err;
-  if (!fixtures::make_fixture(s.character["fixture"].get<std::string>(), fixtures::default_params(s.character["fixture"].get<std::string>()),
-                              again, &err, &truth))
-    return bad(s, err);
+  const std::string fixture = s.character["fixture"].get<std::string>();
+  fixtures::FixtureParams params = fixtures::default_params(fixture);
+  if (Status st = apply_fixture_params(s.character.value("params", json::object()), s.path, params); !st.ok()) return st;
+  if (!fixtures::make_fixture(fixture, params, again, &err, &truth)) return bad(s, err);
   const int nv = t.fixed.mesh.vertex_count();
   if (static_cast<int>(truth.appendage_of_vertex.size()) != nv) return bad(s, "ground truth does not match the mesh");
   // Tail region by the fixture's ground truth (independent of the code
@@ -427,6 +428,12 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
   out.metrics["tail_region_vertices"] = n_region;
   out.metrics["tail_skin_vertices"] = n_skin;
   out.metrics["mesh_vertices"] = nv;
+  // How far the tail hangs below the body's lowest skin in bind: > 0 makes the
+  // "wrong reference floor" form of SPEC §5 visible (tail in f_body).
+  double body_low = 1e300, tail_low = 1e300;
+  for (int v = 0; v < nv; ++v)
+    (region[v] ? tail_low : body_low) = std::min(region[v] ? tail_low : body_low, t.fixed.mesh.positions[v].y());
+  out.metrics["bind.tail_below_body_m"] = (body_low - tail_low) * t.mpu;
   const double rate = param(s, "sample_rate_hz", 30.0), mpu = t.mpu;
   const rig::Calibration dst_cal = rig::calibrate(t.fixed.skeleton);
   if (!s.raw.contains("sources") || !s.raw["sources"].is_array()) return bad(s, "\"sources\" (a list) is required");

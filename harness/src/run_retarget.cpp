@@ -104,13 +104,13 @@ Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     const rig::Calibration source_cal = rig::calibrate(source.skeleton);
 
     rig::TransferResult r = rig::transfer_clip(source, *it, source_cal, target, target_cal, to);
-    if (!r.status.ok()) return Status::Error(r.status.code, s.path + ": " + key + ": " + r.status.message);
-    if (r.feet.empty())
-      return Status::Error(Status::Code::kBadData, s.path + ": " + key + ": feet not reconciled: " + r.limbs_note);
+    // The target is a fixture and the source loaded: a refusal is a regression.
+    if (!r.status.ok()) fail_regression(s.name, key + ": " + r.status.message);
+    if (r.feet.empty()) fail_regression(s.name, key + ": feet not reconciled: " + r.limbs_note);
     rig::TransferOptions no_limbs = to;
     no_limbs.reconcile_limbs = false;
     const rig::TransferResult before = rig::transfer_clip(source, *it, source_cal, target, target_cal, no_limbs);
-    if (!before.status.ok()) return Status::Error(before.status.code, s.path + ": " + key + ": " + before.status.message);
+    if (!before.status.ok()) fail_regression(s.name, key + ": " + before.status.message);
     // The retargeted clip must not be mistaken for a fixture loop by name.
     r.clip.name = key;
 

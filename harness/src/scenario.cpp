@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include "fixtures/fixtures.h"
+#include "product_path.h"
+#include "result.h"
 
 namespace harness {
 
@@ -57,6 +59,7 @@ constexpr Range kFixture[] = {
     {"seed", 0, 1e15, true}, {"height", 0.05, 100}, {"tail_length", 0, 5}, {"tail_radius", 0, 1},
     {"tail_curl", -720, 720}, {"tail_side_curl", -720, 720}, {"attach_angle", -360, 360}, {"density", 0.05, 4},
     {"unit_scale", 1e-4, 1e4}, {"armature_scale", 1e-4, 1e4}, {"tail_bones", 1, kMaxChainBones, true},
+    {"tail_below_soles", 0, 0.5},
 };
 constexpr const char* kBooleans[] = {"twisted_frames", "count_tail"};
 constexpr const char* kSolverBooleans[] = {"forward_plane", "floor_enabled", "test_bug_fixed_fraction_follow",
@@ -103,6 +106,31 @@ std::string check_solver(const json& obj, const std::string& where) {
   return "";
 }
 
+}  // namespace
+
+std::string validate_character(const json& c, const std::string& where) {
+  if (!c.is_object()) return where + " must be an object";
+  if (c.contains("fixture") && !c["fixture"].is_string()) return where + ".fixture must be a name";
+  if (c.contains("file") && !c["file"].is_string()) return where + ".file must be a path";
+  if (c.contains("params"))
+    if (std::string e = check_object(c["params"], (where + ".params").c_str(), kFixture); !e.empty()) return e;
+  if (c.contains("via_file") && c["via_file"] != "glb") return where + ".via_file must be \"glb\"";
+  if (c.contains("seam_drift") && !(c["seam_drift"].is_number() && c["seam_drift"].get<double>() >= 0 &&
+                                    c["seam_drift"].get<double>() <= 1e-2))
+    return where + ".seam_drift must be a number 0..0.01 (fraction of H)";
+  if (c.contains("stored_pose")) {
+    const json& p = c["stored_pose"];
+    if (!p.is_object() || !p.contains("clip") || !p["clip"].is_string() || !p.contains("time") ||
+        !p["time"].is_number() || !(p["time"].get<double>() >= 0 && p["time"].get<double>() <= kMaxScenarioSeconds))
+      return where + ".stored_pose must be {\"clip\": NAME, \"time\": seconds}";
+  }
+  if ((c.contains("via_file") || c.contains("seam_drift") || c.contains("stored_pose")) && !c.contains("fixture"))
+    return where + ": via_file, seam_drift and stored_pose apply to fixtures only";
+  return "";
+}
+
+namespace {
+
 std::string validate_parameters(const json& j) {
   for (const Range& r : kTopLevel)
     if (j.contains(r.key))
@@ -131,12 +159,15 @@ std::string validate_parameters(const json& j) {
       if (std::string e = check_object(v, "grounding_variants", kGrounding); !e.empty()) return e;
       if (!v.contains("key") || !v["key"].is_string()) return "grounding_variants: each needs a \"key\" string";
     }
-  if (j.contains("character")) {
-    const json& c = j["character"];
-    if (c.contains("fixture") && !c["fixture"].is_string()) return "character.fixture must be a name";
-    if (c.contains("file") && !c["file"].is_string()) return "character.file must be a path";
-    if (c.contains("params"))
-      if (std::string e = check_object(c["params"], "character.params", kFixture); !e.empty()) return e;
+  if (j.contains("character"))
+    if (std::string e = validate_character(j["character"], "character"); !e.empty()) return e;
+  if (j.contains("characters") && !j["characters"].is_string()) {  // a string: the corpus's folder
+    if (!j["characters"].is_array() || j["characters"].empty() || j["characters"].size() > 8)
+      return "\"characters\" must be a list of 1..8 character objects";
+    for (const json& c : j["characters"]) {
+      if (std::string e = validate_character(c, "characters[]"); !e.empty()) return e;
+      if (!c.contains("prefix") || !c["prefix"].is_string()) return "characters[]: each needs a \"prefix\" string";
+    }
   }
   if (j.contains("tolerances"))
     for (const auto& [k, v] : j["tolerances"].items()) {
@@ -180,9 +211,23 @@ Status load_scenario(const std::string& path, Scenario& s) {
     s.tolerances = j.value("tolerances", nlohmann::json::object());
     s.notes = j.value("notes", "");
     for (const auto& e : j.value("expect", nlohmann::json::array())) {
-      Expectation x{e.at("metric"), e.at("op"), e.at("value"), e.value("why", "")};
-      if (x.op != "<" && x.op != "<=" && x.op != ">" && x.op != ">=")
+      Expectation x;
+      x.metric = e.at("metric");
+      x.op = e.at("op");
+      x.why = e.value("why", "");
+      if (e.contains("other")) {
+        x.other = e.at("other");
+        x.factor = e.value("factor", 1.0);
+        if (e.contains("value"))
+          return Status::Error(Status::Code::kBadData, path + ": expect on " + x.metric + ": give \"value\" or \"other\", not both");
+      } else {
+        x.value = e.at("value");
+      }
+      x.within = e.value("within", 0.0);
+      if (x.op != "<" && x.op != "<=" && x.op != ">" && x.op != ">=" && x.op != "==")
         return Status::Error(Status::Code::kBadData, path + ": unknown expect op '" + x.op + "'");
+      if (!std::isfinite(x.value) || !std::isfinite(x.factor) || !(x.within >= 0) || !std::isfinite(x.within))
+        return Status::Error(Status::Code::kBadData, path + ": expect on " + x.metric + ": value, factor, within must be finite (within >= 0)");
       s.expect.push_back(x);
     }
     if (s.samples < 1 || s.samples > 100000)
@@ -240,6 +285,7 @@ Status apply_fixture_params(const nlohmann::json& params, const std::string& whe
       else if (k == "unit_scale") p.unit_scale = v;
       else if (k == "armature_scale") p.armature_scale = v;
       else if (k == "tail_bones") p.tail_bones = v;
+      else if (k == "tail_below_soles") p.tail_below_soles = v;
       else return Status::Error(Status::Code::kBadData, where + ": unknown fixture parameter '" + k + "'");
     }
   } catch (const std::exception& e) {
@@ -249,7 +295,12 @@ Status apply_fixture_params(const nlohmann::json& params, const std::string& whe
 }
 
 Status load_scenario_character(const Scenario& s, rig::Character& out) {
-  const auto& c = s.character;
+  return load_character_spec(s, s.character, out);
+}
+
+Status load_character_spec(const Scenario& s, const nlohmann::json& c, rig::Character& out) {
+  if (std::string e = validate_character(c, "character"); !e.empty())
+    return Status::Error(Status::Code::kBadData, s.path + ": " + e);
   if (c.contains("fixture")) {
     const std::string name = c["fixture"];
     fixtures::FixtureParams p = fixtures::default_params(name);
@@ -258,6 +309,15 @@ Status load_scenario_character(const Scenario& s, rig::Character& out) {
     std::string error;
     if (!fixtures::make_fixture(name, p, out, &error))
       return Status::Error(Status::Code::kBadData, s.path + ": " + error);
+    if (const double drift = c.value("seam_drift", 0.0); drift > 0) add_seam_drift(out, drift);
+    if (c.contains("stored_pose"))
+      if (!store_clip_pose(out, c["stored_pose"]["clip"], c["stored_pose"]["time"]))
+        return Status::Error(Status::Code::kBadData, s.path + ": stored_pose: no clip " + c["stored_pose"]["clip"].dump());
+    if (c.value("via_file", std::string()) == "glb") {
+      // The product path: the fixture as an exporter would hand it over.
+      // Our own writer and reader failing on our own fixture is a regression.
+      if (Status st = round_trip_glb(s.name, out); !st.ok()) fail_regression(s.name, "GLB round trip: " + st.message);
+    }
     return Status::Ok();
   }
   if (c.contains("file")) {

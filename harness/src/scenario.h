@@ -13,10 +13,19 @@ namespace harness {
 
 inline constexpr int kScenarioSchemaVersion = 1;
 
-struct Expectation {  // an invariant the scenario states, checked every run
+// An invariant the scenario states, checked every run:
+//   metric OP value                  {"metric", "op", "value"}
+//   metric OP factor * other         {"metric", "op", "other", "factor" (1)}
+// OP is "<", "<=", ">", ">=" or "==" (|metric - rhs| <= "within", default 0:
+// an exact definition). Comparing two metrics states a law ("the chain
+// tears no more than the body") that no --update-golden can erase.
+struct Expectation {
   std::string metric;
-  std::string op;  // "<", "<=", ">", ">="
+  std::string op;
   double value = 0;
+  std::string other;  // second metric; empty = compare with `value`
+  double factor = 1;  // rhs = factor * other
+  double within = 0;  // "==" tolerance, absolute
   std::string why;
 };
 
@@ -25,7 +34,9 @@ struct Scenario {
   std::string path;         // the JSON file
   std::string description;  // one line
   std::string kind;         // which runner: "edge_stretch", ...
-  nlohmann::json character;  // {"fixture": NAME, "params": {...}} or {"file": PATH}
+  // {"fixture": NAME, "params": {...}, "seam_drift": x, "via_file": "glb"} or
+  // {"file": PATH}; see load_character_spec.
+  nlohmann::json character;
   std::string clip;
   int samples = 24;  // evenly spaced over the clip
   std::vector<std::string> variants;
@@ -56,5 +67,18 @@ rig::Status apply_fixture_params(const nlohmann::json& params, const std::string
 // (relative to the scenario file; a leading "assets:" means $TAILRIG_ASSETS
 // or ../shared/assets beside the repository).
 rig::Status load_scenario_character(const Scenario& s, rig::Character& out);
+
+// One character object (s.character or an entry of a runner's list):
+// "seam_drift": x moves the split seam copies of a fixture's vertices apart
+// by x H (add_seam_drift); "via_file": "glb" writes the fixture to GLB and
+// reads it back (round_trip_glb), so the loader's bind pose, units and
+// armature scale are on the measured path; "stored_pose": {"clip", "time"}
+// stores that clip frame as the file's loaded pose (store_clip_pose), which
+// must change nothing downstream. A fixture that does not survive
+// the round trip is a ScenarioRegression.
+rig::Status load_character_spec(const Scenario& s, const nlohmann::json& spec, rig::Character& out);
+
+// "" when `c` is a well-formed character object; else why not, naming `where`.
+std::string validate_character(const nlohmann::json& c, const std::string& where);
 
 }  // namespace harness

@@ -39,7 +39,8 @@ Status bind_pose_recovery(const Scenario& s, ScenarioResult& out) {
   Side sides[2] = {{&stored, {}, {}, {}}, {&clean, {}, {}, {}}};
   for (Side& sd : sides) {
     const rig::Skeleton& sk = sd.ch->skeleton;
-    if (auto st = solver::build_chain(chain_input(sk), p, sd.desc); !st.ok()) return bad(s, "solver setup: " + st.message);
+    if (auto st = solver::build_chain(chain_input(sk), p, sd.desc); !st.ok())
+      fail_regression(s.name, "solver setup: " + st.message);
     const int frames = std::max(1, static_cast<int>(std::lround(clip.duration * fps)));
     const double dt = clip.duration / frames;
     ChainDriver drv(sd.desc, p);

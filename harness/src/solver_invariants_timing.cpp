@@ -225,12 +225,12 @@ Status loop_closure(const Scenario& s, ScenarioResult& out) {
     out.metrics[prefix + "bake.closure_error_deg"] = br.closure_error_deg;
     return true;
   };
-  if (!run_at(param(s, "fps", 60.0), "")) return bad(s, "solver bake failed");
+  if (!run_at(param(s, "fps", 60.0), "")) fail_regression(s.name, "solver bake failed");
   const std::vector<double> extra = s.raw.value("extra_fps", std::vector<double>{});
   for (double f : extra) {
     char pre[32];
     std::snprintf(pre, sizeof pre, "fps_%g.", f);
-    if (!run_at(f, pre)) return bad(s, "solver bake failed");
+    if (!run_at(f, pre)) fail_regression(s.name, "solver bake failed");
   }
   return Status::Ok();
 }

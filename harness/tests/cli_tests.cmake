@@ -46,6 +46,9 @@ endforeach()
 add_test(NAME cli_golden_regression_detected
   COMMAND ${CMAKE_COMMAND} -DHARNESS=$<TARGET_FILE:harness> -DSRC=${CMAKE_SOURCE_DIR} -DWORK=${work}
           -P "${CMAKE_CURRENT_SOURCE_DIR}/tests/tamper_golden.cmake")
+add_test(NAME cli_run_exit_codes
+  COMMAND ${CMAKE_COMMAND} -DHARNESS=$<TARGET_FILE:harness> -DSRC=${CMAKE_SOURCE_DIR} -DWORK=${work}
+          -P "${CMAKE_CURRENT_SOURCE_DIR}/tests/exit_codes.cmake")
 
 # Reports and plots: the PNGs are drawn from a fresh report folder.
 if(Python3_FOUND)
