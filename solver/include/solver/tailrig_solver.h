@@ -115,10 +115,11 @@ tailrig_status tailrig_chain_reset(tailrig_chain* chain, const double hips_world
 tailrig_status tailrig_chain_step(tailrig_chain* chain, double dt, const double hips_world[16]);
 
 /* Copies the local (parent-relative) rotation of every tail bone after the
- * latest step/reset (before the first one: the carry rest rotations): out_xyzw[4 * i .. 4 * i + 3] for bone i. The bone's
- * local transform is T(bind translation) * R(this) * S(bind scale), exactly
- * the glTF node.rotation to write. capacity is the number of bones out_xyzw
- * has room for (>= bone count). */
+ * latest step/reset (before the first one: the carry rest rotations):
+ * out_xyzw[4 * i .. 4 * i + 3] for bone i. The bone's local transform is
+ * T(bind translation) * R(this) * S(bind scale): exactly the glTF
+ * node.rotation to write. capacity is the number of bones out_xyzw has room
+ * for (>= bone count). */
 tailrig_status tailrig_chain_local_rotations(const tailrig_chain* chain, double* out_xyzw,
                                              int32_t capacity);
 
