@@ -138,6 +138,7 @@ int run(const Options& o) {
     // The plot is a convenience: without Python/matplotlib the CSV stands.
     const std::string cmd = "/usr/bin/python3 \"" + std::string(TAILRIG_SOURCE_DIR) + "/scripts/plot_bench.py\" \"" +
                             csv_path + "\" \"" + o.out_dir + "/bench.png\"";
+    std::fflush(stdout);  // our lines before the script's
     if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "harness bench: plot not written (%s)\n", cmd.c_str());
   }
   if (missed > 0) std::printf("%d case(s) missed a target%s\n", missed, o.check ? "" : " (report only; --check fails)");

@@ -77,7 +77,7 @@ void Batch::set_params(const ChainParams& p) {
   c.coupling_alpha = (n > 1 && p.bend_coupling_rate > 0.0) ? static_cast<float>(1.0 - std::exp(-p.bend_coupling_rate * h)) : 0.0f;
   const double theta_max = p.bend_limit_deg * M_PI / 180.0;
   c.bend_limit = theta_max > 0.0;
-  c.cos_half_limit = static_cast<float>(std::cos(0.5 * theta_max));
+  c.cos_half_limit = static_cast<float>(detail::cos_half_angle_threshold(theta_max));
   c.sin_half_limit = static_cast<float>(std::sin(0.5 * theta_max));
   c.forward_plane = p.forward_plane;
   c.floor = p.floor_enabled;
@@ -88,7 +88,7 @@ void Batch::set_params(const ChainParams& p) {
   put4(c.hips_to_root_parent, desc_.hips_to_root_parent_rot);
   put3(c.root_head_in_hips, desc_.root_head_in_hips);
   c.teleport_distance = static_cast<float>(p.teleport_distance);
-  c.cos_half_teleport = static_cast<float>(std::cos(0.5 * p.teleport_angle_deg * M_PI / 180.0));
+  c.cos_half_teleport = static_cast<float>(detail::cos_half_angle_threshold(p.teleport_angle_deg * M_PI / 180.0));
   for (int i = 0; i < n; ++i) {
     const ChainLink& link = desc_.links[static_cast<size_t>(i)];
     BatchLinkConstants& L = link_constants_[static_cast<size_t>(i)];

@@ -52,6 +52,15 @@ inline Eigen::Quaterniond slerp(const Eigen::Quaterniond& a, double t, const Eig
   return q;
 }
 
+// The threshold t of the cosine test "|w| < t" that is equivalent to
+// "rotation angle 2 acos|w| > limit_rad" for every limit: a limit of pi or
+// more is never exceeded (-1), a negative one always (2).
+inline double cos_half_angle_threshold(double limit_rad) {
+  if (limit_rad >= M_PI) return -1.0;
+  if (limit_rad < 0.0) return 2.0;
+  return std::cos(0.5 * limit_rad);
+}
+
 // Bend angle of a unit quaternion, radians: 2 acos(clamp(|w|, 0, 1)).
 inline double quat_angle(const Eigen::Quaterniond& q) {
   return 2.0 * std::acos(std::clamp(std::abs(q.w()), 0.0, 1.0));

@@ -92,7 +92,7 @@ StepConstants step_constants(const ChainDesc& desc, const ChainParams& params, d
   k.alpha = (desc.size() > 1 && params.bend_coupling_rate > 0.0) ? 1.0 - std::exp(-params.bend_coupling_rate * h)
                                                                  : 0.0;
   k.theta_max = params.bend_limit_deg * M_PI / 180.0;
-  k.cos_half_limit = std::cos(0.5 * k.theta_max);
+  k.cos_half_limit = detail::cos_half_angle_threshold(k.theta_max);
   k.sin_half_limit = std::sin(0.5 * k.theta_max);
   k.contact_decay = std::exp(-params.contact_damping * h);
   return k;
@@ -377,7 +377,8 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
   const double jump = (next.trans - prev.trans).norm() * desc.meters_per_unit;
   // Turn angle 2 acos|w| > limit  <=>  |w| < cos(limit / 2).
   const double turn_w = std::abs((next.rot * prev.rot.conjugate()).w());
-  if (jump > params.teleport_distance || turn_w < std::cos(0.5 * params.teleport_angle_deg * M_PI / 180.0)) {
+  if (jump > params.teleport_distance ||
+      turn_w < detail::cos_half_angle_threshold(params.teleport_angle_deg * M_PI / 180.0)) {
     const double mpu = desc.meters_per_unit;
     const Vector3d root_prev = (prev.trans + prev.rot * prev.offset) * mpu;
     const Vector3d root_next = (next.trans + next.rot * next.offset) * mpu;

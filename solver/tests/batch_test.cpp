@@ -265,3 +265,34 @@ TEST(Batch, FirstStepResetsLikeScalar) {
 
 }  // namespace
 }  // namespace solver
+
+namespace solver {
+namespace {
+
+// The turn and bend tests are cosine tests; a limit of 180 deg or more must
+// never fire (a cosine of 1e9 deg is anything), on both solvers.
+TEST(Batch, TeleportAngleBeyondHalfTurnNeverFires) {
+  const auto rig = testing::make_rig(4);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  for (double angle : {180.0, 359.0, 1e9}) {
+    ChainParams params;
+    params.teleport_angle_deg = angle;
+    params.teleport_distance = 1e9;
+    Batch batch(desc, params, 1);
+    ChainState st;
+    init_state(desc, st);
+    std::vector<Quaternionf> out(4);
+    std::vector<Quaterniond> rot(4);
+    for (int f = 0; f < 30; ++f) {  // 170 deg turns every frame
+      const Affine3d hips = testing::hips_pose(Vector3d(0, 1, 0), f * 170.0 * M_PI / 180.0);
+      batch.step(1.0 / 60.0, std::span<const Affine3d>(&hips, 1), out);
+      step(desc, params, st, 1.0 / 60.0, hips, rot);
+    }
+    EXPECT_EQ(batch.teleports(0), 0) << angle;
+    EXPECT_EQ(st.teleports, 0) << angle;
+  }
+}
+
+}  // namespace
+}  // namespace solver
