@@ -64,9 +64,7 @@ void update_last_results(const std::vector<Outcome>& outcomes) {
 // of the same metric for the batch run; every other expectation stands.
 Scenario with_batch_expectations(const Scenario& s) {
   Scenario b = s;
-  if (!s.raw.contains("batch_expect") || !s.raw["batch_expect"].is_array()) return b;
-  for (const auto& e : s.raw["batch_expect"]) {
-    Expectation x{e.at("metric"), e.at("op"), e.at("value"), e.value("why", "")};
+  for (const Expectation& x : s.batch_expect) {
     auto same = [&](const Expectation& y) { return y.metric == x.metric; };
     b.expect.erase(std::remove_if(b.expect.begin(), b.expect.end(), same), b.expect.end());
     b.expect.push_back(x);

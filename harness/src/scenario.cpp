@@ -181,6 +181,31 @@ std::string validate_parameters(const json& j) {
 
 }  // namespace
 
+Status parse_expectation(const nlohmann::json& e, const std::string& path, Expectation& x) {
+  try {
+    x = Expectation{};
+    x.metric = e.at("metric");
+    x.op = e.at("op");
+    x.why = e.value("why", "");
+    if (e.contains("other")) {
+      x.other = e.at("other");
+      x.factor = e.value("factor", 1.0);
+      if (e.contains("value"))
+        return Status::Error(Status::Code::kBadData, path + ": expect on " + x.metric + ": give \"value\" or \"other\", not both");
+    } else {
+      x.value = e.at("value");
+    }
+    x.within = e.value("within", 0.0);
+  } catch (const std::exception& ex) {
+    return Status::Error(Status::Code::kBadData, path + ": " + ex.what());
+  }
+  if (x.op != "<" && x.op != "<=" && x.op != ">" && x.op != ">=" && x.op != "==")
+    return Status::Error(Status::Code::kBadData, path + ": unknown expect op '" + x.op + "'");
+  if (!std::isfinite(x.value) || !std::isfinite(x.factor) || !(x.within >= 0) || !std::isfinite(x.within))
+    return Status::Error(Status::Code::kBadData, path + ": expect on " + x.metric + ": value, factor, within must be finite (within >= 0)");
+  return Status::Ok();
+}
+
 Status load_scenario(const std::string& path, Scenario& s) {
   std::ifstream f(path);
   if (!f) return Status::Error(Status::Code::kNotFound, path + ": cannot open scenario");
@@ -210,25 +235,12 @@ Status load_scenario(const std::string& path, Scenario& s) {
     s.solver = j.value("solver", nlohmann::json::object());
     s.tolerances = j.value("tolerances", nlohmann::json::object());
     s.notes = j.value("notes", "");
-    for (const auto& e : j.value("expect", nlohmann::json::array())) {
-      Expectation x;
-      x.metric = e.at("metric");
-      x.op = e.at("op");
-      x.why = e.value("why", "");
-      if (e.contains("other")) {
-        x.other = e.at("other");
-        x.factor = e.value("factor", 1.0);
-        if (e.contains("value"))
-          return Status::Error(Status::Code::kBadData, path + ": expect on " + x.metric + ": give \"value\" or \"other\", not both");
-      } else {
-        x.value = e.at("value");
+    for (const char* key : {"expect", "batch_expect"}) {
+      for (const auto& e : j.value(key, nlohmann::json::array())) {
+        Expectation x;
+        if (Status st = parse_expectation(e, path, x); !st.ok()) return st;
+        (std::string(key) == "expect" ? s.expect : s.batch_expect).push_back(x);
       }
-      x.within = e.value("within", 0.0);
-      if (x.op != "<" && x.op != "<=" && x.op != ">" && x.op != ">=" && x.op != "==")
-        return Status::Error(Status::Code::kBadData, path + ": unknown expect op '" + x.op + "'");
-      if (!std::isfinite(x.value) || !std::isfinite(x.factor) || !(x.within >= 0) || !std::isfinite(x.within))
-        return Status::Error(Status::Code::kBadData, path + ": expect on " + x.metric + ": value, factor, within must be finite (within >= 0)");
-      s.expect.push_back(x);
     }
     if (s.samples < 1 || s.samples > 100000)
       return Status::Error(Status::Code::kBadData, path + ": samples must be 1..100000");

@@ -43,12 +43,19 @@ struct Scenario {
   nlohmann::json solver;      // ChainParams overrides by field name
   nlohmann::json tolerances;  // metric -> {"abs": x} / {"rel": x}; "*" is the default
   std::vector<Expectation> expect;
+  // --solver batch: replaces the expectations of the same metric (float lanes
+  // cannot meet a few bounds set at double precision).
+  std::vector<Expectation> batch_expect;
   std::string notes;
   nlohmann::json raw;  // the whole file, for runners with extra fields
 };
 
 // Reads and checks one scenario file; one-line message on error.
 rig::Status load_scenario(const std::string& path, Scenario& out);
+
+// One entry of a scenario's "expect" (or "batch_expect") list, validated:
+// {metric, op, value | other [, factor], within, why}.
+rig::Status parse_expectation(const nlohmann::json& entry, const std::string& path, Expectation& out);
 
 // Every scenarios/*.json under `dir`, sorted by name.
 rig::Status list_scenarios(const std::string& dir, std::vector<std::string>& paths);
