@@ -106,7 +106,10 @@ for name in ("convert", "fix", "update-golden"):
                             (name, delay, size, len(old), len(new)))
         # A kill leaves the temporary file of the write it interrupted; the
         # target itself is what must stay whole.
-        for tmp in glob.glob(os.path.join(os.path.dirname(target), ".*.tmp-*")):
+        # `run` also writes reports/last_results.json in the source tree.
+        reports = os.path.join(here, "..", "..", "reports")
+        for tmp in glob.glob(os.path.join(os.path.dirname(target), ".*.tmp-*")) + \
+                glob.glob(os.path.join(reports, ".last_results.json.tmp-*")):
             os.remove(tmp)
     totals[name] = counts
     print("%s (%.2f s unkilled): %d kills kept the old file, %d left the complete new one, %d finished first" %
