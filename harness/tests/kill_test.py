@@ -3,8 +3,9 @@
 with SIGKILL at seeded random moments while replacing an older file must
 leave either that older file or the complete new one, byte for byte (outputs
 were written in place, and 2 of 179 kills left a partial file over a valid
-older output). Delays are drawn uniformly over the command's measured
-duration, so kills land while it reads, computes and writes.
+older output). Half the delays are drawn uniformly over the command's
+measured duration (re-measured every 10 kills, the load changes), half
+around its end, so kills land while it reads, computes and writes.
 
 usage: kill_test.py HARNESS DIR [--iterations N] [--seed S]
 Exit 0 when every kill kept a whole file, 1 otherwise; prints the counts.
@@ -80,7 +81,14 @@ for name in ("convert", "fix", "update-golden"):
     for i in range(a.iterations):
         with open(target, "wb") as f:
             f.write(old)
-        delay = rng.uniform(0.0, 1.1 * duration)
+        if i % 10 == 9:  # the machine's load changes: follow the command's duration
+            t0 = time.monotonic()
+            check(command(name, target + ".ref"))
+            duration = time.monotonic() - t0
+            with open(target, "wb") as f:
+                f.write(old)
+        # Half the kills anywhere in the run, half near its end, where it writes.
+        delay = rng.uniform(0.0, 1.1 * duration) if i % 2 else rng.uniform(0.7 * duration, 1.3 * duration)
         p = subprocess.Popen(command(name, target), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(delay)
         finished = p.poll() is not None
@@ -98,7 +106,10 @@ for name in ("convert", "fix", "update-golden"):
                             (name, delay, size, len(old), len(new)))
         # A kill leaves the temporary file of the write it interrupted; the
         # target itself is what must stay whole.
-        for tmp in glob.glob(os.path.join(os.path.dirname(target), ".*.tmp-*")):
+        # `run` also writes reports/last_results.json in the source tree.
+        reports = os.path.join(here, "..", "..", "reports")
+        for tmp in glob.glob(os.path.join(os.path.dirname(target), ".*.tmp-*")) + \
+                glob.glob(os.path.join(reports, ".last_results.json.tmp-*")):
             os.remove(tmp)
     totals[name] = counts
     print("%s (%.2f s unkilled): %d kills kept the old file, %d left the complete new one, %d finished first" %
