@@ -48,11 +48,17 @@ int add_seam_drift(rig::Character& c, double drift) {
   return moved;
 }
 
-bool store_clip_pose(rig::Character& c, const std::string& clip, double time) {
+bool store_clip_pose(rig::Character& c, const std::string& clip, double time, double root_turn_deg) {
   for (const rig::Clip& k : c.clips)
     if (k.name == clip) {
       std::vector<rig::Transform> locals = c.skeleton.neutral_local;
       rig::apply_clip(k, time, locals);
+      const rig::Quat turn(Eigen::AngleAxisd(root_turn_deg * 3.14159265358979323846 / 180.0, rig::Vec3::UnitY()));
+      for (int j = 0; j < c.skeleton.size(); ++j)
+        if (c.skeleton.parents[j] < 0) {
+          locals[j].rotation = (turn * locals[j].rotation).normalized();
+          locals[j].translation = turn * locals[j].translation;
+        }
       c.skeleton.stored_local = locals;
       return true;
     }

@@ -18,9 +18,12 @@ int add_seam_drift(rig::Character& c, double drift);
 
 // Sets the stored (loaded) pose of every joint to `clip` at `time` over the
 // neutral pose, as a file saved mid-animation stores it (SPEC §4: the loaded
-// pose is not necessarily the bind pose). Bind data and mesh are unchanged.
-// False when the character has no such clip.
-bool store_clip_pose(rig::Character& c, const std::string& clip, double time);
+// pose is not necessarily the bind pose), then turns every root joint by
+// `root_turn_deg` about the vertical (a file saved with the character turned:
+// a pitch alone is invisible to the chain set-up, whose carry turns about the
+// same lateral axis). Bind data and mesh are unchanged. False when the
+// character has no such clip.
+bool store_clip_pose(rig::Character& c, const std::string& clip, double time, double root_turn_deg = 0.0);
 
 // Writes `c` to a private temporary GLB with rig::save_glb, reads it back with
 // rig::load into `c` and removes the file. `tag` makes the file name unique

@@ -67,12 +67,13 @@ double lowest(const std::vector<Vec3>& pos, const std::vector<int>& vs) {
   return y;
 }
 
-Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult& out) {
+// Every clip of the scenario retargeted onto `target` and measured; metric
+// names start with `prefix` (one character of a "characters" list, or "").
+Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character& target, const std::string& prefix,
+                  bool with_series, ScenarioResult& out) {
   const nlohmann::json clips = s.raw.value("clips", nlohmann::json::array());
   if (!clips.is_array() || clips.empty())
     return Status::Error(Status::Code::kBadData, s.path + ": \"clips\" must list {key, file[, clip]}");
-  rig::Character target;
-  if (Status st = load_scenario_character(s, target); !st.ok()) return st;
   if (!target.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
   const double mpu = target.meters_per_unit;
   // The target's calibration, captured once before any clip is made.
@@ -82,7 +83,7 @@ Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
   to.sample_rate = s.raw.value("rate", 30.0);
   to.grounding.count_tail = s.raw.value("count_tail", false);
 
-  bool first = true;
+  bool first = with_series;
   for (const auto& c : clips) {
     std::string key, file, clip_name;
     try {
@@ -114,7 +115,7 @@ Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     // The retargeted clip must not be mistaken for a fixture loop by name.
     r.clip.name = key;
 
-    const std::string pre = key + ".";
+    const std::string pre = prefix + key + ".";
     const int n = static_cast<int>(r.times.size());
     const FootSkin fs = foot_vertices(target, r.feet);
     const int hips = target_cal.hips;
@@ -181,6 +182,23 @@ Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     out.metrics[pre + "floor_alignment_m"] = r.floor_alignment * mpu;
     out.metrics[pre + "start_skipped_s"] = r.start_time;
     first = false;
+  }
+  return Status::Ok();
+}
+
+// "characters": [{"prefix", ...character spec}] retargets onto each version
+// of a character (e.g. one whose file stores a pose that is not its bind
+// pose), so "expect" can compare them; otherwise the one "character".
+Status run_walk_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult& out) {
+  std::vector<std::pair<std::string, nlohmann::json>> specs;
+  if (s.raw.contains("characters") && s.raw["characters"].is_array())
+    for (const auto& c : s.raw["characters"]) specs.emplace_back(c["prefix"].get<std::string>(), c);
+  else
+    specs.emplace_back("", s.character);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    rig::Character target;
+    if (Status st = load_character_spec(s, specs[i].second, target); !st.ok()) return st;
+    if (Status st = walks_onto(s, opt, target, specs[i].first, i == 0, out); !st.ok()) return st;
   }
   return Status::Ok();
 }

@@ -121,8 +121,9 @@ std::string validate_character(const json& c, const std::string& where) {
   if (c.contains("stored_pose")) {
     const json& p = c["stored_pose"];
     if (!p.is_object() || !p.contains("clip") || !p["clip"].is_string() || !p.contains("time") ||
-        !p["time"].is_number() || !(p["time"].get<double>() >= 0 && p["time"].get<double>() <= kMaxScenarioSeconds))
-      return where + ".stored_pose must be {\"clip\": NAME, \"time\": seconds}";
+        !p["time"].is_number() || !(p["time"].get<double>() >= 0 && p["time"].get<double>() <= kMaxScenarioSeconds) ||
+        (p.contains("root_turn_deg") && !(p["root_turn_deg"].is_number() && std::abs(p["root_turn_deg"].get<double>()) <= 360)))
+      return where + ".stored_pose must be {\"clip\": NAME, \"time\": seconds, \"root_turn_deg\": -360..360}";
   }
   if ((c.contains("via_file") || c.contains("seam_drift") || c.contains("stored_pose")) && !c.contains("fixture"))
     return where + ": via_file, seam_drift and stored_pose apply to fixtures only";
@@ -323,7 +324,8 @@ Status load_character_spec(const Scenario& s, const nlohmann::json& c, rig::Char
       return Status::Error(Status::Code::kBadData, s.path + ": " + error);
     if (const double drift = c.value("seam_drift", 0.0); drift > 0) add_seam_drift(out, drift);
     if (c.contains("stored_pose"))
-      if (!store_clip_pose(out, c["stored_pose"]["clip"], c["stored_pose"]["time"]))
+      if (!store_clip_pose(out, c["stored_pose"]["clip"], c["stored_pose"]["time"],
+                           c["stored_pose"].value("root_turn_deg", 0.0)))
         return Status::Error(Status::Code::kBadData, s.path + ": stored_pose: no clip " + c["stored_pose"]["clip"].dump());
     if (c.value("via_file", std::string()) == "glb") {
       // The product path: the fixture as an exporter would hand it over.
