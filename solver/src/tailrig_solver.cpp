@@ -152,6 +152,16 @@ tailrig_status check_hips(const double* hips_world) {
   return TAILRIG_OK;
 }
 
+// The read-out calls' arguments: a chain, an output array, room for every bone.
+tailrig_status check_output(const tailrig_chain* chain, const double* out, const char* out_name, int32_t capacity) {
+  if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, std::string("chain or ") + out_name + " is NULL");
+  const int n = chain->desc.size();
+  if (capacity < n)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                "capacity " + std::to_string(capacity) + " < bone count " + std::to_string(n));
+  return TAILRIG_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -303,13 +313,8 @@ tailrig_status tailrig_chain_step(tailrig_chain* chain, double dt, const double 
 tailrig_status tailrig_chain_local_rotations(const tailrig_chain* chain, double* out_xyzw,
                                              int32_t capacity) {
   return guarded([&]() -> tailrig_status {
-    if (!chain || !out_xyzw)
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_xyzw is NULL");
+    if (const tailrig_status st = check_output(chain, out_xyzw, "out_xyzw", capacity); st != TAILRIG_OK) return st;
     const int n = chain->desc.size();
-    if (capacity < n) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
-                  "capacity " + std::to_string(capacity) + " < bone count " + std::to_string(n));
-    }
     for (int i = 0; i < n; ++i) {
       const auto idx = static_cast<size_t>(i);
       // Before the first step the state is unset: report the carry rest pose.
@@ -328,13 +333,8 @@ tailrig_status tailrig_chain_local_rotations(const tailrig_chain* chain, double*
 tailrig_status tailrig_chain_world_matrices(const tailrig_chain* chain, double* out_matrices,
                                             int32_t capacity) {
   return guarded([&]() -> tailrig_status {
-    if (!chain || !out_matrices)
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_matrices is NULL");
+    if (const tailrig_status st = check_output(chain, out_matrices, "out_matrices", capacity); st != TAILRIG_OK) return st;
     const int n = chain->desc.size();
-    if (capacity < n) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
-                  "capacity " + std::to_string(capacity) + " < bone count " + std::to_string(n));
-    }
     if (!chain->state.initialized) {
       return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
                   "no hips yet: call tailrig_chain_step or tailrig_chain_reset first");
