@@ -28,7 +28,8 @@ struct Options {
   std::string json_path;
   std::string report_dir;
   bool update_golden = false;
-  int jobs = 1;
+  // One scenario per core by default: results never depend on the count.
+  int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
   std::string solver = "scalar";  // or "batch": solver_* scenarios on solver::Batch
 };
 
@@ -107,9 +108,15 @@ int run(const Options& o) {
     return kExitBadInput;
   }
   std::vector<Outcome> outcomes(scenarios.size());
+  // Dispatch order only (outcomes stay in name order): the corpus, which
+  // runs many files, first, so that it is not the last one left running.
+  std::vector<size_t> order(scenarios.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) { return scenarios[i].kind == "corpus"; });
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i = next++; i < scenarios.size(); i = next++) {
+    for (size_t k = next++; k < scenarios.size(); k = next++) {
+      const size_t i = order[k];
       const auto t0 = std::chrono::steady_clock::now();
       std::fprintf(stderr, "[%zu/%zu] %s ...\n", i + 1, scenarios.size(), scenarios[i].name.c_str());
       Outcome& out = outcomes[i];
@@ -213,7 +220,7 @@ Command add_run_command(CLI::App& root) {
   c.app->add_option("--json", opt->json_path, "Write the machine-readable result here");
   c.app->add_option("--report", opt->report_dir, "Write Markdown, CSV and JSON reports (and plot data) here");
   c.app->add_flag("--update-golden", opt->update_golden, "Rewrite the goldens from this run and show the diff");
-  c.app->add_option("--jobs,-j", opt->jobs, "Scenarios run in parallel")->check(CLI::Range(1, 64));
+  c.app->add_option("--jobs,-j", opt->jobs, "Scenarios run in parallel (default: one per core)")->check(CLI::Range(1, 64));
   c.app->add_option("--solver", opt->solver,
                     "solver_* scenarios on the scalar reference (default) or on solver::Batch (expectations "
                     "only; goldens pin the scalar)")

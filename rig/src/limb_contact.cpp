@@ -154,6 +154,7 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, dou
         vs.push_back(v);
         low = std::min(low, ch.mesh.positions[v].y());
       }
+    const std::vector<int> dominated = vs;  // ascending: ties below go to the lower index
     std::erase_if(vs, [&](int v) { return ch.mesh.positions[v].y() > low + band; });
     auto before = [&](int va, int vb) {
       const Vec3 &a = ch.mesh.positions[va], &b = ch.mesh.positions[vb];
@@ -179,10 +180,8 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, dou
           if (dx == 0 && dy == 0 && dz == 0) continue;
           const Vec3 dir(dx, dy, dz);
           int best = -1;
-          for (int v = 0; v < nv; ++v) {
-            if (dominant_joint(ch.skin.influences[v]) != j) continue;
+          for (int v : dominated)
             if (best < 0 || ch.mesh.positions[v].dot(dir) > ch.mesh.positions[best].dot(dir)) best = v;
-          }
           if (best >= 0 && std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
         }
     for (int v : chosen) out.push_back({j, ch.mesh.positions[v], ch.skin.influences[v]});

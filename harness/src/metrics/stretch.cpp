@@ -14,11 +14,6 @@ double percentile_sorted(std::span<const double> v, double q) {
   return v[lo] + f * (v[hi] - v[lo]);
 }
 
-double percentile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  return percentile_sorted(values, q);
-}
-
 namespace {
 
 // The ranks percentile_sorted reads for q (floor and the next one).
@@ -44,6 +39,14 @@ void place_ranks(std::vector<double>& r, std::vector<size_t> ranks) {
 }
 
 }  // namespace
+
+double percentile(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  std::vector<size_t> ranks;
+  add_ranks(values.size(), q, ranks);
+  place_ranks(values, ranks);
+  return percentile_sorted(values, q);  // reads only the placed ranks
+}
 
 StretchStats stretch_stats(std::vector<double> r) {
   StretchStats s;
