@@ -21,9 +21,9 @@ Status bad(const Scenario& s, const std::string& m) {
 
 SynthRig make_rig(const SynthSpec& sp) {
   SynthRig r;
-  auto at = [](const Vector3d& p, const Quaterniond& q = Quaterniond::Identity()) {
+  auto at = [&sp](const Vector3d& p, const Quaterniond& q = Quaterniond::Identity()) {
     Affine3d a = Affine3d::Identity();
-    a.translate(p);
+    a.translate(p * sp.unit_scale);
     a.rotate(q);
     return a;
   };

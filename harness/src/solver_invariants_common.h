@@ -62,6 +62,7 @@ struct SynthSpec {
   bool with_end = true;
   double length = 0.8;       // metres
   double hips_height = 1.0;  // metres
+  double unit_scale = 1.0;   // rig units per metre (100: built in centimetres)
   // Each tail bone gets its own bind rotation (bone frames differ from the
   // hips); `end_twist` rotates only the last bone's frame.
   bool twist_bones = false;

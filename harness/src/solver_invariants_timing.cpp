@@ -99,8 +99,15 @@ Status teleport(const Scenario& s, ScenarioResult& out) {
   const double settle = param(s, "settle_s", 0.5);
   const double duration = jump_t + param(s, "hold_s", 1.5);
   const double h = param(s, "hips_height_m", 1.0);
+  // Rig units per metre (100: a centimetre rig): the rig and the hips path
+  // are built in units and the solver told metres-per-unit; the solver
+  // works in metres, so every metric must equal the metre rig's.
+  const double units = param(s, "unit_scale", 1.0);
+  if (!(units >= 1e-3 && units <= 1e3)) return bad(s, "unit_scale must be in [0.001, 1000]");
+  p.meters_per_unit = 1.0 / units;
   const Motion motion = [&](double t) {
-    return t < jump_t - 1e-9 ? hips_pose(Vector3d(0, h, 0), 0.0) : hips_pose(Vector3d(jump, h, 0), turn);
+    return t < jump_t - 1e-9 ? hips_pose(Vector3d(0, h * units, 0), 0.0)
+                             : hips_pose(Vector3d(jump * units, h * units, 0), turn);
   };
   // Extra variants (name -> solver overrides), e.g. teleport handling off,
   // to show the checks catch an unhandled jump; metrics prefixed "<name>.".
@@ -114,9 +121,10 @@ Status teleport(const Scenario& s, ScenarioResult& out) {
   }
   for (const auto& [prefix, pv] : variants) {
     double worst_after = 0, worst_len = 0;
-    int nans = 0, min_teleports = 1 << 30;
+    int nans = 0, min_teleports = 1 << 30, max_teleports = 0;
     for (int n : chains) {
-      const SynthSpec sp = synth_from(s, n);
+      SynthSpec sp = synth_from(s, n);
+      sp.unit_scale = units;
       solver::ChainDesc desc;
       if (Status st = build(s, make_rig(sp), pv, desc); !st.ok()) return st;
       const Run r = run_motion(desc, pv, motion, fps, duration);
@@ -144,11 +152,13 @@ Status teleport(const Scenario& s, ScenarioResult& out) {
       worst_len = std::max(worst_len, r.max_length_error);
       nans += r.nan_count;
       min_teleports = std::min(min_teleports, r.teleports);
+      max_teleports = std::max(max_teleports, r.teleports);
     }
     out.metrics[prefix + "nan_count"] = nans;
     out.metrics[prefix + "max_length_error_rel"] = worst_len;
     out.metrics[prefix + "pose_error_after_settle_rel_H"] = worst_after;
     out.metrics[prefix + "min_teleports"] = min_teleports;
+    out.metrics[prefix + "max_teleports"] = max_teleports;
   }
   return Status::Ok();
 }
