@@ -34,7 +34,8 @@ cp "$build"/bad/*.bvh "$seeds/bvh/" 2>/dev/null || true
 rm -f "$seeds/bvh/bvh_100000_deep.bvh"
 "$build/harness/harness" fixture fox --density 0.25 --out "$seeds/glb/fox.glb" >/dev/null
 cp "$root"/harness/tests/data/*.gltf "$seeds/gltf/"
-cp "$root"/scenarios/*.json "$root"/golden/*.json "$seeds/json/"
+cp "$root"/scenarios/*.json "$seeds/json/"
+for g in "$root"/golden/*.json; do cp "$g" "$seeds/json/golden_$(basename "$g")"; done  # same names as the scenarios
 find "$build/bad/scenarios" "$build/bad/golden" -name '*.json' -exec cp {} "$seeds/json/" \; 2>/dev/null || true
 assets="${TAILRIG_ASSETS:-$root/../shared/assets}"
 [ -d "$assets/clips" ] && find "$assets/clips" -name '*.bvh' -size -200k -exec cp {} "$seeds/bvh/" \; || true

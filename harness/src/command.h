@@ -26,6 +26,7 @@ Command add_retarget_command(CLI::App& root);
 Command add_bake_command(CLI::App& root);
 Command add_pose_command(CLI::App& root);
 Command add_stretch_command(CLI::App& root);
+Command add_batch_command(CLI::App& root);
 Command add_bench_command(CLI::App& root);  // with TAILRIG_BENCHMARKS (Google Benchmark)
 
 }  // namespace harness

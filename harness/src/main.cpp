@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
       harness::add_fix_command(app),      harness::add_strip_tail_command(app),  harness::add_convert_command(app),
       harness::add_retarget_command(app),
       harness::add_bake_command(app),     harness::add_pose_command(app),     harness::add_stretch_command(app),
+      harness::add_batch_command(app),
   };
 #ifdef TAILRIG_HAVE_BENCH
   commands.push_back(harness::add_bench_command(app));
