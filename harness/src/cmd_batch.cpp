@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <climits>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -43,7 +42,7 @@ namespace {
 
 struct BatchOptions {
   std::string source, out, shard;
-  int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
+  int jobs = default_jobs();
   bool bake = false;
   bool strict = false;
   double timeout_s = 600;
@@ -222,12 +221,12 @@ int run_batch(const BatchOptions& o) {
   for (size_t i = 0; i < mine.size(); ++i)
     skipped[i] = read_done((fs::path(o.out) / (mine[i].name + ".json")).string(), results[i]);
   const size_t to_run = mine.size() - static_cast<size_t>(std::count(skipped.begin(), skipped.end(), 1));
+  std::string of_batch;
+  if (shards > 1) of_batch = " (shard " + std::to_string(shard) + "/" + std::to_string(shards) + " of " +
+                             std::to_string(all.size()) + ")";
   std::fprintf(stderr, "harness batch: %zu file%s%s, %zu already done, %zu to run on %d job%s\n", mine.size(),
-               mine.size() == 1 ? "" : "s",
-               shards > 1 ? (" (shard " + std::to_string(shard) + "/" + std::to_string(shards) + " of " +
-                             std::to_string(all.size()) + ")").c_str()
-                          : "",
-               mine.size() - to_run, to_run, o.jobs, o.jobs == 1 ? "" : "s");
+               mine.size() == 1 ? "" : "s", of_batch.c_str(), mine.size() - to_run, to_run, o.jobs,
+               o.jobs == 1 ? "" : "s");
 
   const bool tty = isatty(STDERR_FILENO);
   std::atomic<size_t> next{0};

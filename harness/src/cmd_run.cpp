@@ -29,7 +29,7 @@ struct Options {
   std::string report_dir;
   bool update_golden = false;
   // One scenario per core by default: results never depend on the count.
-  int jobs = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
+  int jobs = default_jobs();
   std::string solver = "scalar";  // or "batch": solver_* scenarios on solver::Batch
 };
 

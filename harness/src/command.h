@@ -4,11 +4,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <thread>
 
 namespace harness {
 
 enum ExitCode { kExitOk = 0, kExitRegression = 1, kExitBadInput = 2 };
+
+// --jobs default of the parallel commands (run, batch): one per core, 1..64.
+inline int default_jobs() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 64u)); }
 
 struct Command {
   CLI::App* app = nullptr;
