@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 #include <cmath>
 #include <limits>
 
@@ -102,14 +103,14 @@ std::vector<rig::Influence> chain_influences(double g, double length, int bones,
   return out;
 }
 
-rig::Character add_chain(const rig::Character& in, int parent, const std::vector<rig::Vec3>& joints,
+rig::Character add_chain(rig::Character in, int parent, const std::vector<rig::Vec3>& joints,
                          double length, const std::vector<int>& vertices,
                          const std::vector<double>& g, const ChainParams& params,
                          std::vector<int>* joint_ids) {
   assert(parent >= 0 && parent < in.skeleton.size());
   assert(joints.size() >= 2);
   assert(vertices.size() == g.size());
-  rig::Character out = in;
+  rig::Character out = std::move(in);
   rig::Skeleton& sk = out.skeleton;
   const int bones = static_cast<int>(joints.size()) - 1;
   const rig::Mat4 parent_world = sk.bind_world[parent];

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "detect/attachment.h"
 #include "detect/body.h"
@@ -550,7 +551,7 @@ rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixRes
     }
     if (k.action == Action::kChain && mode == Mode::kChain && out.analysis.hips >= 0 &&
         r.length > 0.0) {
-      out.character = add_chain(out.character, r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,
+      out.character = add_chain(std::move(out.character), r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,
                                 r.joints, r.length, r.vertices,
                                 r.geodesic, params.chain, &r.chain_joint_ids);
       ++out.chains;
@@ -559,7 +560,7 @@ rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixRes
       if (joint < 0) continue;
       r.classification.action = Action::kRigid;
       r.rigid_joint = joint;
-      out.character = make_rigid(out.character, r.vertices, joint);
+      out.character = make_rigid(std::move(out.character), r.vertices, joint);
       ++out.rigid;
     }
   }

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_cases.h"
+#include "bench_detect.h"
 #include "command.h"
 #include "rig/safe_write.h"
 
@@ -27,6 +28,7 @@ struct Options {
   bool quick = false;
   bool check = false;
   bool no_plot = false;
+  bool detect = false;  // the detection-at-scale cases instead of the solver's
   std::string out_dir = std::string(TAILRIG_SOURCE_DIR) + "/reports";
   std::string json_path;
   double min_time = 0.5;  // seconds per case
@@ -95,11 +97,112 @@ nlohmann::json to_json(const std::vector<BenchResult>& rs, const Options& o) {
   return j;
 }
 
+std::string detect_csv(const std::vector<DetectBenchResult>& rs) {
+  std::ostringstream s;
+  s << "case,density,vertices,triangles,iterations,load_cpu_s,fix_cpu_s,save_cpu_s,total_cpu_s,fix_over_load,chains,"
+       "error\n";
+  for (const DetectBenchResult& r : rs) {
+    const bool ok = r.error.empty();
+    s << r.c.name << ',' << fmt(r.c.density, 2) << ',' << r.vertices << ',' << r.triangles << ',' << r.iterations
+      << ',' << (ok ? fmt(r.load_s, 4) : "") << ',' << (ok ? fmt(r.fix_s, 4) : "") << ','
+      << (ok ? fmt(r.save_s, 4) : "") << ',' << (ok ? fmt(r.total_s(), 4) : "") << ','
+      << (ok && r.load_s > 0 ? fmt(r.fix_s / r.load_s, 3) : "") << ',' << r.chains << ',' << r.error << '\n';
+  }
+  return s.str();
+}
+
+struct DetectTarget {
+  std::string name, unit;
+  double measured = 0.0, target = 0.0;
+  bool ran = false;
+  bool pass() const { return ran && measured <= target; }
+};
+
+// The issue-14 targets, read off the largest case of at least 1 M vertices.
+std::vector<DetectTarget> detect_targets(const std::vector<DetectBenchResult>& rs) {
+  const DetectBenchResult* big = nullptr;
+  for (const DetectBenchResult& r : rs)
+    if (r.error.empty() && r.vertices >= 1000000 && (!big || r.vertices > big->vertices)) big = &r;
+  std::vector<DetectTarget> t;
+  t.push_back({"fix (load+detect+save) at 1M", "s CPU", big ? big->total_s() : 0.0, kFixTargetSeconds, big != nullptr});
+  t.push_back({"detect / load at 1M", "x", big && big->load_s > 0 ? big->fix_s / big->load_s : 0.0,
+               kDetectOverLoadTarget, big != nullptr});
+  const double e = growth_exponent(rs);
+  t.push_back({"growth exponent 10k..1M", "", e, kNLogNExponent, big != nullptr && e > 0});
+  return t;
+}
+
+int run_detect(const Options& o, const nlohmann::json& machine) {
+  const std::string work = o.out_dir + "/.bench_detect_work";
+  const std::vector<DetectBenchResult> results = run_detect_bench(detect_bench_cases(o.quick), work, o.min_time);
+  std::error_code ec;
+  std::filesystem::remove_all(work, ec);
+  std::printf("\ntargets (CPU time; measured / target / pass):\n");
+  int missed = 0;
+  const std::vector<DetectTarget> targets = detect_targets(results);
+  for (const DetectTarget& t : targets) {
+    std::printf("  %-30s %9s %-5s / %5.3f / %s\n", t.name.c_str(), t.ran ? fmt(t.measured, 3).c_str() : "-",
+                t.unit.c_str(), t.target, t.ran ? (t.pass() ? "pass" : "MISSED") : "not measured (no 1M case)");
+    if (t.ran && !t.pass()) ++missed;
+  }
+  for (const DetectBenchResult& r : results) missed += r.error.empty() ? 0 : 1;
+  std::printf("load average after: %s\n", first_line_of("/proc/loadavg", "").c_str());
+  const std::string csv_path = o.out_dir + "/bench_detect.csv";
+  if (rig::Status s = rig::write_file_atomic(csv_path, detect_csv(results)); !s.ok()) {
+    std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
+    return kExitBadInput;
+  }
+  std::printf("wrote %s\n", csv_path.c_str());
+  if (!o.json_path.empty()) {
+    nlohmann::json j;
+    j["machine"] = machine;
+    j["min_time_s"] = o.min_time;
+    j["quick"] = o.quick;
+    j["growth_exponent"] = growth_exponent(results);
+    j["cases"] = nlohmann::json::array();
+    for (const DetectBenchResult& r : results) {
+      nlohmann::json c = {{"case", r.c.name}, {"density", r.c.density}, {"vertices", r.vertices},
+                          {"triangles", r.triangles}, {"iterations", r.iterations}, {"chains", r.chains}};
+      if (r.error.empty()) {
+        c["load_cpu_s"] = r.load_s;
+        c["fix_cpu_s"] = r.fix_s;
+        c["save_cpu_s"] = r.save_s;
+        c["total_cpu_s"] = r.total_s();
+      } else {
+        c["error"] = r.error;
+      }
+      j["cases"].push_back(c);
+    }
+    j["targets"] = nlohmann::json::array();
+    for (const DetectTarget& t : targets)
+      j["targets"].push_back({{"name", t.name}, {"measured", t.measured}, {"target", t.target}, {"ran", t.ran},
+                              {"pass", t.pass()}});
+    if (rig::Status s = rig::write_file_atomic(o.json_path, j.dump(2) + "\n"); !s.ok()) {
+      std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
+      return kExitBadInput;
+    }
+    std::printf("wrote %s\n", o.json_path.c_str());
+  }
+  if (!o.no_plot) {
+    const std::string cmd = "/usr/bin/python3 \"" + std::string(TAILRIG_SOURCE_DIR) + "/scripts/plot_bench_detect.py\" \"" +
+                            csv_path + "\" \"" + o.out_dir + "/bench_detect.png\"";
+    std::fflush(stdout);
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "harness bench: plot not written (%s)\n", cmd.c_str());
+  }
+  if (missed > 0) std::printf("%d target(s) missed or case(s) failed%s\n", missed, o.check ? "" : " (report only; --check fails)");
+  return (o.check && missed > 0) ? kExitRegression : kExitOk;
+}
+
 int run(const Options& o) {
   const nlohmann::json machine = machine_info();
   std::printf("harness bench: %s, %d cores, load average %s%s\n", machine["cpu"].get<std::string>().c_str(),
               machine["cores"].get<int>(), machine["loadavg"].get<std::string>().c_str(),
               o.quick ? " (quick: timings are not meaningful)" : "");
+  if (o.detect) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.out_dir, ec);
+    return run_detect(o, machine);
+  }
   const std::vector<BenchResult> results = run_bench_cases(bench_cases(machine["avx2"].get<bool>()), o.min_time);
 
   std::printf("\ntargets (CPU time; measured / target / pass):\n");
@@ -158,6 +261,9 @@ Command add_bench_command(CLI::App& root) {
   c.app->add_option("--out", opt->out_dir, "directory for bench.csv and bench.png (default: reports/)");
   c.app->add_option("--json", opt->json_path, "also write the results and the machine as JSON");
   c.app->add_flag("--no-plot", opt->no_plot, "do not run scripts/plot_bench.py");
+  c.app->add_flag("--detect", opt->detect,
+                  "detection at scale instead: fix's load / detect / save CPU seconds on the fox fixture from 10 k "
+                  "to 1 M vertices, growth exponent; DIR/bench_detect.csv and .png");
   c.app->add_option("--min-time", opt->min_time, "seconds per case (default 0.5)")->check(CLI::Range(0.001, 60.0));
   c.run = [opt] {
     Options o = *opt;

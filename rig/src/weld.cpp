@@ -1,6 +1,7 @@
 #include "rig/weld.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -88,7 +89,10 @@ Welded weld_by_position(const std::vector<Vec3>& positions,
   for (const Vec3& p : positions) {
     if (p.allFinite()) extent = std::max(extent, p.cwiseAbs().maxCoeff());
   }
-  const double cell = std::max({tolerance, std::ldexp(extent, -40), std::numeric_limits<double>::min()});
+  // Cells are twice the tolerance: a partner's cell index lies between
+  // those of p - tolerance and p + tolerance on each axis (floor is
+  // monotonic), so at most 2 x 2 x 2 cells are searched instead of 27.
+  const double cell = std::max({2.0 * tolerance, std::ldexp(extent, -40), std::numeric_limits<double>::min()});
   const double tol2 = tolerance * tolerance;
   CellGrid grid(positions.size());
   auto index_of = [&](double coordinate) {
@@ -96,22 +100,28 @@ Welded weld_by_position(const std::vector<Vec3>& positions,
     const double i = std::floor(coordinate / cell);
     return std::isnan(i) ? int64_t{0} : static_cast<int64_t>(std::clamp(i, -kLimit, kLimit));
   };
-  auto key_of = [&](const Vec3& p) { return CellKey{index_of(p.x()), index_of(p.y()), index_of(p.z())}; };
+  w.representative.reserve(positions.size());
   for (size_t v = 0; v < positions.size(); ++v) {
     const Vec3& p = positions[v];
-    const CellKey k = key_of(p);
+    const CellKey k{index_of(p.x()), index_of(p.y()), index_of(p.z())};
+    // At most one cell further on each axis (2 tolerance cells); a non-finite
+    // coordinate searches its own cell only.
+    auto span = [&](double c, int64_t i) {
+      return std::array<int64_t, 2>{index_of(c - tolerance) < i ? i - 1 : i, index_of(c + tolerance) > i ? i + 1 : i};
+    };
+    const auto sx = span(p.x(), k.x), sy = span(p.y(), k.y), sz = span(p.z(), k.z);
+    // The lowest matching welded id over every searched cell: ids ascend in
+    // a cell, so each cell stops at its first match.
     int found = -1;
-    for (int dx = -1; dx <= 1 && found < 0; ++dx)
-      for (int dy = -1; dy <= 1 && found < 0; ++dy)
-        for (int dz = -1; dz <= 1 && found < 0; ++dz) {
-          // ids ascend: the lowest matching id of the cell wins
-          for (int id = grid.head({k.x + dx, k.y + dy, k.z + dz}); id >= 0; id = grid.next(id)) {
+    for (int64_t x = sx[0]; x <= sx[1]; ++x)
+      for (int64_t y = sy[0]; y <= sy[1]; ++y)
+        for (int64_t z = sz[0]; z <= sz[1]; ++z)
+          for (int id = grid.head({x, y, z}); id >= 0 && (found < 0 || id < found); id = grid.next(id)) {
             if ((positions[w.representative[id]] - p).squaredNorm() <= tol2) {
               found = id;
               break;
             }
           }
-        }
     if (found < 0) {
       found = static_cast<int>(w.representative.size());
       w.representative.push_back(static_cast<int>(v));

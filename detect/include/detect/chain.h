@@ -77,7 +77,8 @@ struct ChainResult {
 // unchanged. Clips are copied unchanged (the new joints have no tracks;
 // stored_local = neutral_local). When any name of the chain is taken, the
 // whole chain gets the first free prefix "Chain2_", "Chain3_", ...
-rig::Character add_chain(const rig::Character& in, int parent, const std::vector<rig::Vec3>& joints,
+// `in` is taken by value: pass an rvalue to rewrite without a copy.
+rig::Character add_chain(rig::Character in, int parent, const std::vector<rig::Vec3>& joints,
                          double length, const std::vector<int>& vertices,
                          const std::vector<double>& g, const ChainParams& params,
                          std::vector<int>* joint_ids = nullptr);

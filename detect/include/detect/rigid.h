@@ -7,8 +7,9 @@
 
 namespace detect {
 
-// Returns a copy of `in` where every vertex in `vertices` (original ids) has
-// the single influence {joint, 1.0}; everything else is copied unchanged.
-rig::Character make_rigid(const rig::Character& in, const std::vector<int>& vertices, int joint);
+// Returns `in` where every vertex in `vertices` (original ids) has the single
+// influence {joint, 1.0}; everything else unchanged. By value: pass an rvalue
+// to rewrite without a copy.
+rig::Character make_rigid(rig::Character in, const std::vector<int>& vertices, int joint);
 
 }  // namespace detect

@@ -1,0 +1,48 @@
+// Detection at scale (issue 14): `harness bench --detect` times the three
+// phases of `harness fix` on the fox fixture from 10 k to 1 M vertices,
+// through Google Benchmark: read the GLB (rig::load), detect and rewrite
+// (detect::fix, chain mode) and write the GLB (rig::save_glb). Times are
+// process CPU seconds (user + system: at 1 M vertices a third of the cost is
+// page faults) per run of a phase. The growth exponent is the least-squares
+// slope of log(total) over log(vertices); n log n from 10 k to 1 M is 1.088.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace harness {
+
+struct DetectBenchCase {
+  std::string name;      // "fox/1M"
+  double density = 1.0;  // fixtures::FixtureParams::density
+};
+
+struct DetectBenchResult {
+  DetectBenchCase c;
+  int vertices = 0;
+  int triangles = 0;
+  long long iterations = 0;  // of the fix phase
+  double load_s = 0.0;       // CPU seconds per rig::load of the GLB
+  double fix_s = 0.0;        // CPU seconds per detect::fix
+  double save_s = 0.0;       // CPU seconds per rig::save_glb
+  int chains = 0;            // chains detect::fix grew (a benchmark that finds no tail measures nothing)
+  std::string error;         // set when the case could not run
+  double total_s() const { return load_s + fix_s + save_s; }
+};
+
+// Targets of issue 14, for the case nearest 1 M vertices.
+inline constexpr double kFixTargetSeconds = 1.5;       // load + fix + save
+inline constexpr double kDetectOverLoadTarget = 1.5;   // fix_s / load_s
+inline constexpr double kNLogNExponent = 1.088;        // 10 k -> 1 M
+
+std::vector<DetectBenchCase> detect_bench_cases(bool quick);
+
+// Builds each fixture, writes it under `work_dir`, then times the phases with
+// Google Benchmark (`min_time` seconds per phase, at least one run).
+std::vector<DetectBenchResult> run_detect_bench(const std::vector<DetectBenchCase>& cases,
+                                                const std::string& work_dir, double min_time);
+
+// Least-squares slope of log(total_s) over log(vertices) (0 with < 2 cases).
+double growth_exponent(const std::vector<DetectBenchResult>& rs);
+
+}  // namespace harness
