@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build/release"}
 packages="cmake ninja-build g++ libassimp-dev libeigen3-dev nlohmann-json3-dev libgtest-dev
   libbenchmark-dev libcli11-dev libtinygltf-dev python3-matplotlib blender clang libclang-rt-14-dev
-  dpkg-dev file"  # dpkg-dev, file: cpack -G DEB reads Depends with dpkg-shlibdeps
+  dpkg-dev file libjemalloc-dev"  # dpkg-dev, file: cpack -G DEB reads Depends with dpkg-shlibdeps
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -32,7 +32,7 @@ if [ "$mode" = full ]; then
   asan="$root/build/ci-asan"
   launcher=""
   command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
-  cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTAILRIG_BENCHMARKS=OFF $launcher \
+  cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTAILRIG_BENCHMARKS=OFF -DTAILRIG_JEMALLOC=OFF $launcher \
     "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
   cmake --build "$asan" -j "$(nproc)"

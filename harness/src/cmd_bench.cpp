@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "allocator.h"
 #include "bench_cases.h"
 #include "bench_detect.h"
 #include "command.h"
@@ -50,6 +51,7 @@ nlohmann::json machine_info() {
   m["cores"] = std::thread::hardware_concurrency();
   m["loadavg"] = first_line_of("/proc/loadavg", "");
   m["avx2"] = static_cast<bool>(__builtin_cpu_supports("avx2"));
+  m["allocator"] = allocator_description();
   return m;
 }
 
@@ -195,8 +197,9 @@ int run_detect(const Options& o, const nlohmann::json& machine) {
 
 int run(const Options& o) {
   const nlohmann::json machine = machine_info();
-  std::printf("harness bench: %s, %d cores, load average %s%s\n", machine["cpu"].get<std::string>().c_str(),
-              machine["cores"].get<int>(), machine["loadavg"].get<std::string>().c_str(),
+  std::printf("harness bench: %s, %d cores, %s, load average %s%s\n", machine["cpu"].get<std::string>().c_str(),
+              machine["cores"].get<int>(), machine["allocator"].get<std::string>().c_str(),
+              machine["loadavg"].get<std::string>().c_str(),
               o.quick ? " (quick: timings are not meaningful)" : "");
   if (o.detect) {
     std::error_code ec;

@@ -31,10 +31,16 @@ class CellGrid {
     size_t n = 16;
     while (n < 2 * max_ids) n <<= 1;
     slots_.resize(n);
+    occupied_.resize(std::max<size_t>(1, n / 64));  // one bit per slot index
     next_in_cell_.reserve(max_ids);
   }
   // First id of the cell, or -1; then next(id) until -1.
   int head(const CellKey& k) const {
+    const size_t h = cell_hash(k) & (slots_.size() - 1);
+    // Most searched cells are empty (the tolerance is far below the edge
+    // length): a bit per hash value, small enough for the cache, answers
+    // them without touching the table.
+    if (((occupied_[h >> 6] >> (h & 63)) & 1) == 0) return -1;
     const Slot* s = find(k);
     return s ? s->head : -1;
   }
@@ -43,7 +49,9 @@ class CellGrid {
   void append(const CellKey& k, int id) {
     next_in_cell_.push_back(-1);
     const size_t mask = slots_.size() - 1;
-    for (size_t i = cell_hash(k) & mask;; i = (i + 1) & mask) {
+    const size_t h = cell_hash(k) & mask;
+    occupied_[h >> 6] |= uint64_t{1} << (h & 63);
+    for (size_t i = h;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.head < 0) {
         s = {k, id, id};
@@ -71,6 +79,7 @@ class CellGrid {
     }
   }
   std::vector<Slot> slots_;  // at most half full: probes end
+  std::vector<uint64_t> occupied_;  // bit h: some cell whose hash is h is in the table
   std::vector<int> next_in_cell_;
 };
 
