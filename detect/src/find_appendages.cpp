@@ -535,11 +535,11 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   return Status::Ok();
 }
 
-rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixResult& out) {
+rig::Status fix(rig::Character c, Mode mode, const Params& params, FixResult& out) {
   out = FixResult{};
   rig::Status st = find_appendages(c, params, out.analysis);
   if (!st.ok()) return st;
-  out.character = c;
+  out.character = std::move(c);
   if (mode == Mode::kReport) return st;
   for (Region& r : out.analysis.regions) {
     const Classification& k = r.classification;

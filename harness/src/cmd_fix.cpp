@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bake_cli.h"
@@ -69,7 +70,7 @@ Command add_fix_command(CLI::App& root) {
     params.rewrite_tails = !opt->no_tail;
     params.rewrite_worn = !opt->no_worn;
     detect::FixResult result;
-    if (rig::Status s = detect::fix(ch, mode, params, result); !s.ok()) {
+    if (rig::Status s = detect::fix(std::move(ch), mode, params, result); !s.ok()) {
       std::fprintf(stderr, "harness fix: %s: %s\n", opt->in.c_str(), s.message.c_str());
       return int(kExitBadInput);
     }
@@ -121,7 +122,7 @@ Command add_fix_command(CLI::App& root) {
     std::string summary;
     for (const auto& [name, n] : classes) summary += " " + name + "=" + std::to_string(n);
     std::printf("%s: H=%.4g m, %zu regions (%s ), %d chain, %d rigid%s%s\n", opt->in.c_str(),
-                result.analysis.height * ch.meters_per_unit, result.analysis.regions.size(),
+                result.analysis.height * result.character.meters_per_unit, result.analysis.regions.size(),
                 summary.c_str(), result.chains, result.rigid, opt->out.empty() ? "" : " -> ",
                 opt->out.c_str());
     for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
@@ -139,7 +140,7 @@ Command add_fix_command(CLI::App& root) {
       }
       if (!result.analysis.body.tail_bones.empty()) {
         std::printf("  the rig already has tail bones (%zu joints from %s)\n", result.analysis.body.tail_bones.size(),
-                    ch.skeleton.names[result.analysis.body.tail_bones.front()].c_str());
+                    result.character.skeleton.names[result.analysis.body.tail_bones.front()].c_str());
       }
     }
     return int(kExitOk);

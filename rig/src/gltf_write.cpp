@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <streambuf>
+#include <string_view>
 
 #include "gltf_source.h"
 #include "rig/safe_write.h"
@@ -412,6 +414,27 @@ void repair_node_rotations(tinygltf::Model& m, std::vector<std::string>& notes) 
     notes.push_back(std::to_string(fixed) + " node rotations were not unit quaternions: normalised (zero: identity)");
 }
 
+// The encoded file in one string reserved for the buffers plus the JSON:
+// an ostringstream grows by doubling, copying a 50 MB GLB several times.
+class StringSink : public std::streambuf {
+ public:
+  explicit StringSink(size_t reserve) { bytes_.reserve(reserve); }
+  std::string_view view() const { return bytes_; }
+
+ protected:
+  std::streamsize xsputn(const char* p, std::streamsize n) override {
+    bytes_.append(p, static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof())) bytes_.push_back(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::string bytes_;
+};
+
 Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes) {
   repair_node_rotations(m, notes);
   if (Status s = repair_samplers(m, notes); !s.ok()) return s;
@@ -419,7 +442,10 @@ Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::
   for (auto& img : m.images) img.image.clear();  // bytes live in buffer views now
   // tinygltf's file writer does not check its stream: serialise to memory,
   // then write the bytes ourselves (temp file, fsync, rename).
-  std::ostringstream bytes(std::ios::binary);
+  size_t buffer_bytes = 0;
+  for (const tinygltf::Buffer& b : m.buffers) buffer_bytes += b.data.size();
+  StringSink sink(buffer_bytes + (size_t{1} << 20));
+  std::ostream bytes(&sink);
   tinygltf::TinyGLTF w;
   try {
     if (!w.WriteGltfSceneToStream(&m, bytes, false, true) || !bytes)
@@ -427,7 +453,7 @@ Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::
   } catch (const std::exception& e) {
     return Status::Error(Status::Code::kIoError, path + ": cannot encode the glTF document: " + e.what());
   }
-  return write_file_atomic(path, bytes.view());
+  return write_file_atomic(path, sink.view());
 }
 
 Status check_model(const Character& c) {
