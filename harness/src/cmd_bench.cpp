@@ -101,13 +101,14 @@ nlohmann::json to_json(const std::vector<BenchResult>& rs, const Options& o) {
 
 std::string detect_csv(const std::vector<DetectBenchResult>& rs) {
   std::ostringstream s;
-  s << "case,density,vertices,triangles,iterations,load_cpu_s,fix_cpu_s,save_cpu_s,total_cpu_s,fix_over_load,chains,"
-       "error\n";
+  s << "case,density,vertices,triangles,iterations,load_cpu_s,fix_cpu_s,save_cpu_s,total_cpu_s,command_cpu_s,"
+       "fix_over_load,chains,error\n";
   for (const DetectBenchResult& r : rs) {
     const bool ok = r.error.empty();
     s << r.c.name << ',' << fmt(r.c.density, 2) << ',' << r.vertices << ',' << r.triangles << ',' << r.iterations
       << ',' << (ok ? fmt(r.load_s, 4) : "") << ',' << (ok ? fmt(r.fix_s, 4) : "") << ','
       << (ok ? fmt(r.save_s, 4) : "") << ',' << (ok ? fmt(r.total_s(), 4) : "") << ','
+      << (ok ? fmt(r.command_s, 4) : "") << ','
       << (ok && r.load_s > 0 ? fmt(r.fix_s / r.load_s, 3) : "") << ',' << r.chains << ',' << r.error << '\n';
   }
   return s.str();
@@ -126,7 +127,7 @@ std::vector<DetectTarget> detect_targets(const std::vector<DetectBenchResult>& r
   for (const DetectBenchResult& r : rs)
     if (r.error.empty() && r.vertices >= 1000000 && (!big || r.vertices > big->vertices)) big = &r;
   std::vector<DetectTarget> t;
-  t.push_back({"fix (load+detect+save) at 1M", "s CPU", big ? big->total_s() : 0.0, kFixTargetSeconds, big != nullptr});
+  t.push_back({"harness fix command at 1M", "s CPU", big ? big->command_s : 0.0, kFixTargetSeconds, big != nullptr});
   t.push_back({"detect / load at 1M", "x", big && big->load_s > 0 ? big->fix_s / big->load_s : 0.0,
                kDetectOverLoadTarget, big != nullptr});
   const double e = growth_exponent(rs);
@@ -170,6 +171,7 @@ int run_detect(const Options& o, const nlohmann::json& machine) {
         c["fix_cpu_s"] = r.fix_s;
         c["save_cpu_s"] = r.save_s;
         c["total_cpu_s"] = r.total_s();
+        c["command_cpu_s"] = r.command_s;
       } else {
         c["error"] = r.error;
       }

@@ -19,3 +19,25 @@ assert len(json.load(open('${bench_work}/bench.json'))['cases']) == len(rows)
 print('bench.csv ok:', len(rows), 'cases')
 \"")
 set_tests_properties(harness_bench_quick PROPERTIES TIMEOUT 300)
+
+# `harness bench --detect --quick`: the detection-at-scale cases run (a chain
+# grown in each, so the timed fix does real work), bench_detect.csv is
+# well-formed and the 1 M targets say "not measured" rather than pass. Not a
+# timing test.
+set(bench_detect_work "${CMAKE_CURRENT_BINARY_DIR}/bench_detect_work")
+add_test(NAME harness_bench_detect_quick
+  COMMAND sh -c "rm -rf \"${bench_detect_work}\" && \"$<TARGET_FILE:harness>\" bench --detect --quick --no-plot --out \"${bench_detect_work}\" --json \"${bench_detect_work}/bench_detect.json\" > \"${bench_detect_work}.log\" && cat \"${bench_detect_work}.log\" && grep -q 'harness fix command at 1M .*not measured' \"${bench_detect_work}.log\" && /usr/bin/python3 -c \"
+import csv, json
+rows = list(csv.DictReader(open('${bench_detect_work}/bench_detect.csv')))
+assert len(rows) == 2, rows
+for r in rows:
+    assert not r['error'] and int(r['chains']) == 1, r
+    assert int(r['vertices']) > 1000 and int(r['iterations']) >= 1, r
+    for k in ('load_cpu_s', 'fix_cpu_s', 'save_cpu_s', 'command_cpu_s'):
+        assert float(r[k]) > 0, (k, r)
+j = json.load(open('${bench_detect_work}/bench_detect.json'))
+assert len(j['cases']) == 2 and all(not t['ran'] for t in j['targets']), j['targets']
+assert 'allocator' in j['machine']
+print('bench_detect.csv ok')
+\"")
+set_tests_properties(harness_bench_detect_quick PROPERTIES TIMEOUT 300)
