@@ -182,8 +182,8 @@ std::vector<DetectBenchResult> run_detect_bench(const std::vector<DetectBenchCas
 double growth_exponent(const std::vector<DetectBenchResult>& rs) {
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const DetectBenchResult& r : rs) {
-    if (!r.error.empty() || r.vertices <= 0 || !(r.command_s > 0)) continue;
-    const double x = std::log(r.vertices), y = std::log(r.command_s);
+    if (!r.error.empty() || r.vertices <= 0 || !(r.total_s() > 0)) continue;
+    const double x = std::log(r.vertices), y = std::log(r.total_s());
     n += 1;
     sx += x;
     sy += y;

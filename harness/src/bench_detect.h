@@ -4,8 +4,9 @@
 // (detect::fix, chain mode) and write the GLB (rig::save_glb), each warm in
 // this process, then the whole `harness fix` command in fresh processes.
 // Times are CPU seconds (user + system: page faults count). The growth
-// exponent is the least-squares slope of log(command) over log(vertices);
-// n log n from 10 k to 1 M is 1.088.
+// exponent is the least-squares slope of log(load + fix + save, warm) over
+// log(vertices): the command's own fit would be flattened by the process
+// start-up (~0.05 s) of the small cases. n log n from 10 k to 1 M is 1.088.
 #pragma once
 
 #include <string>
@@ -47,7 +48,7 @@ std::vector<DetectBenchCase> detect_bench_cases(bool quick);
 std::vector<DetectBenchResult> run_detect_bench(const std::vector<DetectBenchCase>& cases,
                                                 const std::string& work_dir, double min_time);
 
-// Least-squares slope of log(total_s) over log(vertices) (0 with < 2 cases).
+// Least-squares slope of log(total_s()) over log(vertices) (0 with < 2 cases).
 double growth_exponent(const std::vector<DetectBenchResult>& rs);
 
 }  // namespace harness

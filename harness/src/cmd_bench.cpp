@@ -131,7 +131,7 @@ std::vector<DetectTarget> detect_targets(const std::vector<DetectBenchResult>& r
   t.push_back({"detect / load at 1M", "x", big && big->load_s > 0 ? big->fix_s / big->load_s : 0.0,
                kDetectOverLoadTarget, big != nullptr});
   const double e = growth_exponent(rs);
-  t.push_back({"growth exponent 10k..1M", "", e, kNLogNExponent, big != nullptr && e > 0});
+  t.push_back({"growth exponent 10k..1M (warm)", "", e, kNLogNExponent, big != nullptr && e > 0});
   return t;
 }
 
