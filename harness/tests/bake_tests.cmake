@@ -76,11 +76,11 @@ block()
   add_test(NAME bake_blender_rat_bar
     COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_rat}\" || exit 77; /usr/bin/python3 \"${bk_scripts}/real_rig_bar.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" --work \"${bk_work}/bar_rat\" --rig \"${bk_rat}\" --clip \"RatArmature|Rat_Walk\" --name bake_rat --report-dir \"${bk_work}/bar_report\"")
   # The retargeted T-Rex walk (issue 11 class 4): Blender's skinning and ours
-  # agree within 0.02 on tail and body p99 and torn fraction. Body torn is
-  # printed; the issue's <= 1 % is a known gap (1.27 %, the detached feet; see
-  # the corpus manifest), so it is not enforced here.
+  # agree within 0.02 on tail and body p99 and torn fraction, and Blender's
+  # body torn fraction is at most the issue's 1 % (0.71 % since the root joint
+  # carries the travel; 1.27 % before, root-weighted foot skin left behind).
   add_test(NAME blender_trex_walk_retarget_agreement
-    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; w=\"${bk_work}/trex_walk\"; mkdir -p \"$w\"; \"${bk_h}\" retarget \"${bk_trex}\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --name walk --out \"$w/trex_walk.glb\" >/dev/null || exit 1; /usr/bin/python3 \"${bk_scripts}/clip_agreement.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" \"$w/trex_walk.glb\" walk --ref \"${bk_trex}\" --work \"$w\"")
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; w=\"${bk_work}/trex_walk\"; mkdir -p \"$w\"; \"${bk_h}\" retarget \"${bk_trex}\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --name walk --out \"$w/trex_walk.glb\" >/dev/null || exit 1; /usr/bin/python3 \"${bk_scripts}/clip_agreement.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" \"$w/trex_walk.glb\" walk --ref \"${bk_trex}\" --work \"$w\" --max-body-torn 0.01")
   set_tests_properties(blender_trex_walk_retarget_agreement PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
   set_tests_properties(bake_blender_trex_bar bake_blender_trex_bar_coupled bake_blender_wolf_bar bake_blender_rat_bar
                        PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -145,7 +145,15 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, dou
                                         int per_joint) {
   std::vector<SolePoint> out;
   const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
-  for (int j : {leg.foot, leg.toe}) {
+  // Feet that drive no skin (weightless IK targets: the shoe is skinned to
+  // the shin): the sole is the shin's lowest skin.
+  bool foot_skin = false;
+  for (int v = 0; v < nv && !foot_skin; ++v) {
+    const int d = dominant_joint(ch.skin.influences[v]);
+    foot_skin = d >= 0 && (d == leg.foot || d == leg.toe);
+  }
+  const std::vector<int> sole_joints = foot_skin ? std::vector<int>{leg.foot, leg.toe} : std::vector<int>{leg.shin};
+  for (int j : sole_joints) {
     if (j < 0) continue;
     std::vector<int> vs;
     double low = std::numeric_limits<double>::infinity();

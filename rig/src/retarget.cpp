@@ -176,6 +176,13 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
       if (off.norm() > 0.25 * dst.leg_length) pivot = off;
     }
   }
+  // Root motion: a rig whose hips hang under a root joint gets the hips'
+  // travel over the floor on that root, so skin weighted to the root (the
+  // T-Rex's feet carry up to 0.2 of it) travels with the body instead of
+  // being left at the origin, stretched between it and the walking feet.
+  int ground_root = -1;
+  if (move_hips)
+    for (int j = dst.parents[dst.hips]; j >= 0; j = dst.parents[j]) ground_root = j;
   // Detached feet (hung under the root like IK targets) follow their shin:
   // foot world position = shin world * the foot's bind offset in the shin.
   struct Detached {
@@ -211,7 +218,7 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     } else {
       jt.rotation = constant_track(dst.neutral_local[j].rotation);
     }
-    if ((move_hips && j == dst.hips) || is_detached(j)) {
+    if ((move_hips && j == dst.hips) || j == ground_root || is_detached(j)) {
       jt.translation.times = times;
     } else {
       jt.translation = constant_track(dst.neutral_local[j].translation);
@@ -241,8 +248,14 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
         }
         tr.values.push_back(l.rotation);
       }
+      const Vec3 shift =
+          move_hips ? Vec3((position(src_world[src.hips]) - src.hips_bind_position) * scale) : Vec3::Zero();
+      if (j == ground_root) {  // ancestors come first: the hips below see it
+        const Vec3 travel(shift.x(), 0.0, shift.z());
+        l.translation += pw.block<3, 3>(0, 0).inverse() * travel;
+        out.tracks[j].translation.values.push_back(l.translation);
+      }
       if (move_hips && j == dst.hips) {
-        const Vec3 shift = (position(src_world[src.hips]) - src.hips_bind_position) * scale;
         // The pivot moves with the source pelvis; the joint hangs off it.
         const Quat turn = (pr * l.rotation * dst.bind_world_rotation[j].conjugate()).normalized();
         const Vec3 want = dst.hips_bind_position + pivot + shift - turn * pivot;

@@ -439,6 +439,40 @@ TEST(ClipTransfer, LimbReconciliationNeverTouchesTheHips) {
       }
 }
 
+// A shoe skinned to the shin under a weightless foot joint (an IK target):
+// the sole points are that shin's lowest skin, not the foot joint's
+// projection; with foot skin, the foot's own.
+TEST(LimbContactSoles, WeightlessFootTakesTheShinsLowestSkin) {
+  Character c;
+  c.skeleton = biped();
+  const Leg leg = find_legs(c.skeleton).front();
+  // Shin skin: a shoe at y 0..0.1 and a calf at y 0.3; one vertex on the thigh.
+  const std::vector<std::pair<Vec3, int>> verts = {{{0.1, 0.0, 0.1}, leg.shin},  {{0.1, 0.0, -0.05}, leg.shin},
+                                                   {{0.1, 0.1, 0.0}, leg.shin},  {{0.1, 0.3, 0.0}, leg.shin},
+                                                   {{0.1, 0.7, 0.0}, leg.thigh}};
+  for (const auto& [p, j] : verts) {
+    c.mesh.positions.push_back(p);
+    c.skin.influences.push_back({{j, 1.0}});
+  }
+  auto lowest_y = [](const std::vector<SolePoint>& s) {
+    double y = 1e9;
+    for (const SolePoint& p : s) y = std::min(y, p.bind_position.y());
+    return y;
+  };
+  const std::vector<SolePoint> shoe = mesh_sole_points(c, leg, 0.0, 0.02);
+  ASSERT_FALSE(shoe.empty());
+  for (const SolePoint& p : shoe) EXPECT_EQ(p.joint, leg.shin);
+  EXPECT_EQ(lowest_y(shoe), 0.0);
+  EXPECT_TRUE(std::none_of(shoe.begin(), shoe.end(), [](const SolePoint& p) { return p.bind_position.y() > 0.25; }))
+      << "the calf is no sole";
+  // Give the foot joint a vertex: it is the sole again.
+  c.mesh.positions.push_back({0.1, 0.02, 0.15});
+  c.skin.influences.push_back({{leg.foot, 1.0}});
+  const std::vector<SolePoint> foot = mesh_sole_points(c, leg, 0.0, 0.02);
+  ASSERT_FALSE(foot.empty());
+  for (const SolePoint& p : foot) EXPECT_EQ(p.joint, leg.foot);
+}
+
 TEST(ClipTransfer, FloorAlignmentPutsTheStanceLevelOnTheFloor) {
   const Skeleton sk = biped();
   Character c;

@@ -212,6 +212,45 @@ TEST(Retarget, ScaledLegsScaleHipsTranslationAndTransferDeltas) {
   EXPECT_TRUE((pos(end[0]) - pos(b.bind_world[0])).isApprox(Vec3(1.0, -0.2, 2.4), 1e-9));
 }
 
+// The Mixamo biped under a root joint at the floor (no role), as rigs that
+// hang their hips and IK feet under a root do.
+Skeleton rooted_biped() {
+  return make_skeleton({
+      {"root", -1, {0, 0, 0}},
+      {"mixamorig:Hips", 0, {0, 1.0, 0}},
+      {"mixamorig:Spine", 1, {0, 1.2, 0}},
+      {"mixamorig:Head", 2, {0, 1.6, 0}},
+      {"mixamorig:LeftUpLeg", 1, {0.1, 0.95, 0}},
+      {"mixamorig:LeftLeg", 4, {0.1, 0.5, 0}},
+      {"mixamorig:LeftFoot", 5, {0.1, 0.05, 0}},
+      {"mixamorig:RightUpLeg", 1, {-0.1, 0.95, 0}},
+      {"mixamorig:RightLeg", 7, {-0.1, 0.5, 0}},
+      {"mixamorig:RightFoot", 8, {-0.1, 0.05, 0}},
+  });
+}
+
+TEST(Retarget, RootJointCarriesTheTravelOverTheFloor) {
+  const Skeleton a = mixamo_biped(), b = rooted_biped();
+  ASSERT_EQ(b.roles[0].part, BodyPart::kNone);
+  const Calibration ca = calibrate(a), cb = calibrate(b);
+  ASSERT_EQ(cb.hips, 1);
+  const Clip clip = mixamo_motion();
+  const Clip out = retarget(as_character(a), clip, ca, cb, b);
+  ASSERT_FALSE(out.tracks.empty());
+  double worst_hips = 0;
+  for (double t : track_times(out)) {
+    const auto ws = pose_at(a, clip, t), wt = pose_at(b, out, t);
+    const Vec3 travel = pos(ws[0]) - pos(a.bind_world[0]);
+    // The root follows the hips over the floor (x, z), never up or down ...
+    EXPECT_TRUE((pos(wt[0]) - pos(b.bind_world[0])).isApprox(Vec3(travel.x(), 0, travel.z()), 1e-9)) << t;
+    // ... and the hips go where they go without a root.
+    worst_hips = std::max(worst_hips, (pos(wt[1]) - pos(b.bind_world[1]) - travel).norm());
+  }
+  EXPECT_LT(worst_hips, 1e-9);
+  // The hips (0.5, -0.1, 1.2) away at the end: the root is (0.5, 0, 1.2) away.
+  EXPECT_TRUE(pos(pose_at(b, out, 1.0)[0]).isApprox(Vec3(0.5, 0, 1.2), 1e-9));
+}
+
 template <typename T>
 bool same_track(const Track<T>& x, const Track<T>& y) {
   if (x.times != y.times || x.values.size() != y.values.size()) return false;

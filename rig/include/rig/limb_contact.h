@@ -77,8 +77,10 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& le
 // order) to at most `per_joint`, plus the joint's bind-extreme vertex along
 // each direction of {-1,0,1}^3 with dy <= 0 (a pointed toe's tip, a raised
 // heel's back); each keeps the vertex's skin weights, so a heel blended with
-// the shin is pinned where the mesh draws it. Falls back to the joint
-// projection when the mesh gives none.
+// the shin is pinned where the mesh draws it. When the foot and toe joints
+// dominate no vertex (a weightless IK foot; the shoe is skinned to the shin),
+// the same from the shin's skin: its lowest band is the sole. Falls back to
+// the joint projection when the mesh gives none.
 std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
                                         int per_joint = 24);
 
