@@ -13,6 +13,7 @@
 #include "detect/geodesic.h"
 #include "detect/rigid.h"
 #include "detect/segment_distance.h"
+#include "detect/tail_root.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -528,6 +529,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         grow();
       }
     }
+    if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, params, segments, r, gw);
     r.geodesic.reserve(r.vertices.size());
     for (int v : r.vertices) r.geodesic.push_back(gw[a.welded.weld_of[v]]);
   }
