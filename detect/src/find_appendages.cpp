@@ -555,6 +555,7 @@ rig::Status fix(const rig::Character& c, Mode mode, const Params& params, FixRes
       out.character = add_chain(out.character, r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,
                                 r.joints, r.length, r.vertices,
                                 r.geodesic, params.chain, &r.chain_joint_ids);
+      if (r.cut_level > 0.0) hold_root_on_parent(out.character, out.analysis, r, params);
       ++out.chains;
     } else if (k.action == Action::kChain || k.action == Action::kRigid) {
       const int joint = k.action == Action::kChain ? out.analysis.hips : r.rigid_joint;

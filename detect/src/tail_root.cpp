@@ -7,6 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "rig/grounding.h"
+
 namespace detect {
 
 namespace {
@@ -137,6 +139,63 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
               " vertices nearer the chain than " + fmt("%.2f", p.root_grow_margin) + " (past the ring " +
               fmt("%.2f", p.root_grow_margin_past) + ") x their body bone, within " +
               fmt("%.2f", p.root_grow_radius) + " x the ring radius " + fmt("%.3f", add.ring_radius / a.height) + " H";
+}
+
+void hold_root_on_parent(rig::Character& c, const Analysis& a, const Region& r, const Params& p) {
+  if (r.chain_parent < 0 || r.bones <= 0 || !(r.length > 0.0) || r.geodesic.size() != r.vertices.size()) return;
+  // Only where the ring lies past the first joint: the first bone then
+  // drives no skin and body skin meets the second bone's (a low-poly edge
+  // spans the first segment); a ring inside the first segment already
+  // blends into the body through it.
+  const double segment = r.length / r.bones;
+  if (r.root_offset < segment) return;
+  const double band = p.root_hold_band * segment;
+  if (!(band > 0.0)) return;
+  // Only where the parent is the bone that drives most of the body skin at
+  // the seam (a quadruped's rump bone): beside skin on other bones (a
+  // humanoid rigger's thighs) a share on the parent would be a seam of its
+  // own. The seam: skin outside the region next to the skin to be held.
+  std::vector<char> seen(a.region_of.size(), 0);
+  std::vector<int> count(static_cast<size_t>(c.skeleton.size()), 0);
+  for (size_t i = 0; i < r.vertices.size(); ++i) {
+    if (r.geodesic[i] - r.root_offset > band) continue;
+    const int w = a.welded.weld_of[r.vertices[i]];
+    for (int u : a.graph.neighbors_of(w)) {
+      if (a.region_of[u] == r.id || seen[u]) continue;
+      seen[u] = 1;
+      const int d = rig::dominant_joint(c.skin.influences[a.welded.representative[u]]);
+      if (d >= 0 && d < c.skeleton.size()) ++count[d];
+    }
+  }
+  if (r.chain_parent >= c.skeleton.size()) return;
+  for (int j = 0; j < c.skeleton.size(); ++j)
+    if (count[j] >= count[r.chain_parent] && j != r.chain_parent) return;  // the parent must lead, strictly
+  for (size_t i = 0; i < r.vertices.size(); ++i) {
+    const double past = r.geodesic[i] - r.root_offset;
+    std::vector<rig::Influence>& infl = c.skin.influences[r.vertices[i]];
+    // The parent holds, never takes over: the chain's largest weight stays
+    // the vertex's largest (the tail keeps the skin it drives).
+    double top = 0.0, held = 0.0;
+    for (const rig::Influence& x : infl) {
+      if (x.joint == r.chain_parent) {
+        held = std::max(held, x.weight);
+      } else {
+        top = std::max(top, x.weight);
+      }
+    }
+    const double cap = top > held ? 0.99 * (top - held) / (1.0 + top - held) : 0.0;
+    const double share = std::min(cap, 0.5 * std::clamp(1.0 - past / band, 0.0, 1.0));
+    if (!(share > 0.0)) continue;
+    double to_parent = share;
+    for (rig::Influence& x : infl) {
+      x.weight *= 1.0 - share;
+      if (x.joint == r.chain_parent) {
+        x.weight += to_parent;
+        to_parent = 0.0;
+      }
+    }
+    if (to_parent > 0.0) infl.push_back({r.chain_parent, to_parent});
+  }
 }
 
 }  // namespace detect

@@ -61,5 +61,61 @@ TEST(TailRoot, TakesTheBaseBelowTheCutOnly) {
   EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.4, 0.0).welded.empty());
 }
 
+double weight_on(const std::vector<rig::Influence>& infl, int joint) {
+  double w = 0.0;
+  for (const auto& x : infl) w += x.joint == joint ? x.weight : 0.0;
+  return w;
+}
+
+// 4 bones of length 1, ring 1.5 along the chain (past the first joint);
+// parent joint 0, chain bones 5 and 6; vertex 4 is the body skin outside the
+// ring, beside the root skin 0 and 1 (welded ids = vertex ids).
+TEST(TailRoot, ParentHoldsTheRootSkinWithoutTakingIt) {
+  rig::Character c;
+  c.skeleton.names.assign(8, "j");
+  c.skeleton.parents.assign(8, -1);
+  c.skin.influences = {{{5, 1.0}}, {{5, 0.6}, {6, 0.4}}, {{6, 1.0}}, {{6, 1.0}}, {{0, 1.0}}};
+  const auto before = c.skin.influences;
+  Analysis a;
+  a.welded.representative = {0, 1, 2, 3, 4};
+  a.welded.weld_of = {0, 1, 2, 3, 4};
+  a.region_of = {0, 0, 0, 0, -1};
+  a.graph = graph_of(5, {{0, 1}, {1, 2}, {2, 3}, {0, 4}, {1, 4}});
+  Region r;
+  r.id = 0;
+  r.ring = {4};
+  r.chain_parent = 0;
+  r.bones = 4;
+  r.length = 4.0;
+  r.root_offset = 1.5;
+  r.vertices = {0, 1, 2, 3};
+  r.geodesic = {1.0, 1.5, 2.5, 4.0};
+  hold_root_on_parent(c, a, r, Params{});  // band 2 segments
+  const auto& w = c.skin.influences;
+  EXPECT_NEAR(weight_on(w[0], 0), 0.495, 1e-12);  // half, capped below the chain's weight
+  EXPECT_NEAR(weight_on(w[0], 5), 0.505, 1e-12);
+  EXPECT_NEAR(weight_on(w[1], 0), 0.99 * 0.6 / 1.6, 1e-12);  // the chain's 0.6 stays the largest
+  EXPECT_GT(weight_on(w[1], 5), weight_on(w[1], 0));
+  EXPECT_NEAR(weight_on(w[2], 0), 0.25, 1e-12);  // half-way down the band
+  EXPECT_EQ(w[3].size(), 1u);                     // past the band: untouched
+  for (const auto& infl : w) {
+    double sum = 0.0;
+    if (&infl == &w[4]) continue;
+    for (const auto& x : infl) sum += x.weight;
+    EXPECT_NEAR(sum, 1.0, 1e-12);
+  }
+  // Body skin at the seam on another bone (a rigger's thigh, joint 7): nothing held.
+  c.skin.influences = before;
+  c.skin.influences[4] = {{7, 1.0}};
+  hold_root_on_parent(c, a, r, Params{});
+  for (size_t v = 0; v < 4; ++v) EXPECT_EQ(c.skin.influences[v].size(), before[v].size());
+  // A ring inside the first segment blends through the first bone: nothing held.
+  c.skin.influences = before;
+  r.root_offset = 0.5;
+  r.geodesic = {0.2, 0.5, 1.5, 4.0};
+  hold_root_on_parent(c, a, r, Params{});
+  for (size_t v = 0; v < before.size(); ++v) EXPECT_EQ(c.skin.influences[v].size(), before[v].size());
+}
+
 }  // namespace
 }  // namespace detect

@@ -47,6 +47,12 @@ struct Params {
   double root_grow_margin = 0.75;
   double root_grow_margin_past = 0.4;
   double root_grow_radius = 1.25;
+  // tail_root.h hold_root_on_parent: the chain parent's share of the root skin
+  // falls from 1/2 at the cut ring to 0 over this x a segment past it; K keeps
+  // edges within about a segment, so no edge spans more than half the fall
+  // (Wolf root seam: Back/Tail_2 edges up to 1.85 -> 1.51; Blender tail
+  // p99 1.45 -> 1.33, torn 1.0 % -> 0.3 %).
+  double root_hold_band = 2.0;
   ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
   ChainParams chain;                // L percentile, K rule, smoothing, bone names
   // Which classes fix() may rewrite (the Blender add-on's "Tail" and "Rigid

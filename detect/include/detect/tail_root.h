@@ -43,4 +43,16 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
 void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegment>& segments, Region& r,
                         std::vector<double>& gw);
 
+// Reading chosen (issue 12): the chain of a split-off tail starts at a joint
+// inside the body; when its cut ring lies past the first joint, the first
+// bone drives no skin, and its swing moves the ring's skin on a lever of
+// root_offset against the body skin beside it (a low-poly edge spans the
+// whole first segment): the seam tears. There, skin from the root to the
+// ring keeps up to half its weight on the chain's parent (what the SPEC's
+// blend gives the ring of a tail that starts at its ring), falling to zero
+// over root_hold_band x a segment past the ring, and never so much that the
+// parent outweighs the chain's largest weight (the tail keeps its skin).
+// Only when the parent is the bone driving most of the body skin beside it.
+void hold_root_on_parent(rig::Character& c, const Analysis& a, const Region& r, const Params& p);
+
 }  // namespace detect
