@@ -141,7 +141,7 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
               fmt("%.2f", p.root_grow_radius) + " x the ring radius " + fmt("%.3f", add.ring_radius / a.height) + " H";
 }
 
-void hold_root_on_parent(rig::Character& c, const Analysis& a, const Region& r, const Params& p) {
+void hold_root_on_parent(rig::Character& c, const Analysis& a, Region& r, const Params& p) {
   if (r.chain_parent < 0 || r.bones <= 0 || !(r.length > 0.0) || r.geodesic.size() != r.vertices.size()) return;
   // Only where the ring lies past the first joint: the first bone then
   // drives no skin and body skin meets the second bone's (a low-poly edge
@@ -170,6 +170,7 @@ void hold_root_on_parent(rig::Character& c, const Analysis& a, const Region& r, 
   if (r.chain_parent >= c.skeleton.size()) return;
   for (int j = 0; j < c.skeleton.size(); ++j)
     if (count[j] >= count[r.chain_parent] && j != r.chain_parent) return;  // the parent must lead, strictly
+  int kept = 0;
   for (size_t i = 0; i < r.vertices.size(); ++i) {
     const double past = r.geodesic[i] - r.root_offset;
     std::vector<rig::Influence>& infl = c.skin.influences[r.vertices[i]];
@@ -195,6 +196,11 @@ void hold_root_on_parent(rig::Character& c, const Analysis& a, const Region& r, 
       }
     }
     if (to_parent > 0.0) infl.push_back({r.chain_parent, to_parent});
+    ++kept;
+  }
+  if (kept > 0) {
+    r.reason += "; root seam: " + std::to_string(kept) + " vertices keep up to half their weight on " +
+                c.skeleton.names[r.chain_parent] + " (the ring lies past the first joint)";
   }
 }
 

@@ -53,6 +53,7 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
 // over root_hold_band x a segment past the ring, and never so much that the
 // parent outweighs the chain's largest weight (the tail keeps its skin).
 // Only when the parent is the bone driving most of the body skin beside it.
-void hold_root_on_parent(rig::Character& c, const Analysis& a, const Region& r, const Params& p);
+// Says so in r.reason.
+void hold_root_on_parent(rig::Character& c, const Analysis& a, Region& r, const Params& p);
 
 }  // namespace detect
