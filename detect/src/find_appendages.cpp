@@ -14,6 +14,7 @@
 #include "detect/geodesic.h"
 #include "detect/rigid.h"
 #include "detect/segment_distance.h"
+#include "detect/tail_root.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -529,6 +530,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         grow();
       }
     }
+    if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, params, segments, r, gw);
     r.geodesic.reserve(r.vertices.size());
     for (int v : r.vertices) r.geodesic.push_back(gw[a.welded.weld_of[v]]);
   }
@@ -554,6 +556,7 @@ rig::Status fix(rig::Character c, Mode mode, const Params& params, FixResult& ou
       out.character = add_chain(std::move(out.character), r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,
                                 r.joints, r.length, r.vertices,
                                 r.geodesic, params.chain, &r.chain_joint_ids);
+      if (r.cut_level > 0.0) hold_root_on_parent(out.character, out.analysis, r, params);
       ++out.chains;
     } else if (k.action == Action::kChain || k.action == Action::kRigid) {
       const int joint = k.action == Action::kChain ? out.analysis.hips : r.rigid_joint;

@@ -8,6 +8,7 @@
 #include "detect/find_appendages.h"
 #include "detect/segment_distance.h"
 #include "fixtures/fixtures.h"
+#include "rig/grounding.h"
 
 namespace detect {
 namespace {
@@ -67,12 +68,15 @@ void expect_one_chain(const std::string& name, const fixtures::FixtureParams& pa
       EXPECT_NEAR(reg.bones, k, 1) << info;
     }
     EXPECT_LE(reg.bone_distance_after, 0.5 * reg.bone_distance_before) << info;
-    // The detected region lies on the true tail.
+    // The detected region lies on the true tail. A split-off tail also takes
+    // its root skin below the cut (tail_root.h), part of which is the blend
+    // fillet the fixture counts as body skin (fox_fused: 93.2 % inside).
     int inside = 0;
     for (int v : reg.vertices) {
       inside += std::binary_search(truth->vertices.begin(), truth->vertices.end(), v);
     }
-    EXPECT_GE(inside, static_cast<int>(0.98 * reg.vertices.size())) << info;
+    const double precision = reg.cut_level > 0.0 ? 0.92 : 0.98;
+    EXPECT_GE(inside, static_cast<int>(precision * reg.vertices.size())) << info;
     EXPECT_GE(reg.vertices.size(), truth->vertices.size() / 2) << info;
     // New joints: Tail_1..Tail_K + Tail_End appended after the old ones.
     ASSERT_EQ(static_cast<int>(reg.chain_joint_ids.size()), reg.bones + 1);
@@ -93,6 +97,36 @@ TEST(Fixtures, FoxOneChainAtHips) { expect_one_chain("fox", fixtures::default_pa
 // The fused tail's far skin joins the torso's far skin into one region that
 // fails the protrusion test; the tail is split off it (find_tail_core).
 TEST(Fixtures, FoxFusedOneChain) { expect_one_chain("fox_fused", fixtures::default_params("fox_fused")); }
+
+// The cut of the fused tail runs slanted across its root: the base below it
+// stays on the thighs beside chain-driven skin unless the root skin joins
+// (tail_root.h). Vertices the chain dominates vs the fixture's tail: 0.83
+// without, 0.93 with.
+TEST(Fixtures, FoxFusedRootSkinJoinsTheTail) {
+  const Built b = build("fox_fused");
+  const fixtures::Appendage* truth = truth_tail(b.truth);
+  ASSERT_NE(truth, nullptr);
+  auto iou_with = [&](const Params& p) {
+    FixResult r;
+    EXPECT_TRUE(fix(b.character, Mode::kChain, p, r).ok());
+    std::vector<char> chain(r.character.skeleton.size(), 0);
+    for (const auto& reg : r.analysis.regions)
+      for (int j : reg.chain_joint_ids) chain[j] = 1;
+    int both = 0, mine = 0;
+    for (int v = 0; v < r.character.mesh.vertex_count(); ++v) {
+      const int d = rig::dominant_joint(r.character.skin.influences[v]);
+      if (d < 0 || !chain[d]) continue;
+      ++mine;
+      both += std::binary_search(truth->vertices.begin(), truth->vertices.end(), v);
+    }
+    return static_cast<double>(both) / (mine + static_cast<double>(truth->vertices.size()) - both);
+  };
+  Params off;
+  off.root_grow_margin = off.root_grow_margin_past = 0.0;
+  const double without = iou_with(off), with = iou_with(Params{});
+  EXPECT_LT(without, 0.86);
+  EXPECT_GE(with, 0.9);
+}
 
 // The split is what finds the fused tail: without it the fused region is no
 // appendage; with it the tail is cut above the trunk's far skin.

@@ -35,6 +35,24 @@ struct Params {
   double split_margin = 0.02;       // cut this x H above the saddle, past the blend fillet (issue 11:
                                     // 0.01 left rump skin of the fillet on the tail; IoU with the
                                     // artist tails of Wolf/Trex/Fox 0.89/0.90/0.81 -> 0.90/0.94/0.90)
+  // Root skin of a split-off tail (issue 11, tail_root.h): the cut leaves the
+  // tail's base (between the hind legs, on the rump) on the body's bones
+  // beside chain-driven skin. Connected skin no farther than root_grow_radius
+  // x the cut ring's radius from the chain joins the tail when it lies nearer
+  // the chain than root_grow_margin x its nearest body bone where the chain
+  // runs from its root joint to the ring, and than root_grow_margin_past x
+  // past the ring, where the cut already parted tail and body (measured
+  // IoU with the artist's tail: Wolf 0.898 -> 0.918, fox_fused 0.83 -> 0.93;
+  // 0.5 past the ring took Fox.glb's rump fillet: 0.90 -> 0.86).
+  double root_grow_margin = 0.75;
+  double root_grow_margin_past = 0.4;
+  double root_grow_radius = 1.25;
+  // tail_root.h hold_root_on_parent: the chain parent's share of the root skin
+  // falls from 1/2 at the cut ring to 0 over this x a segment past it; K keeps
+  // edges within about a segment, so no edge spans more than half the fall
+  // (Wolf root seam: Back/Tail_2 edges up to 1.85 -> 1.51; Blender tail
+  // p99 1.45 -> 1.33, torn 1.0 % -> 0.3 %).
+  double root_hold_band = 2.0;
   ClassifyParams classify;          // protrusion, elongation, reach, flatness, rigid_wide
   ChainParams chain;                // L percentile, K rule, smoothing, bone names
   // Which classes fix() may rewrite (the Blender add-on's "Tail" and "Rigid

@@ -1,0 +1,121 @@
+#include "detect/tail_root.h"
+
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+namespace detect {
+namespace {
+
+Graph graph_of(int n, const std::vector<std::pair<int, int>>& edges) {
+  std::vector<std::vector<int>> adj(n);
+  for (const auto& [a, b] : edges) {
+    adj[a].push_back(b);
+    adj[b].push_back(a);
+  }
+  Graph g;
+  g.offsets.push_back(0);
+  for (const auto& list : adj) {
+    g.neighbors.insert(g.neighbors.end(), list.begin(), list.end());
+    g.lengths.insert(g.lengths.end(), list.size(), 1.0);
+    g.offsets.push_back(static_cast<int>(g.neighbors.size()));
+  }
+  return g;
+}
+
+TEST(TailRoot, PolylineDistanceAndArc) {
+  const std::vector<rig::Vec3> j = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}};
+  double arc = -1;
+  EXPECT_DOUBLE_EQ(polyline_distance(j, {1, 0.5, 0}, &arc), 0.5);
+  EXPECT_DOUBLE_EQ(arc, 1.0);
+  EXPECT_DOUBLE_EQ(polyline_distance(j, {2.5, 1, 0}, &arc), 0.5);
+  EXPECT_DOUBLE_EQ(arc, 3.0);
+}
+
+// A chain along +x from the root joint (0) through the cut ring (x = 2);
+// the region is the ring vertex 0. Root-ward skin at the tail's radius joins
+// (1, 2, through 1); skin thicker than the cut ring (3) does not, nor what
+// only it leads to (6); past the ring the stricter margin keeps skin almost
+// as near a body bone (4) out; a vertex that may not join (5) stays.
+TEST(TailRoot, TakesTheBaseBelowTheCutOnly) {
+  const std::vector<rig::Vec3> p = {{2, 0.3, 0}, {1, 0.3, 0}, {0.8, 0.33, 0}, {0.5, 1.0, 0},
+                                    {3, 0.3, 0}, {1.5, 0.3, 0}, {0.5, 0.3, 0}};
+  const Graph g = graph_of(7, {{0, 1}, {1, 2}, {1, 3}, {0, 4}, {0, 5}, {3, 6}});
+  const std::vector<rig::Vec3> joints = {{0, 0, 0}, {2, 0, 0}, {4, 0, 0}};
+  const std::vector<BoneSegment> body = {{{3, -0.2, 0}, {5, -0.2, 0}, 0, false}};
+  std::vector<char> allowed(7, 1);
+  allowed[5] = 0;
+  const RootSkin s = tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.4, 1.25);
+  EXPECT_NEAR(s.ring_radius, 0.3, 1e-12);
+  ASSERT_EQ(s.welded, (std::vector<int>{1, 2}));
+  EXPECT_NEAR(s.g[0], 1.0, 1e-12);
+  EXPECT_NEAR(s.g[1], 0.8, 1e-12);
+  // With the root-ward margin past the ring too, 4 (0.3 from the chain,
+  // 0.5 from the body bone) joins.
+  const RootSkin loose = tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.75, 1.25);
+  EXPECT_EQ(loose.welded, (std::vector<int>{1, 2, 4}));
+  // No ring, no body or a zero radius: nothing.
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {}, allowed, joints, body, 2.0, 0.75, 0.4, 1.25).welded.empty());
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, joints, {}, 2.0, 0.75, 0.4, 1.25).welded.empty());
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.4, 0.0).welded.empty());
+}
+
+double weight_on(const std::vector<rig::Influence>& infl, int joint) {
+  double w = 0.0;
+  for (const auto& x : infl) w += x.joint == joint ? x.weight : 0.0;
+  return w;
+}
+
+// 4 bones of length 1, ring 1.5 along the chain (past the first joint);
+// parent joint 0, chain bones 5 and 6; vertex 4 is the body skin outside the
+// ring, beside the root skin 0 and 1 (welded ids = vertex ids).
+TEST(TailRoot, ParentHoldsTheRootSkinWithoutTakingIt) {
+  rig::Character c;
+  c.skeleton.names.assign(8, "j");
+  c.skeleton.parents.assign(8, -1);
+  c.skin.influences = {{{5, 1.0}}, {{5, 0.6}, {6, 0.4}}, {{6, 1.0}}, {{6, 1.0}}, {{0, 1.0}}};
+  const auto before = c.skin.influences;
+  Analysis a;
+  a.welded.representative = {0, 1, 2, 3, 4};
+  a.welded.weld_of = {0, 1, 2, 3, 4};
+  a.region_of = {0, 0, 0, 0, -1};
+  a.graph = graph_of(5, {{0, 1}, {1, 2}, {2, 3}, {0, 4}, {1, 4}});
+  Region r;
+  r.id = 0;
+  r.ring = {4};
+  r.chain_parent = 0;
+  r.bones = 4;
+  r.length = 4.0;
+  r.root_offset = 1.5;
+  r.vertices = {0, 1, 2, 3};
+  r.geodesic = {1.0, 1.5, 2.5, 4.0};
+  hold_root_on_parent(c, a, r, Params{});  // band 2 segments
+  const auto& w = c.skin.influences;
+  EXPECT_NEAR(weight_on(w[0], 0), 0.495, 1e-12);  // half, capped below the chain's weight
+  EXPECT_NEAR(weight_on(w[0], 5), 0.505, 1e-12);
+  EXPECT_NEAR(weight_on(w[1], 0), 0.99 * 0.6 / 1.6, 1e-12);  // the chain's 0.6 stays the largest
+  EXPECT_GT(weight_on(w[1], 5), weight_on(w[1], 0));
+  EXPECT_NEAR(weight_on(w[2], 0), 0.25, 1e-12);  // half-way down the band
+  EXPECT_EQ(w[3].size(), 1u);                     // past the band: untouched
+  for (const auto& infl : w) {
+    double sum = 0.0;
+    if (&infl == &w[4]) continue;
+    for (const auto& x : infl) sum += x.weight;
+    EXPECT_NEAR(sum, 1.0, 1e-12);
+  }
+  // Body skin at the seam on another bone (a rigger's thigh, joint 7): nothing held.
+  c.skin.influences = before;
+  c.skin.influences[4] = {{7, 1.0}};
+  hold_root_on_parent(c, a, r, Params{});
+  for (size_t v = 0; v < 4; ++v) EXPECT_EQ(c.skin.influences[v].size(), before[v].size());
+  // A ring inside the first segment blends through the first bone: nothing held.
+  c.skin.influences = before;
+  r.root_offset = 0.5;
+  r.geodesic = {0.2, 0.5, 1.5, 4.0};
+  hold_root_on_parent(c, a, r, Params{});
+  for (size_t v = 0; v < before.size(); ++v) EXPECT_EQ(c.skin.influences[v].size(), before[v].size());
+}
+
+}  // namespace
+}  // namespace detect
