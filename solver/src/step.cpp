@@ -47,6 +47,7 @@ HipsPose decompose(const ChainDesc& desc, const Affine3d& hips) {
 }
 
 HipsPose interpolate(const HipsPose& a, const HipsPose& b, double s) {
+  if (s == 1.0) return b;  // the last sub-step of a frame: exactly the new hips
   HipsPose h;
   h.rot = detail::eig(detail::normalized(detail::slerp(detail::q4(a.rot), s, detail::q4(b.rot))));
   h.trans = a.trans + s * (b.trans - a.trans);
@@ -285,14 +286,16 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
     // The swing's norm scales both the local rotation and the next parent
     // rotation (products of unit quaternions); the next link's matrix takes
     // it as 2 / |q|^2 (one division instead of a square root and a
-    // division before the next link can start). The norm is summed from the
-    // components (not 2 + 2c): so the rounding of |d| is not handed on and
-    // the chain's rotations stay unit to rounding at every link.
+    // division before the next link can start). The norm is
+    // |(1 + c, b x e)|^2 = 1 + 2c + |e|^2 for a unit b (not 2 + 2c): so the
+    // rounding of |e| = |R^-1 d| is not handed on and the chain's rotations
+    // stay unit to rounding at every link.
     const V3 dir_parent = tmul(parent, d);
     const V3 bind_dir = detail::v3(link.bind_dir_parent);
-    double unused_norm2;
-    const Q4 local_swing = detail::swing_raw(dot(bind_dir, dir_parent), bind_dir, dir_parent, unused_norm2);
-    const double local_norm2 = dot(local_swing, local_swing);
+    const double c_bind = dot(bind_dir, dir_parent);
+    double local_norm2;
+    const Q4 local_swing = detail::swing_raw(c_bind, bind_dir, dir_parent, local_norm2);
+    if (c_bind >= 0.0) local_norm2 = 1.0 + 2.0 * c_bind + detail::norm2(dir_parent);
     const Q4 local_raw = local_swing * detail::q4(link.neutral_rotation);
     const Q4 next_parent_raw = parent_rot * local_raw;
     parent = detail::matrix_of(next_parent_raw, 2.0 / local_norm2);
@@ -316,7 +319,7 @@ void write_output(const ChainDesc& desc, const ChainParams& params, ChainState& 
                   const HipsPose& hp, std::span<Eigen::Quaterniond> out) {
   const int n = desc.size();
   const double s = std::clamp(st.accumulator / params.internal_step, 0.0, 1.0);
-  const detail::SlerpPoly poly = detail::slerp_poly(s);
+  const detail::SlerpPoly poly = s == 0.0 ? detail::SlerpPoly{} : detail::slerp_poly(s);
   const Q4 hips_rot = detail::q4(hp.rot);
   Q4 parent_rot = hips_rot * detail::q4(desc.hips_to_root_parent_rot);
   V3 head = desc.meters_per_unit * (detail::v3(hp.trans) + rotate(hips_rot, detail::v3(hp.offset)));
@@ -324,8 +327,12 @@ void write_output(const ChainDesc& desc, const ChainParams& params, ChainState& 
   for (int i = 0; i < n; ++i) {
     const size_t ui = static_cast<size_t>(i);
     const ChainLink& link = desc.links[ui];
-    const Q4 q = detail::slerp(detail::q4(st.local_prev[ui]), poly, detail::q4(st.local_cur[ui]));
-    const Eigen::Quaterniond qe = detail::eig(detail::normalized(q));
+    // s = 0 (the frame ended on an internal step): slerp gives local_prev
+    // exactly (unit to rounding), so neither it nor a normalisation is
+    // computed.
+    const Q4 q = s == 0.0 ? detail::q4(st.local_prev[ui])
+                          : detail::slerp(detail::q4(st.local_prev[ui]), poly, detail::q4(st.local_cur[ui]));
+    const Eigen::Quaterniond qe = s == 0.0 ? st.local_prev[ui] : detail::eig(detail::normalized(q));
     st.out_local[ui] = qe;
     if (ui < out.size()) out[ui] = qe;
     parent_rot = parent_rot * q;  // unit to rounding (q is)
