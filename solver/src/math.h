@@ -41,20 +41,12 @@ inline Eigen::Quaterniond swing(const Eigen::Vector3d& a, const Eigen::Vector3d&
   return q;
 }
 inline Q4 scaled(double s, const Q4& q) { return {s * q.w, s * q.x, s * q.y, s * q.z}; }
-inline Q4 swing_unit(const V3& a, const V3& b) {
-  double norm2;
-  const Q4 q = swing_raw(dot(a, b), a, b, norm2);
-  return scaled(1.0 / std::sqrt(norm2), q);
-}
 
 // slerp(a, b, 1/2), exactly: the normalised sum on the shorter arc (what
 // Eigen's slerp computes at t = 1/2 with three sines and an acos).
 inline Q4 half_way(const Q4& a, const Q4& b) {
   const double sign = dot(a, b) < 0.0 ? -1.0 : 1.0;
   return normalized(Q4{a.w + sign * b.w, a.x + sign * b.x, a.y + sign * b.y, a.z + sign * b.z});
-}
-inline Eigen::Quaterniond half_way(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
-  return eig(half_way(q4(a), q4(b)));
 }
 
 // The slerp weights without sin or acos. With theta the angle between the
@@ -130,9 +122,6 @@ inline double slerp_poly_sum(const double* c, double z, double z2, double z4) {
           scale_a * a.z + scale_b * b.z};
 }
 inline Q4 slerp(const Q4& a, double t, const Q4& b) { return slerp(a, slerp_poly(t), b); }
-inline Eigen::Quaterniond slerp(const Eigen::Quaterniond& a, double t, const Eigen::Quaterniond& b) {
-  return eig(slerp(q4(a), t, q4(b)));
-}
 
 // The threshold t of the cosine test "|w| < t" that is equivalent to
 // "rotation angle 2 acos|w| > limit_rad" for every limit: a limit of pi or
