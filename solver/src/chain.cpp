@@ -277,6 +277,8 @@ ChainStatus build_chain(const ChainRigInput& in, const ChainParams& params, Chai
     const Vector3d u = Eigen::AngleAxisd(angle, Vector3d::UnitX()) * (q_arc * c);
     link.parent_to_hips = (f_bind.conjugate() * parent).normalized();
     link.rest_dir = (link.parent_to_hips.conjugate() * u).normalized();
+    link.bind_dir_parent = (link.neutral_rotation * link.bind_dir_local).normalized();
+    link.parent_to_hips_matrix = link.parent_to_hips.toRotationMatrix();
     link.rest_local_rotation =
         (detail::swing(link.neutral_rotation * link.bind_dir_local, link.rest_dir) *
          link.neutral_rotation)

@@ -15,6 +15,12 @@
 //   7. local rotation = swing(bind direction, particle direction) * neutral
 // Frame-rate independence: fixed internal step, hips interpolated across the
 // caller's frame, output slerped between the last two internal states.
+//
+// Cost (this is the double-precision reference; solver::Batch is the fast
+// one): plain scalar arithmetic (small_math.h), slerp weights from a series
+// (no acos/sin for angles under 25 deg), one square root per swing and none
+// on the way from one link to the next, constants of params cached in the
+// state. Every rewrite is exact up to rounding.
 #include "solver/step.h"
 
 #include <cassert>
@@ -47,27 +53,34 @@ HipsPose decompose(const ChainDesc& desc, const Affine3d& hips) {
 }
 
 HipsPose interpolate(const HipsPose& a, const HipsPose& b, double s) {
+  if (s == 1.0) return b;  // the last sub-step of a frame: exactly the new hips
   HipsPose h;
-  h.rot = detail::slerp(a.rot, s, b.rot).normalized();
+  h.rot = detail::eig(detail::normalized(detail::slerp(detail::q4(a.rot), s, detail::q4(b.rot))));
   h.trans = a.trans + s * (b.trans - a.trans);
   h.offset = a.offset + s * (b.offset - a.offset);
   return h;
 }
 
+using detail::M3;
+using detail::Q4;
+using detail::V3;
+
 // Unit vector of v with a fallback when v (almost) vanishes.
-Vector3d normalized_or(const Vector3d& v, const Vector3d& fallback) {
-  const double n = v.norm();
-  return n > 1e-12 ? Vector3d(v / n) : fallback;
+V3 normalized_or(const V3& v, const V3& fallback) {
+  const double n = std::sqrt(detail::norm2(v));
+  return n > 1e-12 ? (1.0 / n) * v : fallback;
 }
+V3 normalized(const V3& v) { return (1.0 / std::sqrt(detail::norm2(v))) * v; }
+double norm(const V3& v) { return std::sqrt(detail::norm2(v)); }
 
 // Direction on the circle where the unit sphere meets the plane d.n = m:
 // keeps the tangential part of `d` (fallback `alt`), |m| clamped to 1.
-Vector3d onto_circle(const Vector3d& d, const Vector3d& n, double m, const Vector3d& alt) {
+V3 onto_circle(const V3& d, const V3& n, double m, const V3& alt) {
   m = std::clamp(m, -1.0, 1.0);
-  Vector3d t = d - d.dot(n) * n;
-  if (t.norm() < 1e-9) t = alt - alt.dot(n) * n;
-  if (t.norm() < 1e-9) t = n.unitOrthogonal();
-  t.normalize();
+  V3 t = d - dot(d, n) * n;
+  if (norm(t) < 1e-9) t = alt - dot(alt, n) * n;
+  if (norm(t) < 1e-9) t = detail::v3(detail::eig(n).unitOrthogonal());
+  t = normalized(t);
   return std::sqrt(std::max(0.0, 1.0 - m * m)) * t + m * n;
 }
 
@@ -77,105 +90,167 @@ double link_frequency(const ChainParams& p, int i, int n) {
   return p.root_frequency_hz + (p.tip_frequency_hz - p.root_frequency_hz) * s;
 }
 
-// Constants of the internal step, computed once per step()/reset() call
-// rather than per internal step (exp, cos, sin).
-struct StepConstants {
-  double alpha = 0.0;           // bend coupling 1 - exp(-k h)
-  double theta_max = 0.0;       // bend limit, radians (<= 0: off)
-  double cos_half_limit = 1.0;  // cos(theta_max / 2)
-  double sin_half_limit = 0.0;  // sin(theta_max / 2)
-  double contact_decay = 1.0;   // exp(-gamma h)
-};
-
-StepConstants step_constants(const ChainDesc& desc, const ChainParams& params, double h) {
-  StepConstants k;
+// The internal step's constants for `params`, recomputed only when a value
+// they depend on changed since the last call (exp, cos and sin per call
+// otherwise).
+const StepConstants& step_constants(const ChainDesc& desc, const ChainParams& params, ChainState& st) {
+  StepConstants& k = st.constants;
+  const double h = params.internal_step;
+  if (k.valid && k.links == desc.size() && k.internal_step == h && k.bend_coupling_rate == params.bend_coupling_rate &&
+      k.bend_limit_deg == params.bend_limit_deg && k.contact_damping == params.contact_damping &&
+      k.teleport_angle_deg == params.teleport_angle_deg) {
+    return k;
+  }
+  k.valid = true;
+  k.links = desc.size();
+  k.internal_step = h;
+  k.bend_coupling_rate = params.bend_coupling_rate;
+  k.bend_limit_deg = params.bend_limit_deg;
+  k.contact_damping = params.contact_damping;
+  k.teleport_angle_deg = params.teleport_angle_deg;
   k.alpha = (desc.size() > 1 && params.bend_coupling_rate > 0.0) ? 1.0 - std::exp(-params.bend_coupling_rate * h)
                                                                  : 0.0;
   k.theta_max = params.bend_limit_deg * M_PI / 180.0;
   k.cos_half_limit = detail::cos_half_angle_threshold(k.theta_max);
   k.sin_half_limit = std::sin(0.5 * k.theta_max);
   k.contact_decay = std::exp(-params.contact_damping * h);
+  k.cos_half_teleport = detail::cos_half_angle_threshold(params.teleport_angle_deg * M_PI / 180.0);
   return k;
 }
 
+// Ground contact (step 5b): the direction on the circle where the length
+// sphere around `head` meets the floor plane y = floor_y.
+V3 floor_direction(const ChainParams& params, const V3& head, double len, const V3& d, const V3& rest_world,
+                   const V3& root, const V3& forward, double floor_y) {
+  const double u = std::clamp((floor_y - head.y) / len, -1.0, 1.0);
+  V3 horiz{d.x, 0.0, d.z};
+  if (norm(horiz) < 1e-9) horiz = V3{rest_world.x, 0.0, rest_world.z};
+  if (norm(horiz) < 1e-9) horiz = V3{-forward.x, 0.0, -forward.z};
+  const V3 up{0.0, 1.0, 0.0};
+  if (params.forward_plane) {
+    // The back plane restricts which part of the circle is allowed.
+    V3 fh{forward.x, 0.0, forward.z};
+    const double depth = dot(head - root, forward);
+    const double fn = norm(fh);
+    if (fn > 1e-9) {
+      fh = (1.0 / fn) * fh;
+      const V3 cand = head + len * (std::sqrt(1.0 - u * u) * normalized_or(horiz, -fh) + u * up);
+      if (dot(cand - root, forward) > 1e-12 && depth <= 0.0) {
+        const double fwd_part = dot(horiz, fh);
+        if (fwd_part > 0.0) horiz = horiz - fwd_part * fh;
+      }
+    }
+  }
+  const V3 t = normalized_or(horiz, normalized(V3{-forward.x, 0.0, -forward.z}));
+  return normalized(std::sqrt(std::max(0.0, 1.0 - u * u)) * t + u * up);
+}
+
 // One fixed internal step of length h with the hips at `hp`.
+//
+// The bend (step 4) is worked in the parent's current frame: with R the
+// parent's world rotation and A_i its rest frame -> hips frame,
+// q_i = A_i swing(r_i, R^-1 d) A_i^-1, and conjugation by A_i commutes with
+// slerp and with the limit (both act on the dot product and on |w|), so the
+// hips-frame snapshot is conjugated into the parent frame (a rotation of
+// its vector part) instead of every direction into the hips frame. Same
+// rotations to rounding; R is used as a matrix (four products per link).
 void internal_step(const ChainDesc& desc, const ChainParams& params, const StepConstants& kc, ChainState& st,
                    double h, double frame_dt, const HipsPose& hp) {
   const int n = desc.size();
   const double mpu = desc.meters_per_unit;
-  const Vector3d root = (hp.trans + hp.rot * hp.offset) * mpu;
-  const Quaterniond frame_world = hp.rot * desc.hips_frame_local;
-  const Vector3d forward = frame_world * Vector3d::UnitZ();
-  const Vector3d gravity(0.0, -params.gravity, 0.0);
+  const Q4 hips_rot = detail::q4(hp.rot);
+  const V3 root = mpu * (detail::v3(hp.trans) + rotate(hips_rot, detail::v3(hp.offset)));
+  const V3 forward = rotate(hips_rot * detail::q4(desc.hips_frame_local), V3{0.0, 0.0, 1.0});
+  const V3 gravity{0.0, -params.gravity, 0.0};
   const double alpha = kc.alpha;
   const double theta_max = kc.theta_max;
   const double floor_y = params.floor_height + params.floor_clearance;
   const double contact_decay = kc.contact_decay;
   const bool bug_feedback = params.test_bug_rope_velocity_feedback;
+  const double two_zeta = 2.0 * params.damping_ratio;
+  const detail::SlerpPoly coupling = detail::slerp_poly(alpha);
 
-  Quaterniond parent_rot = hp.rot * desc.hips_to_root_parent_rot;
-  Vector3d head = root;
+  // parent_rot: the parent's world rotation (unit); parent: the same as a
+  // matrix, built at the end of the previous link without waiting for that
+  // link's normalisation (see step 7).
+  Q4 parent_rot = hips_rot * detail::q4(desc.hips_to_root_parent_rot);
+  M3 parent = detail::matrix_of(parent_rot);
+  V3 head = root;
   for (int i = 0; i < n; ++i) {
-    const ChainLink& link = desc.links[static_cast<size_t>(i)];
-    Vector3d& p = st.pos[static_cast<size_t>(i)];
-    Vector3d& v = st.vel[static_cast<size_t>(i)];
+    const size_t ui = static_cast<size_t>(i);
+    const ChainLink& link = desc.links[ui];
+    V3 p = detail::v3(st.pos[ui]);
+    V3 v = detail::v3(st.vel[ui]);
     const double len = link.length;
-    const Vector3d rest_world = parent_rot * link.rest_dir;
+    const V3 rest_dir = detail::v3(link.rest_dir);
+    const V3 rest_world = parent * rest_dir;
 
-    // 1-2. Spring towards the rest target, semi-implicit Euler.
-    const Vector3d target = head + len * rest_world;
+    // 1-2. Spring towards the rest target T = head + len rest_world,
+    // semi-implicit Euler: v += h (w^2 (T - p) - 2 zeta w v + g), p + h v.
+    // The terms of the state alone are summed before head and T are known.
     double omega = 2.0 * M_PI * link_frequency(params, i, n);
     if (params.test_bug_fixed_fraction_follow) omega = std::sqrt(0.12) / frame_dt;  // bug 1
-    const Vector3d acc =
-        omega * omega * (target - p) - 2.0 * params.damping_ratio * omega * v + gravity;
-    v += h * acc;
-    const Vector3d predicted = p + h * v;
+    const V3 v_free = v - (h * two_zeta * omega) * v + h * gravity;
+    const V3 to_head = head - p;
+    v = v_free + (h * omega * omega) * (to_head + len * rest_world);
+    const V3 offset = h * v - to_head;  // predicted - head, predicted = p + h v
 
-    // 3. Rope constraint.
-    Vector3d d = normalized_or(predicted - head, rest_world);
-    if (!bug_feedback) v -= v.dot(d) * d;
+    // 3. Rope constraint. c = rest_world . d comes with d (for the swing).
+    const double offset_norm = norm(offset);
+    V3 d = rest_world;
+    double c = dot(rest_world, rest_world);
+    if (offset_norm > 1e-12) {
+      const double inv = 1.0 / offset_norm;
+      d = inv * offset;
+      c = dot(rest_world, offset) * inv;
+    }
+    if (!bug_feedback) v = v - dot(v, d) * d;
 
-    // 4. Bend coupling and elastic limit in the hips frame.
-    // A swing(r, R^-1 d) A^-1 = swing(A r, A R^-1 d): vectors rotated into
-    // the hips frame instead of conjugating quaternions.
-    const Quaterniond to_hips = link.parent_to_hips * parent_rot.conjugate();
-    const Vector3d rest_hips = link.parent_to_hips * link.rest_dir;
-    Quaterniond q = detail::swing(rest_hips, to_hips * d);
+    // 4. Bend coupling and elastic limit (in the parent frame, see above).
+    const M3 to_hips = detail::m3(link.parent_to_hips_matrix);
+    Q4 q;
+    {
+      double q_norm2;
+      q = detail::swing_raw(c, rest_dir, tmul(parent, d), q_norm2);
+      q = detail::scaled(1.0 / std::sqrt(q_norm2), q);
+    }
     bool modified = false;
     if (alpha > 0.0) {
-      Quaterniond target_bend;
+      Q4 target_bend;
       if (i == 0) {
-        target_bend = detail::half_way(Quaterniond::Identity(), st.bend[1]);
+        target_bend = detail::half_way(Q4{1.0, 0.0, 0.0, 0.0}, detail::q4(st.bend[1]));
       } else if (i == n - 1) {
-        target_bend = st.bend[static_cast<size_t>(i - 1)];
+        target_bend = detail::q4(st.bend[ui - 1]);
       } else {
-        target_bend = detail::half_way(st.bend[static_cast<size_t>(i - 1)], st.bend[static_cast<size_t>(i + 1)]);
+        target_bend = detail::half_way(detail::q4(st.bend[ui - 1]), detail::q4(st.bend[ui + 1]));
       }
-      q = detail::slerp(q, alpha, target_bend).normalized();
+      const V3 axis_parent = tmul(to_hips, vec(target_bend));
+      const Q4 target_parent{target_bend.w, axis_parent.x, axis_parent.y, axis_parent.z};
+      q = detail::slerp(q, coupling, target_parent);  // unit to rounding
       modified = true;
     }
     bool limited = false;
     // theta = 2 acos|w| > theta_max  <=>  |w| < cos(theta_max / 2); the
     // limited bend, slerp(I, q, theta_max / theta), is the rotation about
     // q's axis by exactly theta_max.
-    if (theta_max > 0.0 && std::abs(q.w()) < kc.cos_half_limit) {
-      const double vn = q.vec().norm();
-      const double k = (q.w() < 0.0 ? -kc.sin_half_limit : kc.sin_half_limit) / vn;
-      q = Quaterniond(kc.cos_half_limit, k * q.x(), k * q.y(), k * q.z());
+    if (theta_max > 0.0 && std::abs(q.w) < kc.cos_half_limit) {
+      const double vn = norm(vec(q));
+      const double k = (q.w < 0.0 ? -kc.sin_half_limit : kc.sin_half_limit) / vn;
+      q = Q4{kc.cos_half_limit, k * q.x, k * q.y, k * q.z};
       limited = true;
       modified = true;
     }
     if (modified) {
-      const Vector3d d_new = (to_hips.conjugate() * (q * rest_hips)).normalized();
+      const V3 d_new = parent * rotate(q, rest_dir);  // unit to rounding
       if (limited && !bug_feedback) {
         // Remove velocity that keeps pushing into the stop.
-        Vector3d push = d - d_new;
-        push -= push.dot(d_new) * d_new;
-        const double pn = push.norm();
+        V3 push = d - d_new;
+        push = push - dot(push, d_new) * d_new;
+        const double pn = norm(push);
         if (pn > 1e-12) {
-          push /= pn;
-          const double into = v.dot(push);
-          if (into > 0.0) v -= into * push;
+          push = (1.0 / pn) * push;
+          const double into = dot(v, push);
+          if (into > 0.0) v = v - into * push;
         }
       }
       d = d_new;
@@ -183,68 +258,62 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
 
     // 5a. Forward plane through the tail root (normal = hips forward).
     if (params.forward_plane) {
-      const double depth = (head - root).dot(forward);  // <= 0 on the back side
-      if (len * d.dot(forward) > -depth) {
+      const double depth = dot(head - root, forward);  // <= 0 on the back side
+      if (len * dot(d, forward) > -depth) {
         d = onto_circle(d, forward, -depth / len, rest_world);
         if (!bug_feedback) {
-          const double into = v.dot(forward);
-          if (into > 0.0) v -= into * forward;
+          const double into = dot(v, forward);
+          if (into > 0.0) v = v - into * forward;
         }
       }
     }
 
     // 5b. Ground contact on the sphere-plane circle; never stretches a bone,
     // never moves the head (u clamped), wins over the bend stop.
-    bool contact = false;
-    if (params.floor_enabled && head.y() + len * d.y() < floor_y) {
-      contact = true;
-      const double u = std::clamp((floor_y - head.y()) / len, -1.0, 1.0);
-      Vector3d horiz(d.x(), 0.0, d.z());
-      if (horiz.norm() < 1e-9) horiz = Vector3d(rest_world.x(), 0.0, rest_world.z());
-      if (horiz.norm() < 1e-9) horiz = Vector3d(-forward.x(), 0.0, -forward.z());
-      if (params.forward_plane) {
-        // The back plane restricts which part of the circle is allowed.
-        Vector3d fh(forward.x(), 0.0, forward.z());
-        const double depth = (head - root).dot(forward);
-        const double fn = fh.norm();
-        if (fn > 1e-9) {
-          fh /= fn;
-          const Vector3d cand = head + len * (std::sqrt(1.0 - u * u) * normalized_or(horiz, -fh) +
-                                              u * Vector3d::UnitY());
-          if ((cand - root).dot(forward) > 1e-12 && depth <= 0.0) {
-            const double fwd_part = horiz.dot(fh);
-            if (fwd_part > 0.0) horiz -= fwd_part * fh;
-          }
-        }
-      }
-      const Vector3d t = normalized_or(horiz, Vector3d(-forward.x(), 0.0, -forward.z()).normalized());
-      d = std::sqrt(std::max(0.0, 1.0 - u * u)) * t + u * Vector3d::UnitY();
-      d.normalize();
-    }
+    const bool contact = params.floor_enabled && head.y + len * d.y < floor_y;
+    if (contact) d = floor_direction(params, head, len, d, rest_world, root, forward, floor_y);
 
-    p = head + len * d;
+    const V3 p_new = head + len * d;
 
     // 6. Velocity projections.
     if (bug_feedback) {
-      v += (p - predicted) / h;  // bug 2 (tests only): correction / dt fed back
+      v = v + (1.0 / h) * (p_new - (p + h * v));  // bug 2 (tests only): correction / dt fed back
     } else {
-      v -= v.dot(d) * d;
+      v = v - dot(v, d) * d;
     }
-    if (contact) {
-      v = contact_decay * Vector3d(v.x(), std::max(0.0, v.y()), v.z());
-    }
-    st.contact[static_cast<size_t>(i)] = contact ? 1 : 0;
+    if (contact) v = contact_decay * V3{v.x, std::max(0.0, v.y), v.z};
+    p = p_new;
+    st.contact[ui] = contact ? 1 : 0;
+    st.pos[ui] = detail::eig(p);
+    st.vel[ui] = detail::eig(v);
 
-    // 7. Rotation: swing from the bind direction to the particle direction.
-    const Vector3d dir_parent = parent_rot.conjugate() * d;
-    const Quaterniond local =
-        (detail::swing(link.neutral_rotation * link.bind_dir_local, dir_parent) *
-         link.neutral_rotation)
-            .normalized();
-    st.local_cur[static_cast<size_t>(i)] = local;
-    st.bend_scratch[static_cast<size_t>(i)] = detail::swing(rest_hips, to_hips * d);
-    parent_rot = (parent_rot * local).normalized();
-    st.world_rot[static_cast<size_t>(i)] = parent_rot;
+    // 7. Rotation: swing from the bind direction to the particle direction,
+    // and the bend snapshot A_i swing(r_i, R^-1 d) A_i^-1 for the next step.
+    // The swing's norm scales both the local rotation and the next parent
+    // rotation (products of unit quaternions); the next link's matrix takes
+    // it as 2 / |q|^2 (one division instead of a square root and a
+    // division before the next link can start). The norm is
+    // |(1 + c, b x e)|^2 = 1 + 2c + |e|^2 for a unit b (not 2 + 2c): so the
+    // rounding of |e| = |R^-1 d| is not handed on and the chain's rotations
+    // stay unit to rounding at every link.
+    const V3 dir_parent = tmul(parent, d);
+    const V3 bind_dir = detail::v3(link.bind_dir_parent);
+    const double c_bind = dot(bind_dir, dir_parent);
+    double local_norm2;
+    const Q4 local_swing = detail::swing_raw(c_bind, bind_dir, dir_parent, local_norm2);
+    if (c_bind >= 0.0) local_norm2 = 1.0 + 2.0 * c_bind + detail::norm2(dir_parent);
+    const Q4 local_raw = local_swing * detail::q4(link.neutral_rotation);
+    const Q4 next_parent_raw = parent_rot * local_raw;
+    parent = detail::matrix_of(next_parent_raw, 2.0 / local_norm2);
+    const double inv_local_norm = 1.0 / std::sqrt(local_norm2);
+    st.local_cur[ui] = detail::eig(detail::scaled(inv_local_norm, local_raw));
+    parent_rot = detail::scaled(inv_local_norm, next_parent_raw);
+    st.world_rot[ui] = detail::eig(parent_rot);
+    double bend_norm2;
+    const Q4 bend_raw = detail::swing_raw(dot(rest_world, d), rest_dir, dir_parent, bend_norm2);
+    const Q4 bend_parent = detail::scaled(1.0 / std::sqrt(bend_norm2), bend_raw);
+    const V3 axis_hips = to_hips * vec(bend_parent);
+    st.bend_scratch[ui] = Eigen::Quaterniond(bend_parent.w, axis_hips.x, axis_hips.y, axis_hips.z);
     head = p;
   }
   st.bend.swap(st.bend_scratch);  // vector swap: no allocation
@@ -256,23 +325,51 @@ void write_output(const ChainDesc& desc, const ChainParams& params, ChainState& 
                   const HipsPose& hp, std::span<Eigen::Quaterniond> out) {
   const int n = desc.size();
   const double s = std::clamp(st.accumulator / params.internal_step, 0.0, 1.0);
-  Quaterniond parent_rot = hp.rot * desc.hips_to_root_parent_rot;
-  Vector3d head = (hp.trans + hp.rot * hp.offset) * desc.meters_per_unit;
-  st.points[0] = head;
+  const detail::SlerpPoly poly = s == 0.0 ? detail::SlerpPoly{} : detail::slerp_poly(s);
+  const Q4 hips_rot = detail::q4(hp.rot);
+  Q4 parent_rot = hips_rot * detail::q4(desc.hips_to_root_parent_rot);
+  V3 head = desc.meters_per_unit * (detail::v3(hp.trans) + rotate(hips_rot, detail::v3(hp.offset)));
+  st.points[0] = detail::eig(head);
   for (int i = 0; i < n; ++i) {
-    const ChainLink& link = desc.links[static_cast<size_t>(i)];
-    const Quaterniond q =
-        detail::slerp(st.local_prev[static_cast<size_t>(i)], s, st.local_cur[static_cast<size_t>(i)]).normalized();
-    st.out_local[static_cast<size_t>(i)] = q;
-    if (static_cast<size_t>(i) < out.size()) out[static_cast<size_t>(i)] = q;
-    parent_rot = (parent_rot * q).normalized();
-    head += link.length * (parent_rot * link.bind_dir_local);
-    st.points[static_cast<size_t>(i) + 1] = head;
+    const size_t ui = static_cast<size_t>(i);
+    const ChainLink& link = desc.links[ui];
+    // s = 0 (the frame ended on an internal step): slerp gives local_prev
+    // exactly (unit to rounding), so neither it nor a normalisation is
+    // computed.
+    const Q4 q = s == 0.0 ? detail::q4(st.local_prev[ui])
+                          : detail::slerp(detail::q4(st.local_prev[ui]), poly, detail::q4(st.local_cur[ui]));
+    const Eigen::Quaterniond qe = s == 0.0 ? st.local_prev[ui] : detail::eig(detail::normalized(q));
+    st.out_local[ui] = qe;
+    if (ui < out.size()) out[ui] = qe;
+    parent_rot = parent_rot * q;  // unit to rounding (q is)
+    head = head + link.length * rotate(parent_rot, detail::v3(link.bind_dir_local));
+    st.points[ui + 1] = detail::eig(head);
   }
 }
 
 void copy_cur_to_prev(ChainState& st) {
   for (size_t i = 0; i < st.local_cur.size(); ++i) st.local_prev[i] = st.local_cur[i];
+}
+
+// decompose(desc, st.hips_prev), from the state's cache while its keys match
+// (the same bits: decompose is deterministic).
+HipsPose decompose_prev(const ChainDesc& desc, const ChainState& st) {
+  if (st.hips_prev_cached && st.hips_prev_key == st.hips_prev.matrix() &&
+      st.hips_prev_root_key == desc.root_head_in_hips) {
+    return {st.hips_prev_rot, st.hips_prev_trans, st.hips_prev_offset};
+  }
+  return decompose(desc, st.hips_prev);
+}
+
+// Sets st.hips_prev = hips_world and caches its decomposition `hp`.
+void set_hips_prev(const ChainDesc& desc, ChainState& st, const Affine3d& hips_world, const HipsPose& hp) {
+  st.hips_prev = hips_world;
+  st.hips_prev_cached = true;
+  st.hips_prev_key = hips_world.matrix();
+  st.hips_prev_root_key = desc.root_head_in_hips;
+  st.hips_prev_rot = hp.rot;
+  st.hips_prev_trans = hp.trans;
+  st.hips_prev_offset = hp.offset;
 }
 
 }  // namespace
@@ -326,7 +423,7 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
     head = p;
   }
   const int settle = static_cast<int>(std::lround(params.reset_settle_time / params.internal_step));
-  const StepConstants kc = step_constants(desc, params, params.internal_step);
+  const StepConstants& kc = step_constants(desc, params, st);
   for (int k = 0; k < settle; ++k) {
     internal_step(desc, params, kc, st, params.internal_step, params.internal_step, hp);
     double speed = 0.0;
@@ -334,7 +431,7 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
     if (speed < 1e-9) break;  // settled: deterministic early out
   }
   copy_cur_to_prev(st);
-  st.hips_prev = hips_world;
+  set_hips_prev(desc, st, hips_world, hp);
   st.accumulator = 0.0;
   st.time = 0.0;
   st.teleports = 0;
@@ -356,7 +453,7 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
     ++st.rejected_hips;
     st.last_substeps = 0;
     if (st.initialized) {
-      write_output(desc, params, st, decompose(desc, st.hips_prev), out);
+      write_output(desc, params, st, decompose_prev(desc, st), out);
     } else {
       for (size_t i = 0; i < out.size() && i < desc.links.size(); ++i) out[i] = desc.links[i].rest_local_rotation;
     }
@@ -371,14 +468,14 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
     write_output(desc, params, st, next, out);
     return;
   }
-  HipsPose prev = decompose(desc, st.hips_prev);
+  HipsPose prev = decompose_prev(desc, st);
+  const StepConstants& kc = step_constants(desc, params, st);
 
   // Teleport: carry the tail rigidly (its hips-relative state is kept).
   const double jump = (next.trans - prev.trans).norm() * desc.meters_per_unit;
   // Turn angle 2 acos|w| > limit  <=>  |w| < cos(limit / 2).
   const double turn_w = std::abs((next.rot * prev.rot.conjugate()).w());
-  if (jump > params.teleport_distance ||
-      turn_w < detail::cos_half_angle_threshold(params.teleport_angle_deg * M_PI / 180.0)) {
+  if (jump > params.teleport_distance || turn_w < kc.cos_half_teleport) {
     const double mpu = desc.meters_per_unit;
     const Vector3d root_prev = (prev.trans + prev.rot * prev.offset) * mpu;
     const Vector3d root_next = (next.trans + next.rot * next.offset) * mpu;
@@ -397,7 +494,6 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
   double acc = start_acc + dt;
   int k = 0;
   const double eps = h * 1e-9;  // 1/60 = 2 * (1/120) must give two steps
-  const StepConstants kc = step_constants(desc, params, h);
   // Over the cap (a hitch) the time beyond it is dropped, but the hips are
   // spread over the steps that are taken so the last one reaches the new
   // pose: stopping part-way left the tail behind the hips, its first
@@ -411,13 +507,13 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
     ++k;
     const double s = capped ? static_cast<double>(k) / params.max_substeps
                             : std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
-    copy_cur_to_prev(st);
+    st.local_prev.swap(st.local_cur);  // internal_step rewrites every local_cur
     internal_step(desc, params, kc, st, h, dt, interpolate(prev, next, s));
     acc -= h;
   }
   st.accumulator = std::max(acc, 0.0);
   st.last_substeps = k;
-  st.hips_prev = hips_world;
+  set_hips_prev(desc, st, hips_world, next);
   write_output(desc, params, st, next, out);
 }
 

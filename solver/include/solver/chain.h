@@ -63,6 +63,11 @@ struct ChainLink {
   Eigen::Quaterniond rest_local_rotation = Eigen::Quaterniond::Identity();
   // A_i: parent's corrected rest frame -> hips frame.
   Eigen::Quaterniond parent_to_hips = Eigen::Quaterniond::Identity();
+  // Derived by build_chain from the fields above for step() (not inputs):
+  // A_i as a rotation matrix, and the bind direction in the parent's frame
+  // (neutral_rotation * bind_dir_local), unit.
+  Eigen::Matrix3d parent_to_hips_matrix = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d bind_dir_parent = Eigen::Vector3d::UnitY();
 };
 
 struct ChainDesc {

@@ -12,6 +12,26 @@
 
 namespace solver {
 
+// Constants of the internal step derived from ChainParams (exp, cos, sin)
+// with the parameter values they were computed from. step() and reset()
+// recompute them whenever one of those values differs, so params edited
+// between calls take effect; the cached values are the same bits a fresh
+// computation gives, so caching never changes a result.
+struct StepConstants {
+  // Key.
+  bool valid = false;
+  int links = 0;
+  double internal_step = 0.0, bend_coupling_rate = 0.0, bend_limit_deg = 0.0;
+  double contact_damping = 0.0, teleport_angle_deg = 0.0;
+  // Values.
+  double alpha = 0.0;              // bend coupling 1 - exp(-k h), 0 = off
+  double theta_max = 0.0;          // bend limit, radians (<= 0: off)
+  double cos_half_limit = 1.0;     // cos(theta_max / 2) threshold on |w|
+  double sin_half_limit = 0.0;     // sin(theta_max / 2)
+  double contact_decay = 1.0;      // exp(-gamma h)
+  double cos_half_teleport = 1.0;  // threshold on |w| of the hips turn
+};
+
 struct ChainState {
   // --- Internal simulation state (fixed internal step), index = link i ------
   // Particle (link tip) positions, world space, metres (= rig world units x
@@ -55,6 +75,18 @@ struct ChainState {
   int last_substeps = 0;
   // step() calls whose hips transform was not finite: ignored, state kept.
   int rejected_hips = 0;
+
+  // --- Caches (derived data, never an input) ------------------------------------
+  StepConstants constants;
+  // hips_prev decomposed (rotation, translation, root head offset in the
+  // hips' rotation frame, rig units), valid while hips_prev and the desc's
+  // root_head_in_hips equal the keys.
+  bool hips_prev_cached = false;
+  Eigen::Matrix4d hips_prev_key = Eigen::Matrix4d::Identity();
+  Eigen::Vector3d hips_prev_root_key = Eigen::Vector3d::Zero();
+  Eigen::Quaterniond hips_prev_rot = Eigen::Quaterniond::Identity();
+  Eigen::Vector3d hips_prev_trans = Eigen::Vector3d::Zero();
+  Eigen::Vector3d hips_prev_offset = Eigen::Vector3d::Zero();
 
   int size() const { return static_cast<int>(pos.size()); }
 };
