@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "bench_collector.h"
 #include "solver/batch.h"
 #include "solver/step.h"
 #include "solver_invariants_common.h"
@@ -71,14 +72,6 @@ void run_batch(benchmark::State& state, const BenchCase& c) {
     benchmark::DoNotOptimize(rot.data());
   }
 }
-
-// Collects the runs instead of printing Google Benchmark's table.
-class Collector : public benchmark::BenchmarkReporter {
- public:
-  std::vector<Run> runs;
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>& r) override { runs.insert(runs.end(), r.begin(), r.end()); }
-};
 
 double to_ns(double t, benchmark::TimeUnit unit) {
   switch (unit) {

@@ -15,19 +15,13 @@
 #include <functional>
 #include <utility>
 
+#include "bench_collector.h"
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
 #include "rig/io.h"
 
 namespace harness {
 namespace {
-
-class Collector : public benchmark::BenchmarkReporter {
- public:
-  std::vector<Run> runs;
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>& r) override { runs.insert(runs.end(), r.begin(), r.end()); }
-};
 
 // CPU seconds per iteration of `body` (process CPU time: user + system);
 // `setup` runs before each iteration, untimed.

@@ -99,6 +99,17 @@ nlohmann::json to_json(const std::vector<BenchResult>& rs, const Options& o) {
   return j;
 }
 
+// Writes `text` to `path` atomically and says so; false (one line on stderr)
+// when the write fails.
+bool write_result(const std::string& path, const std::string& text) {
+  if (rig::Status s = rig::write_file_atomic(path, text); !s.ok()) {
+    std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
+    return false;
+  }
+  std::printf("wrote %s\n", path.c_str());
+  return true;
+}
+
 std::string detect_csv(const std::vector<DetectBenchResult>& rs) {
   std::ostringstream s;
   s << "case,density,vertices,triangles,iterations,load_cpu_s,fix_cpu_s,save_cpu_s,total_cpu_s,command_cpu_s,"
@@ -151,11 +162,7 @@ int run_detect(const Options& o, const nlohmann::json& machine) {
   for (const DetectBenchResult& r : results) missed += r.error.empty() ? 0 : 1;
   std::printf("load average after: %s\n", first_line_of("/proc/loadavg", "").c_str());
   const std::string csv_path = o.out_dir + "/bench_detect.csv";
-  if (rig::Status s = rig::write_file_atomic(csv_path, detect_csv(results)); !s.ok()) {
-    std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
-    return kExitBadInput;
-  }
-  std::printf("wrote %s\n", csv_path.c_str());
+  if (!write_result(csv_path, detect_csv(results))) return kExitBadInput;
   if (!o.json_path.empty()) {
     nlohmann::json j;
     j["machine"] = machine;
@@ -181,11 +188,7 @@ int run_detect(const Options& o, const nlohmann::json& machine) {
     for (const DetectTarget& t : targets)
       j["targets"].push_back({{"name", t.name}, {"measured", t.measured}, {"target", t.target}, {"ran", t.ran},
                               {"pass", t.pass()}});
-    if (rig::Status s = rig::write_file_atomic(o.json_path, j.dump(2) + "\n"); !s.ok()) {
-      std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
-      return kExitBadInput;
-    }
-    std::printf("wrote %s\n", o.json_path.c_str());
+    if (!write_result(o.json_path, j.dump(2) + "\n")) return kExitBadInput;
   }
   if (!o.no_plot) {
     const std::string cmd = "/usr/bin/python3 \"" + std::string(TAILRIG_SOURCE_DIR) + "/scripts/plot_bench_detect.py\" \"" +
@@ -230,17 +233,9 @@ int run(const Options& o) {
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   const std::string csv_path = o.out_dir + "/bench.csv";
-  if (rig::Status s = rig::write_file_atomic(csv_path, csv(results)); !s.ok()) {
-    std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
-    return kExitBadInput;
-  }
-  std::printf("wrote %s\n", csv_path.c_str());
+  if (!write_result(csv_path, csv(results))) return kExitBadInput;
   if (!o.json_path.empty()) {
-    if (rig::Status s = rig::write_file_atomic(o.json_path, to_json(results, o).dump(2) + "\n"); !s.ok()) {
-      std::fprintf(stderr, "harness bench: %s\n", s.message.c_str());
-      return kExitBadInput;
-    }
-    std::printf("wrote %s\n", o.json_path.c_str());
+    if (!write_result(o.json_path, to_json(results, o).dump(2) + "\n")) return kExitBadInput;
   }
   if (!o.no_plot) {
     // The plot is a convenience: without Python/matplotlib the CSV stands.

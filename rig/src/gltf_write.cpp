@@ -8,10 +8,9 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <streambuf>
-#include <string_view>
 
 #include "gltf_source.h"
+#include "string_sink.h"
 #include "rig/safe_write.h"
 
 namespace rig {
@@ -413,27 +412,6 @@ void repair_node_rotations(tinygltf::Model& m, std::vector<std::string>& notes) 
   if (fixed)
     notes.push_back(std::to_string(fixed) + " node rotations were not unit quaternions: normalised (zero: identity)");
 }
-
-// The encoded file in one string reserved for the buffers plus the JSON:
-// an ostringstream grows by doubling, copying a 50 MB GLB several times.
-class StringSink : public std::streambuf {
- public:
-  explicit StringSink(size_t reserve) { bytes_.reserve(reserve); }
-  std::string_view view() const { return bytes_; }
-
- protected:
-  std::streamsize xsputn(const char* p, std::streamsize n) override {
-    bytes_.append(p, static_cast<size_t>(n));
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    if (!traits_type::eq_int_type(c, traits_type::eof())) bytes_.push_back(traits_type::to_char_type(c));
-    return traits_type::not_eof(c);
-  }
-
- private:
-  std::string bytes_;
-};
 
 Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes) {
   repair_node_rotations(m, notes);
