@@ -15,6 +15,7 @@
 #include "detect/rigid.h"
 #include "detect/segment_distance.h"
 #include "detect/tail_root.h"
+#include "format.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -115,12 +116,6 @@ int chain_root(const Context& x, const rig::Vec3& p) {
     }
   }
   return best >= 0 ? best : x.body.pelvis;
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
 }
 
 // Why a region got its class: the measured numbers against the thresholds.

@@ -78,6 +78,12 @@ std::vector<BoneSegment> skeleton_segments(const rig::Skeleton& skeleton,
   return out;
 }
 
+double distance_to_segments(const Vec3& p, const std::vector<BoneSegment>& segments) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const BoneSegment& s : segments) best = std::min(best, segment_distance(p, s.a, s.b));
+  return best;
+}
+
 std::vector<double> distance_field(const std::vector<Vec3>& points,
                                    const std::vector<BoneSegment>& segments,
                                    std::vector<int>* nearest) {

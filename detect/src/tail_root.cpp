@@ -2,22 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 
+#include "format.h"
 #include "rig/grounding.h"
 
 namespace detect {
-
-namespace {
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-}  // namespace
 
 double polyline_distance(const std::vector<rig::Vec3>& joints, const rig::Vec3& p, double* arc) {
   double best = std::numeric_limits<double>::infinity(), along = 0.0, at = 0.0;
@@ -70,7 +64,7 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
       double arc = 0.0;
       const double to_chain = polyline_distance(joints, positions[u], &arc);
       if (!(to_chain <= max_d)) continue;
-      const double to_body = distance_field({positions[u]}, body)[0];
+      const double to_body = distance_to_segments(positions[u], body);
       if (!(to_chain < (arc <= ring_arc ? margin : margin_past) * to_body)) continue;
       state[u] = 1;
       out.welded.push_back(u);
@@ -78,16 +72,12 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
       stack.push_back(u);
     }
   }
-  std::vector<size_t> order(out.welded.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return out.welded[a] < out.welded[b]; });
-  RootSkin sorted;
-  sorted.ring_radius = out.ring_radius;
-  for (size_t i : order) {
-    sorted.welded.push_back(out.welded[i]);
-    sorted.g.push_back(out.g[i]);
-  }
-  return sorted;
+  // Ascending welded ids (each id is taken once), their g alongside.
+  std::vector<std::pair<int, double>> taken(out.welded.size());
+  for (size_t i = 0; i < taken.size(); ++i) taken[i] = {out.welded[i], out.g[i]};
+  std::sort(taken.begin(), taken.end());
+  for (size_t i = 0; i < taken.size(); ++i) std::tie(out.welded[i], out.g[i]) = taken[i];
+  return out;
 }
 
 // See tail_root.h.
@@ -114,11 +104,6 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
     const int w = add.welded[i];
     added[w] = 1;
     gw[w] = add.g[i];
-    const int from = a.region_of[w];
-    if (from >= 0) {  // out of the body's remainder (unchanged: no rewrite of it changes)
-      Region& o = a.regions[from];
-      o.welded.erase(std::remove(o.welded.begin(), o.welded.end(), w), o.welded.end());
-    }
     a.region_of[w] = r.id;
   }
   std::vector<int> merged;
@@ -128,8 +113,11 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
   for (int v = 0; v < static_cast<int>(a.welded.weld_of.size()); ++v) {
     if (added[a.welded.weld_of[v]]) vertices.push_back(v);
   }
+  // Out of the regions they came from (the body's remainder: unchanged, so
+  // no rewrite of it changes), one pass per region.
   for (Region& o : a.regions) {
     if (o.id == r.id) continue;
+    std::erase_if(o.welded, [&](int w) { return added[w] != 0; });
     std::erase_if(o.vertices, [&](int v) { return added[a.welded.weld_of[v]] != 0; });
   }
   std::vector<int> all;

@@ -45,6 +45,9 @@ std::vector<BoneSegment> skeleton_segments(const rig::Skeleton& skeleton,
                                            const std::vector<char>& deforming,
                                            double end_extension = 0.5);
 
+// The minimum distance from `p` to any segment (+infinity when empty).
+double distance_to_segments(const Vec3& p, const std::vector<BoneSegment>& segments);
+
 // Per point: the minimum distance to any segment (+infinity when empty).
 // If `nearest` is non-null it receives the index of the closest segment.
 std::vector<double> distance_field(const std::vector<Vec3>& points,
