@@ -45,6 +45,7 @@ struct Subject {
   fixtures::GroundTruth truth;
   std::vector<int> truth_tail;  // fixtures: vertices of appendages the truth says become a chain
   double truth_length = 0.0;
+  RetargetTarget retarget;  // prepared once for its clips (retarget != "skip")
   std::string error;
 };
 
@@ -199,9 +200,10 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
   {
     std::vector<std::function<void()>> tasks;
     for (Subject& sub : subjects)
-      tasks.push_back([&dir, &sub] {
+      tasks.push_back([&dir, &sub, rate] {
         if (Status st = load_subject(dir, sub); !st.ok()) sub.error = st.message;
         else if (!sub.character.has_skin()) sub.error = sub.path + ": no skinned mesh";
+        else if (sub.entry->retarget != "skip") sub.retarget = prepare_retarget_target(sub.character, rate);
       });
     run_tasks(tasks, jobs);
   }
@@ -221,7 +223,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     if (e.tail == "bones") tasks.push_back([&sub, &e, &p] { check_strip_fix(e, sub.character, p[2]); });
     if (e.retarget != "skip")
       for (size_t c = 0; c < clips.size(); ++c)
-        tasks.push_back([&sub, &e, &p, &clips, c, rate] { check_retarget(e, sub.character, clips[c], rate, p[3 + c]); });
+        tasks.push_back([&sub, &e, &p, &clips, c] { check_retarget(e, sub.character, sub.retarget, clips[c], p[3 + c]); });
   }
   // Longest first would balance better, but the order of results never
   // depends on it: each task writes only its own slot.

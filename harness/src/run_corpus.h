@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "result.h"
+#include "rig/clip_transfer.h"
 #include "rig/io.h"
 #include "runners.h"
 #include "scenario.h"
@@ -107,7 +108,17 @@ void check_roles(const Entry& e, const rig::Character& c, FileResult& r);
 void check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
                         double truth_length, FileResult& r);
 void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r);
-void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& clip, double rate,
+// What every retarget check of one character shares, prepared once: the
+// options (rate, the rigger tail's vertices), calibration and the target's
+// support points, floor and soles (rig::prepare_target_support).
+struct RetargetTarget {
+  rig::TransferOptions options;
+  int rigger_tail = -1;  // find_rigger_tail's result
+  rig::Calibration calibration;
+  rig::TargetSupport support;
+};
+RetargetTarget prepare_retarget_target(const rig::Character& c, double rate);
+void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& clip,
                     FileResult& r);
 
 // Edge stretch (SPEC §7) of `edges` (welded ids of `welded`) of `c` under

@@ -46,15 +46,23 @@ double angle_deg(const rig::Quat& a, const rig::Quat& b) {
 
 }  // namespace
 
-void check_retarget(const Entry& e, const rig::Character& c, const ClipSource& src, double rate, FileResult& r) {
+RetargetTarget prepare_retarget_target(const rig::Character& c, double rate) {
+  RetargetTarget t;
+  t.options.sample_rate = rate;
+  t.rigger_tail = find_rigger_tail(c, t.options.grounding.tail_vertices);
+  t.calibration = rig::calibrate(c.skeleton);
+  t.support = rig::prepare_target_support(c, t.calibration, t.options);
+  return t;
+}
+
+void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& src,
+                    FileResult& r) {
   const std::string pre = "retarget." + src.key + ".";
   const rig::Clip& clip = src.source.clips.front();
-  rig::TransferOptions to;
-  to.sample_rate = rate;
-  const int tail_found = find_rigger_tail(c, to.grounding.tail_vertices);
+  const rig::TransferOptions& to = target.options;
+  const int tail_found = target.rigger_tail;
   const rig::Calibration src_cal = rig::calibrate(src.source.skeleton);
-  const rig::Calibration dst_cal = rig::calibrate(c.skeleton);
-  rig::TransferResult t = rig::transfer_clip(src.source, clip, src_cal, c, dst_cal, to);
+  rig::TransferResult t = rig::transfer_clip(src.source, clip, src_cal, c, target.calibration, target.support, to);
   nlohmann::json row = nlohmann::json::object();
   const bool refused = !t.status.ok();
   row["refused"] = refused;

@@ -82,6 +82,8 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
   rig::TransferOptions to;
   to.sample_rate = s.raw.value("rate", 30.0);
   to.grounding.count_tail = s.raw.value("count_tail", false);
+  // Support, floor and soles of the target: one pass over its mesh for every clip.
+  const rig::TargetSupport prepared = rig::prepare_target_support(target, target_cal, to);
 
   bool first = with_series;
   for (const auto& c : clips) {
@@ -104,13 +106,13 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
       return Status::Error(Status::Code::kBadData, s.path + ": " + file + ": no clip '" + clip_name + "'");
     const rig::Calibration source_cal = rig::calibrate(source.skeleton);
 
-    rig::TransferResult r = rig::transfer_clip(source, *it, source_cal, target, target_cal, to);
+    rig::TransferResult r = rig::transfer_clip(source, *it, source_cal, target, target_cal, prepared, to);
     // The target is a fixture and the source loaded: a refusal is a regression.
     if (!r.status.ok()) fail_regression(s.name, key + ": " + r.status.message);
     if (r.feet.empty()) fail_regression(s.name, key + ": feet not reconciled: " + r.limbs_note);
     rig::TransferOptions no_limbs = to;
     no_limbs.reconcile_limbs = false;
-    const rig::TransferResult before = rig::transfer_clip(source, *it, source_cal, target, target_cal, no_limbs);
+    const rig::TransferResult before = rig::transfer_clip(source, *it, source_cal, target, target_cal, prepared, no_limbs);
     if (!before.status.ok()) fail_regression(s.name, key + ": " + before.status.message);
     // The retargeted clip must not be mistaken for a fixture loop by name.
     r.clip.name = key;

@@ -237,10 +237,13 @@ Clip trim_clip_start(const Clip& clip, double start) {
 }
 
 double reference_floor(const Character& ch, const GroundingOptions& opt) {
+  return reference_floor(ch, ch.has_skin() ? sample_support(ch, opt) : SupportPoints{}, opt);
+}
+
+double reference_floor(const Character& ch, const SupportPoints& s, const GroundingOptions& opt) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   double floor = kInf;
   if (ch.has_skin()) {
-    const SupportPoints s = sample_support(ch, opt);
     for (size_t i = 0; i < s.vertices.size(); ++i) {
       if (s.tail[i] && !opt.count_tail) continue;
       floor = std::min(floor, ch.mesh.positions[s.vertices[i]].y());
@@ -256,8 +259,39 @@ double reference_floor(const Character& ch, const GroundingOptions& opt) {
   return floor < kInf ? floor : 0.0;
 }
 
+TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
+                                     const TransferOptions& opt) {
+  TargetSupport t;
+  // The floor the feet are aligned and pinned to is the body's (tail
+  // excluded) in every run: count_tail only switches grounding's own minima,
+  // so a tail-counted run differs from a tail-excluded one by the tail's
+  // effect on the lift alone. count_tail does not change S itself.
+  GroundingOptions body_floor = opt.grounding;
+  body_floor.count_tail = false;
+  if (target.has_skin()) {
+    t.groups = group_by_dominant_joint(target);
+    t.support = sample_support(target, t.groups, body_floor);
+  }
+  t.floor_y = reference_floor(target, t.support, body_floor);
+  for (const Leg& leg : find_legs(target.skeleton))
+    t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
+                                                           opt.sole_band * target_cal.leg_length,
+                                                           opt.sole_points_per_joint)
+                                        : joint_sole_points(target.skeleton, leg, t.floor_y));
+  return t;
+}
+
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal, const TransferOptions& opt) {
+  if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
+    return transfer_clip(source, clip, source_cal, target, target_cal, TargetSupport{}, opt);  // the error
+  return transfer_clip(source, clip, source_cal, target, target_cal, prepare_target_support(target, target_cal, opt),
+                       opt);
+}
+
+TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
+                             const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
+                             const TransferOptions& opt) {
   TransferResult r;
   auto fail = [&](Status::Code code, std::string message) {
     r.status = Status::Error(code, std::move(message));
@@ -266,6 +300,9 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   };
   if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
     return fail(Status::Code::kBadData, "transfer: calibration does not match its skeleton");
+  if (prepared.groups.start.size() != (target.has_skin() ? static_cast<size_t>(target.skeleton.size()) + 1 : 0) ||
+      prepared.soles.size() != find_legs(target.skeleton).size())
+    return fail(Status::Code::kBadData, "transfer: the target support was prepared for another character");
   if (!(opt.sample_rate > 0)) return fail(Status::Code::kBadData, "transfer: sample rate must be positive");
   if (source_cal.hips < 0 || target_cal.hips < 0)
     return fail(Status::Code::kBadData,
@@ -310,26 +347,15 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     if (by_ankle) r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, *input, target.skeleton, r.times, out);
   }
   const int n = static_cast<int>(r.times.size());
-  // The floor the feet are aligned and pinned to is the body's (tail
-  // excluded) in every run: count_tail only switches grounding's own minima,
-  // so a tail-counted run differs from a tail-excluded one by the tail's
-  // effect on the lift alone.
-  GroundingOptions body_floor = opt.grounding;
-  body_floor.count_tail = false;
-  r.floor_y = reference_floor(target, body_floor);
+  // Floor and sole points of the target's feet (its mesh when it has one):
+  // prepared once per character (prepare_target_support).
+  r.floor_y = prepared.floor_y;
   r.lift.assign(n, 0.0);
   const Skeleton& sk = target.skeleton;
   const int hips = target_cal.hips;
-
-  // Sole points of the target's feet: its mesh when it has one.
   LimbContactOptions lo = opt.limbs;
   lo.floor_y = r.floor_y;
-  lo.sole_points.clear();
-  for (const Leg& leg : find_legs(sk))
-    lo.sole_points.push_back(target.has_skin()
-                                 ? mesh_sole_points(target, leg, r.floor_y, opt.sole_band * target_cal.leg_length,
-                                                    opt.sole_points_per_joint)
-                                 : joint_sole_points(sk, leg, r.floor_y));
+  lo.sole_points = prepared.soles;
 
   // Floor alignment: the source's stance level onto the target's floor.
   if (opt.align_floor) {
@@ -360,7 +386,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     g.leg_contact.clear();  // E(t) from the phases above; no legs: E empty
     for (const std::vector<ContactPhase>& ph : lo.phases) g.leg_contact.push_back(contact_mask(ph, n));
     if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
-    r.lift = ground_lift(target, out, r.times, g);
+    r.lift = ground_lift(target, prepared.support, out, r.times, g);
     add_hips_world_y(sk, hips, r.times, r.lift, out);
   }
 

@@ -95,7 +95,36 @@ std::vector<bool> prop_joint_mask(const Skeleton& sk) {
   return prop;
 }
 
+std::span<const int> SkinGroups::of(int joint) const {
+  if (joint < 0 || joint + 1 >= static_cast<int>(start.size())) return {};
+  return std::span<const int>(vertices).subspan(start[joint], start[joint + 1] - start[joint]);
+}
+
+SkinGroups group_by_dominant_joint(const Character& c) {
+  const int n = c.skeleton.size();
+  const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  // Counting sort by dominant joint: stable, so ascending within a joint.
+  std::vector<int> dominant(nv);
+  SkinGroups g;
+  g.start.assign(n + 1, 0);
+  for (int v = 0; v < nv; ++v) {
+    const int d = dominant_joint(c.skin.influences[v]);
+    dominant[v] = d >= 0 && d < n ? d : -1;
+    if (dominant[v] >= 0) ++g.start[dominant[v] + 1];
+  }
+  for (int j = 0; j < n; ++j) g.start[j + 1] += g.start[j];
+  g.vertices.resize(g.start[n]);
+  std::vector<int> next(g.start.begin(), g.start.end() - 1);
+  for (int v = 0; v < nv; ++v)
+    if (dominant[v] >= 0) g.vertices[next[dominant[v]]++] = v;
+  return g;
+}
+
 SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
+  return sample_support(c, group_by_dominant_joint(c), opt);
+}
+
+SupportPoints sample_support(const Character& c, const SkinGroups& groups, const GroundingOptions& opt) {
   const Skeleton& sk = c.skeleton;
   const int n = sk.size();
   // Groups: one per dominant joint, then group n for opt.tail_vertices.
@@ -104,10 +133,11 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
   std::vector<char> listed_tail(nv, 0);
   for (int v : opt.tail_vertices)
     if (v >= 0 && v < nv) listed_tail[v] = 1;
-  for (int v = 0; v < nv; ++v) {
-    const int d = dominant_joint(c.skin.influences[v]);
-    if (d >= 0 && d < n) by_joint[listed_tail[v] ? n : d].push_back(v);
-  }
+  for (int j = 0; j < n; ++j)
+    for (int v : groups.of(j))
+      if (v < nv) by_joint[listed_tail[v] ? n : j].push_back(v);
+  // The listed tail group in vertex order, as one mesh pass would give it.
+  std::sort(by_joint[n].begin(), by_joint[n].end());
   const std::vector<bool> tail = tail_joint_mask(sk, opt.tail_joints);
   const std::vector<bool> prop = prop_joint_mask(sk);
   // Per shin of an IK leg: its ankle (bind) and the near-ankle radius.
@@ -185,8 +215,12 @@ SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
 
 std::vector<double> ground_lift_raw(const Character& c, const Clip& clip,
                                     std::span<const double> times, const GroundingOptions& opt) {
+  return ground_lift_raw(c, sample_support(c, opt), clip, times, opt);
+}
+
+std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, const Clip& clip,
+                                    std::span<const double> times, const GroundingOptions& opt) {
   const Skeleton& sk = c.skeleton;
-  const SupportPoints s = sample_support(c, opt);
   constexpr double kInf = std::numeric_limits<double>::infinity();
   double floor = kInf;
   for (size_t i = 0; i < s.vertices.size(); ++i) {
@@ -259,6 +293,12 @@ int smoothing_samples(std::span<const double> times, double seconds) {
 std::vector<double> ground_lift(const Character& c, const Clip& clip, std::span<const double> times,
                                 const GroundingOptions& opt) {
   const std::vector<double> raw = ground_lift_raw(c, clip, times, opt);
+  return smooth_lift(raw, smoothing_samples(times, opt.smoothing_radius_s));
+}
+
+std::vector<double> ground_lift(const Character& c, const SupportPoints& support, const Clip& clip,
+                                std::span<const double> times, const GroundingOptions& opt) {
+  const std::vector<double> raw = ground_lift_raw(c, support, clip, times, opt);
   return smooth_lift(raw, smoothing_samples(times, opt.smoothing_radius_s));
 }
 

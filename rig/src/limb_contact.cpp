@@ -143,26 +143,22 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& sk, const Leg& leg, dou
 
 std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, double floor_y, double band,
                                         int per_joint) {
+  return mesh_sole_points(ch, group_by_dominant_joint(ch), leg, floor_y, band, per_joint);
+}
+
+std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& groups, const Leg& leg, double floor_y,
+                                        double band, int per_joint) {
   std::vector<SolePoint> out;
-  const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
   // Feet that drive no skin (weightless IK targets: the shoe is skinned to
   // the shin): the sole is the shin's lowest skin.
-  bool foot_skin = false;
-  for (int v = 0; v < nv && !foot_skin; ++v) {
-    const int d = dominant_joint(ch.skin.influences[v]);
-    foot_skin = d >= 0 && (d == leg.foot || d == leg.toe);
-  }
+  const bool foot_skin = !groups.of(leg.foot).empty() || !groups.of(leg.toe).empty();
   const std::vector<int> sole_joints = foot_skin ? std::vector<int>{leg.foot, leg.toe} : std::vector<int>{leg.shin};
   for (int j : sole_joints) {
     if (j < 0) continue;
-    std::vector<int> vs;
+    const std::span<const int> dominated = groups.of(j);  // ascending: ties below go to the lower index
+    std::vector<int> vs(dominated.begin(), dominated.end());
     double low = std::numeric_limits<double>::infinity();
-    for (int v = 0; v < nv; ++v)
-      if (dominant_joint(ch.skin.influences[v]) == j) {
-        vs.push_back(v);
-        low = std::min(low, ch.mesh.positions[v].y());
-      }
-    const std::vector<int> dominated = vs;  // ascending: ties below go to the lower index
+    for (int v : vs) low = std::min(low, ch.mesh.positions[v].y());
     std::erase_if(vs, [&](int v) { return ch.mesh.positions[v].y() > low + band; });
     auto before = [&](int va, int vb) {
       const Vec3 &a = ch.mesh.positions[va], &b = ch.mesh.positions[vb];

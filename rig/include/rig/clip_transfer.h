@@ -111,6 +111,25 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
                              const Character& target, const Calibration& target_cal,
                              const TransferOptions& options = {});
 
+// What transfer_clip reads off the target's mesh alone (its support points,
+// floor and sole points): the same for every clip, so a caller transferring
+// many clips onto one character prepares it once. Built for the options'
+// grounding, sole_band and sole_points_per_joint.
+struct TargetSupport {
+  SkinGroups groups;
+  SupportPoints support;                   // sample_support(target, options.grounding)
+  double floor_y = 0.0;                    // reference_floor with count_tail off
+  std::vector<std::vector<SolePoint>> soles;  // per find_legs leg
+};
+TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
+                                     const TransferOptions& options = {});
+// The same transfer with the target prepared once; `prepared` must come from
+// this target, calibration and options (grounding, sole_band,
+// sole_points_per_joint).
+TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
+                             const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
+                             const TransferOptions& options = {});
+
 // True when the clip's first key is `skeleton`'s bind (neutral) pose and the
 // next key turns some joint by more than 0.1 rad at once.
 bool starts_with_bind_pose(const Skeleton& skeleton, const Clip& clip);
@@ -124,5 +143,7 @@ Clip trim_clip_start(const Clip& clip, double start);
 // count_tail); without a skinned mesh, the lowest bind y of the foot and toe
 // joints (or of all joints). Model units.
 double reference_floor(const Character& character, const GroundingOptions& options);
+// The same from support points sampled once (empty: no skinned mesh).
+double reference_floor(const Character& character, const SupportPoints& support, const GroundingOptions& options);
 
 }  // namespace rig

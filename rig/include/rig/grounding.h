@@ -85,6 +85,17 @@ std::vector<bool> prop_joint_mask(const Skeleton& skeleton);
 // tail bone.
 int dominant_joint(std::span<const Influence> influences);
 
+// The mesh's vertices grouped by dominant joint, ascending within a joint
+// (vertices with no influence in no group). Built once per character, so
+// support and sole sampling for every clip never rescan the mesh.
+struct SkinGroups {
+  std::vector<int> start;     // joint count + 1 offsets into `vertices`
+  std::vector<int> vertices;  // joint j's: vertices[start[j], start[j + 1])
+  // Joint j's vertices; empty for a joint out of range.
+  std::span<const int> of(int joint) const;
+};
+SkinGroups group_by_dominant_joint(const Character& character);
+
 struct SupportPoints {
   std::vector<int> vertices;   // mesh vertex indices, grouped by dominant joint (tail_vertices last)
   std::vector<int> dominant;   // dominant joint per point
@@ -93,14 +104,22 @@ struct SupportPoints {
   std::vector<int> leg;        // for those: the leg (find_legs order), -1 if in no leg
 };
 SupportPoints sample_support(const Character& character, const GroundingOptions& options);
+// The same from groups built once (group_by_dominant_joint of `character`).
+SupportPoints sample_support(const Character& character, const SkinGroups& groups, const GroundingOptions& options);
 
 // L_raw at each time (before smoothing). Poses use the clip on top of the
 // neutral (bind) locals. options.leg_contact[leg][k] refers to times[k].
 std::vector<double> ground_lift_raw(const Character& character, const Clip& clip,
                                     std::span<const double> times, const GroundingOptions& options);
+// The same with S sampled once (sample_support of `character` with options
+// that differ from `options` at most in count_tail and leg_contact).
+std::vector<double> ground_lift_raw(const Character& character, const SupportPoints& support, const Clip& clip,
+                                    std::span<const double> times, const GroundingOptions& options);
 
 // Smoothed per-sample lift to add to the hips' world y.
 std::vector<double> ground_lift(const Character& character, const Clip& clip,
+                                std::span<const double> times, const GroundingOptions& options);
+std::vector<double> ground_lift(const Character& character, const SupportPoints& support, const Clip& clip,
                                 std::span<const double> times, const GroundingOptions& options);
 
 // The smoothing used by ground_lift (max filter then moving average); radius

@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "rig/grounding.h"
 #include "rig/io.h"
 #include "rig/model.h"
 
@@ -83,6 +84,9 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& le
 // the joint projection when the mesh gives none.
 std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
                                         int per_joint = 24);
+// The same from groups built once (group_by_dominant_joint of `character`).
+std::vector<SolePoint> mesh_sole_points(const Character& character, const SkinGroups& groups, const Leg& leg,
+                                        double floor_y, double band, int per_joint = 24);
 
 // ---------------------------------------------------------------------------
 // Contact phases.
