@@ -9,6 +9,20 @@ install(TARGETS harness RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS tailrig_solver tailrig_rig tailrig_detect EXPORT tailrigTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# CMake strips only executables and shared libraries; when stripping (cpack's
+# CPACK_STRIP_FILES, cmake --install --strip) the static archives lose their
+# debug info too: ~185 MB of RelWithDebInfo objects that made the .deb 35 MB
+# and gzip most of the package_deb test. Symbols stay (they are linked against).
+foreach(lib tailrig_solver tailrig_rig tailrig_detect)
+  install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+    execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:${lib}>\"
+      RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR \"strip --strip-debug $<TARGET_FILE_NAME:${lib}> failed\")
+    endif()
+  endif()")
+endforeach()
 # include/tailrig/{solver,rig,detect}/: generic folder names stay out of
 # /usr/include; the targets add include/tailrig, so code keeps writing
 # #include "solver/tailrig_solver.h".

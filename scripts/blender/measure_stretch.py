@@ -46,28 +46,19 @@ def reference_sets(path):
     return sets, roots[0].parent.name, deepest
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("file")
-    ap.add_argument("clip")
-    ap.add_argument("--ref", required=True)
-    ap.add_argument("--samples", type=int, default=24)
-    ap.add_argument("--json")
-    a = ap.parse_args(tb.script_args())
-
-    sets, frame_bone, tip_bone = reference_sets(a.ref)
-    tb.import_glb(a.file)
+def measure(path, clip, samples, ref, sets, frame_bone, tip_bone):
+    tb.import_glb(path)
     arm = tb.armature()
     if frame_bone not in arm.pose.bones:
-        raise RuntimeError("%s has no bone '%s' (the reference tail's parent)" % (a.file, frame_bone))
+        raise RuntimeError("%s has no bone '%s' (the reference tail's parent)" % (path, frame_bone))
     meshes = []
     for obj in tb.skinned_meshes():
         if obj.name not in sets:
-            raise RuntimeError("%s: mesh '%s' is not in the reference" % (a.file, obj.name))
+            raise RuntimeError("%s: mesh '%s' is not in the reference" % (path, obj.name))
         tail, tip = sets[obj.name]
         if len(tail) != len(obj.data.vertices):
             raise RuntimeError("%s: mesh '%s' has %d vertices, the reference %d" %
-                               (a.file, obj.name, len(obj.data.vertices), len(tail)))
+                               (path, obj.name, len(obj.data.vertices), len(tail)))
         e = tb.edges(obj)
         rest = tb.rest_positions(obj)
         in_t = tail[e[:, 0]] & tail[e[:, 1]]
@@ -76,17 +67,17 @@ def main():
         ok = l0 > 0
         meshes.append((obj, e, l0, in_t & ok, in_b & ok, tip))
     if not meshes:
-        raise RuntimeError(a.file + ": no skinned mesh")
+        raise RuntimeError(path + ": no skinned mesh")
     rest_world = np.concatenate([tb.rest_positions(m[0], "world") for m in meshes])
     height = float(rest_world[:, 2].max() - rest_world[:, 2].min())  # Blender Z up
 
-    action = tb.action_for(a.clip, arm)
+    action = tb.action_for(clip, arm)
     tb.use_action(arm, action)
     sc = tb.bpy.context.scene
     duration = (action.frame_range[1] - action.frame_range[0]) * sc.render.fps_base / sc.render.fps
     tail_r, body_r, tips, times = [], [], [], []
-    for i in range(a.samples):
-        t = duration * i / a.samples
+    for i in range(samples):
+        t = duration * i / samples
         times.append(t)
         tb.set_time(t)
         tip_pts = []
@@ -105,25 +96,46 @@ def main():
     rng = float(max(np.linalg.norm(tips[i] - tips[j]) for i in range(len(tips)) for j in range(len(tips))))
     tail_r = np.concatenate(tail_r)
     body_r = np.concatenate(body_r)
-    out = {"file": a.file, "clip": a.clip, "action": action.name, "reference": a.ref,
-           "samples": a.samples, "duration": duration, "frame_bone": frame_bone, "tip_bone": tip_bone,
-           "tail": dict(tb.stretch_stats(tail_r), edges=int(sum(m[3].sum() for m in meshes))),
-           "body": dict(tb.stretch_stats(body_r), edges=int(sum(m[4].sum() for m in meshes))),
-           "tail_vertices": int(sum(sets[m[0].name][0].sum() for m in meshes)),
-           "tip_vertices": int(sum(m[5].sum() for m in meshes)),
-           "height": height, "tip_range": rng, "tip_range_rel_H": rng / height if height > 0 else 0.0,
-           "times": times, "tip": tips.tolist()}
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=1)
+    return {"file": path, "clip": clip, "action": action.name, "reference": ref,
+            "samples": samples, "duration": duration, "frame_bone": frame_bone, "tip_bone": tip_bone,
+            "tail": dict(tb.stretch_stats(tail_r), edges=int(sum(m[3].sum() for m in meshes))),
+            "body": dict(tb.stretch_stats(body_r), edges=int(sum(m[4].sum() for m in meshes))),
+            "tail_vertices": int(sum(sets[m[0].name][0].sum() for m in meshes)),
+            "tip_vertices": int(sum(m[5].sum() for m in meshes)),
+            "height": height, "tip_range": rng, "tip_range_rel_H": rng / height if height > 0 else 0.0,
+            "times": times, "tip": tips.tolist()}
+
+
+def report(out):
     print("blender measure_stretch: %s, clip '%s' (%s), %d samples, tail set from %s" %
-          (a.file, a.clip, action.name, a.samples, a.ref))
+          (out["file"], out["clip"], out["action"], out["samples"], out["reference"]))
     for k in ("tail", "body"):
         s = out[k]
         print("  %-5s %6d edges  p95 %6.2f  p99 %6.2f  max %6.2f  torn %6.2f %%" %
               (k, s["edges"], s["p95"], s["p99"], s["max"], 100 * s["torn_fraction"]))
     print("  tip range in the '%s' frame: %.4g (%.2f %% of H = %.4g)" %
-          (frame_bone, rng, 100 * out["tip_range_rel_H"], height))
+          (out["frame_bone"], out["tip_range"], 100 * out["tip_range_rel_H"], out["height"]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("clip")
+    ap.add_argument("--ref", required=True)
+    ap.add_argument("--samples", type=int, default=24)
+    ap.add_argument("--json")
+    # More files of the same reference and clip in this one Blender session
+    # (a start-up costs ~1.6 s): FILE JSON per --also.
+    ap.add_argument("--also", nargs=2, action="append", default=[], metavar=("FILE", "JSON"))
+    a = ap.parse_args(tb.script_args())
+
+    sets, frame_bone, tip_bone = reference_sets(a.ref)
+    for path, js in [(a.file, a.json)] + [tuple(x) for x in a.also]:
+        out = measure(path, a.clip, a.samples, a.ref, sets, frame_bone, tip_bone)
+        if js:
+            with open(js, "w") as f:
+                json.dump(out, f, indent=1)
+        report(out)
 
 
 try:

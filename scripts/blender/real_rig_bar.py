@@ -86,10 +86,13 @@ def main():
     fix_out = run([a.harness, "fix", stripped, "--bake", "--out", baked] + (["--solver", a.solver] if a.solver else []))
     print(fix_out.strip())
     rows = []
-    for label, path in (("artist", a.rig), ("stripped", stripped), ("fixed + baked", baked)):
-        js = os.path.join(a.work, label.replace(" + ", "_") + ".blender.json")
-        run([a.blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python",
-             os.path.join(here, "measure_stretch.py"), "--", path, a.clip, "--ref", a.rig, "--json", js])
+    files = (("artist", a.rig), ("stripped", stripped), ("fixed + baked", baked))
+    jsons = [os.path.join(a.work, label.replace(" + ", "_") + ".blender.json") for label, _ in files]
+    also = [x for (_, path), js in zip(files[1:], jsons[1:]) for x in ("--also", path, js)]
+    # One Blender session measures all three files.
+    run([a.blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python",
+         os.path.join(here, "measure_stretch.py"), "--", a.rig, a.clip, "--ref", a.rig, "--json", jsons[0]] + also)
+    for (label, path), js in zip(files, jsons):
         with open(js) as f:
             b = json.load(f)
         h = json.loads(run([a.harness, "stretch", path, "--clip", a.clip, "--tail-from", a.rig, "--json"]))
