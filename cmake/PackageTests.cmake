@@ -24,3 +24,6 @@ set_tests_properties(installed_harness_layout PROPERTIES FIXTURES_REQUIRED tailr
 add_test(NAME package_deb
   COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DWORK=${TAILRIG_PACKAGE_TEST_DIR}/deb
           -DASSETS=${TAILRIG_ASSETS} -P ${PROJECT_SOURCE_DIR}/cmake/tests/deb_package.cmake)
+
+include(${PROJECT_SOURCE_DIR}/cmake/TestCosts.cmake)
+tailrig_test_costs(package_install 1.0 package_consumer 10.0 package_deb 9.2)

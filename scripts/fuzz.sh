@@ -17,7 +17,7 @@ command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ missing (scripts/setup
 launcher=""
 command -v ccache >/dev/null && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-  -DTAILRIG_FUZZ=ON -DTAILRIG_BENCHMARKS=OFF -DTAILRIG_JEMALLOC=OFF -DTAILRIG_WERROR=ON $launcher \
+  -DTAILRIG_FUZZ=ON -DTAILRIG_CTEST_PER_CASE=ON -DTAILRIG_BENCHMARKS=OFF -DTAILRIG_JEMALLOC=OFF -DTAILRIG_WERROR=ON $launcher \
   "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
   "-DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
