@@ -12,7 +12,10 @@
 3. `harness stretch` measures the same three files with our own skinning:
    p99 and torn fraction must agree with Blender within 0.02 (issue 11);
 4. the bar: fixed+baked tail p99 <= the artist's, no tail edge sample over
-   1.5x (or under 0.67x), tip range in the hips frame >= half the artist's.
+   1.5x (or under 0.67x), tip range in the hips frame >= half the artist's;
+5. whole-body torn fraction (every mesh edge, tail and body, Blender) of each
+   rig is printed; with --max-body-torn F the fixed+baked one must be <= F
+   (issue 11: body torn <= 1 %).
 Prints the table; writes NAME.json, NAME.md and NAME_tip.png (artist vs
 baked tail tip over the clip) to the work dir and, if given, the report dir.
 Exit 0 when everything holds, 1 when a check fails, 2 on an error.
@@ -33,6 +36,13 @@ def run(cmd, **kw):
         sys.stderr.write(r.stdout + r.stderr)
         raise RuntimeError("failed (%d): %s" % (r.returncode, " ".join(cmd)))
     return r.stdout
+
+
+def whole_torn(b):
+    """Torn fraction over every mesh edge sample: tail and body edges share the samples, so weight by edge count."""
+    t, o = b["tail"], b["body"]
+    n = t["edges"] + o["edges"]
+    return (t["torn_fraction"] * t["edges"] + o["torn_fraction"] * o["edges"]) / n if n > 0 else 0.0
 
 
 def plot(path, rows, clip):
@@ -74,6 +84,8 @@ def main():
     ap.add_argument("--solver", default="", help="spring parameter overrides (JSON) passed to fix --bake")
     ap.add_argument("--enforce-bar", action="store_true",
                     help="fail when the bar is not met (default: report it; Blender/harness agreement always fails)")
+    ap.add_argument("--max-body-torn", type=float, default=None,
+                    help="fail when the fixed+baked whole-body torn fraction (Blender) exceeds this (e.g. 0.01)")
     a = ap.parse_args()
     if not os.path.exists(a.rig):
         print("missing asset %s: skipped" % a.rig)
@@ -117,6 +129,15 @@ def main():
         if b["tail"]["edges"] != h["tail"]["edges"]:
             fails.append("%s: tail edges Blender %d vs harness %d" % (label, b["tail"]["edges"], h["tail"]["edges"]))
     art, fixed = rows[0][1]["blender"], rows[2][1]["blender"]
+    for label, r in rows:
+        print("  whole-body torn (%s): %.2f %% (%d edges)" % (label, 100 * whole_torn(r["blender"]),
+                                                          r["blender"]["tail"]["edges"] + r["blender"]["body"]["edges"]))
+    if a.max_body_torn is not None:
+        ok = whole_torn(fixed) <= a.max_body_torn
+        print(("  ok   " if ok else "  FAIL ") + "fixed+baked whole-body torn %.2f %% <= %.2f %%" %
+              (100 * whole_torn(fixed), 100 * a.max_body_torn))
+        if not ok:
+            fails.append("fixed+baked whole-body torn %.4f > %.4f" % (whole_torn(fixed), a.max_body_torn))
     checks = [
         (fixed["tail"]["p99"] <= art["tail"]["p99"], "fixed+baked tail p99 %.3f <= artist %.3f" % (fixed["tail"]["p99"], art["tail"]["p99"])),
         (fixed["tail"]["torn_fraction"] == 0 and fixed["tail"]["max"] <= 1.5,
@@ -156,6 +177,8 @@ def main():
                         (label, b["tail"]["p95"], b["tail"]["p99"], h["tail"]["p99"], b["tail"]["max"],
                          100 * b["tail"]["torn_fraction"], 100 * h["tail"]["torn_fraction"], b["tip_range"],
                          100 * b["tip_range_rel_H"], b["body"]["p99"]))
+            f.write("\nWhole-body torn (every edge, Blender): %s\n" % ", ".join(
+                "%s %.2f %%" % (l, 100 * whole_torn(r["blender"])) for l, r in rows))
             f.write("\nBlender vs harness agreement (p99, torn within %.2f): %s\n" % (AGREE, "pass" if not fails else "FAIL"))
             f.write("Bar (tail p99 <= artist, 0 %% torn, tip range >= half the artist's): %s\n" %
                     ("met" if not bar_missed else "NOT MET"))
