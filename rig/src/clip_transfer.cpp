@@ -259,6 +259,28 @@ double reference_floor(const Character& ch, const SupportPoints& s, const Ground
   return floor < kInf ? floor : 0.0;
 }
 
+namespace {
+
+// Every index `prepared` holds is inside `target` (a support prepared for
+// another character must never index past this one's mesh or skeleton).
+bool fits(const TargetSupport& prepared, const Character& target) {
+  const int joints = target.skeleton.size();
+  const int nv = std::min(target.mesh.vertex_count(), static_cast<int>(target.skin.influences.size()));
+  if (prepared.groups.start.size() != (target.has_skin() ? static_cast<size_t>(joints) + 1 : 0)) return false;
+  if (prepared.soles.size() != find_legs(target.skeleton).size()) return false;
+  for (int v : prepared.support.vertices)
+    if (v < 0 || v >= nv) return false;
+  for (const std::vector<SolePoint>& leg : prepared.soles)
+    for (const SolePoint& p : leg) {
+      if (p.joint < 0 || p.joint >= joints) return false;
+      for (const Influence& in : p.influences)
+        if (in.joint < 0 || in.joint >= joints) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& opt) {
   TargetSupport t;
@@ -300,8 +322,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   };
   if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
     return fail(Status::Code::kBadData, "transfer: calibration does not match its skeleton");
-  if (prepared.groups.start.size() != (target.has_skin() ? static_cast<size_t>(target.skeleton.size()) + 1 : 0) ||
-      prepared.soles.size() != find_legs(target.skeleton).size())
+  if (!fits(prepared, target))
     return fail(Status::Code::kBadData, "transfer: the target support was prepared for another character");
   if (!(opt.sample_rate > 0)) return fail(Status::Code::kBadData, "transfer: sample rate must be positive");
   if (source_cal.hips < 0 || target_cal.hips < 0)

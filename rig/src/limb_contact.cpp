@@ -155,8 +155,11 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& g
   const std::vector<int> sole_joints = foot_skin ? std::vector<int>{leg.foot, leg.toe} : std::vector<int>{leg.shin};
   for (int j : sole_joints) {
     if (j < 0) continue;
-    const std::span<const int> dominated = groups.of(j);  // ascending: ties below go to the lower index
-    std::vector<int> vs(dominated.begin(), dominated.end());
+    const std::span<const int> group = groups.of(j);
+    std::vector<int> vs(group.begin(), group.end());
+    const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
+    std::erase_if(vs, [nv](int v) { return v < 0 || v >= nv; });  // groups of another mesh
+    const std::vector<int> dominated = vs;  // ascending: ties below go to the lower index
     double low = std::numeric_limits<double>::infinity();
     for (int v : vs) low = std::min(low, ch.mesh.positions[v].y());
     std::erase_if(vs, [&](int v) { return ch.mesh.positions[v].y() > low + band; });
