@@ -42,6 +42,8 @@ assets="${TAILRIG_ASSETS:-$root/../shared/assets}"
 [ -f "$assets/characters/Fox.glb" ] && cp "$assets/characters/Fox.glb" "$seeds/glb/asset_fox.glb"
 head -c 4096 /dev/urandom > "$seeds/solver/random"
 
+# Leaks inside Debian's Assimp are not ours (scripts/lsan_suppressions.txt).
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan_suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
 for t in glb gltf bvh json solver fix; do
   seed_dir="$seeds/$t"

@@ -27,6 +27,7 @@ mode=${TAILRIG_SANITIZE:-1}
 secs=${TAILRIG_FUZZ_SECONDS:-10}
 [ "$mode" = 0 ] && exit 0
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan_suppressions.txt"  # Assimp's own leaks
 
 if [ "$mode" = full ]; then
   asan="$root/build/ci-asan"
