@@ -49,25 +49,53 @@ Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& trian
 
 int connected_components(const Graph& graph, const std::vector<char>& mask,
                          std::vector<int>& labels) {
+  // Union-find over the rows in vertex order (each set rooted at its
+  // smallest vertex): mesh vertices come in runs along the surface, so the
+  // rows and parents it reads are mostly in cache, where a depth-first walk
+  // jumped around the whole mesh (issue 14). The labels are the walk's.
   const int n = graph.size();
+  std::vector<int> parent(static_cast<size_t>(n));
+  for (int v = 0; v < n; ++v) parent[v] = v;
+  auto root_of = [&parent](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (int v = 0; v < n; ++v) {
+    if (!mask[v]) continue;
+    for (int u : graph.neighbors_of(v)) {
+      if (u <= v || !mask[u]) continue;
+      const int a = root_of(v), b = root_of(u);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
   labels.assign(n, -1);
   int count = 0;
-  std::vector<int> stack;
-  for (int s = 0; s < n; ++s) {
-    if (!mask[s] || labels[s] >= 0) continue;
-    labels[s] = count;
-    stack.push_back(s);
-    while (!stack.empty()) {
-      const int v = stack.back();
-      stack.pop_back();
-      for (int u : graph.neighbors_of(v)) {
-        if (mask[u] && labels[u] < 0) {
-          labels[u] = count;
-          stack.push_back(u);
-        }
+  for (int v = 0; v < n; ++v) {
+    if (!mask[v]) continue;
+    const int r = root_of(v);
+    labels[v] = r == v ? count++ : labels[r];
+  }
+  return count;
+}
+
+int component_of(const Graph& graph, const std::vector<char>& mask, int seed,
+                 std::vector<char>& member) {
+  const int n = graph.size();
+  member.assign(n, 0);
+  if (seed < 0 || seed >= n || !mask[seed]) return 0;
+  int count = 1;
+  member[seed] = 1;
+  std::vector<int> stack{seed};
+  while (!stack.empty()) {
+    const int v = stack.back();
+    stack.pop_back();
+    for (int u : graph.neighbors_of(v)) {
+      if (mask[u] && !member[u]) {
+        member[u] = 1;
+        ++count;
+        stack.push_back(u);
       }
     }
-    ++count;
   }
   return count;
 }

@@ -204,8 +204,6 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
   r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
   r.reason = explain(x, facts, r);
   do_no_harm(x, r);
-  r.bone_distance_before = mean_bone_distance(x.c, r.vertices);
-  r.bone_distance_after = r.bone_distance_before;
 }
 
 // Geodesic length (the chain's L percentile) of a region from its ring.
@@ -239,16 +237,15 @@ bool tail_core_at(const Analysis& a, const Context& x, const Region& r, double l
   std::vector<char> mask(a.far.size(), 0);
   for (int v : r.welded) mask[v] = a.skeleton_distance[v] > level * a.height;
   if (!mask[seed]) return false;
-  std::vector<int> labels;
-  connected_components(a.graph, mask, labels);
+  std::vector<char> in_core;
+  if (component_of(a.graph, mask, seed, in_core) < p.min_region_vertices) return false;
   Region core;
   core.cut_level = level;
   for (int v : r.welded) {
-    if (labels[v] == labels[seed]) core.welded.push_back(v);
+    if (in_core[v]) core.welded.push_back(v);
   }
-  if (static_cast<int>(core.welded.size()) < p.min_region_vertices) return false;
   for (int v : r.vertices) {
-    if (labels[a.welded.weld_of[v]] == labels[seed]) core.vertices.push_back(v);
+    if (in_core[a.welded.weld_of[v]]) core.vertices.push_back(v);
   }
   evaluate(a, x, core);
   if (core.classification.cls != AppendageClass::kTail) return false;
@@ -424,6 +421,13 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     for (int w : core.welded) a.region_of[w] = core.id;
     evaluate(a, ctx, rest);
     a.regions.push_back(std::move(core));
+  }
+
+  // Only for the regions that stay (the split evaluates many candidate cores,
+  // and this was half of its time at 1 M vertices), before tails take root skin.
+  for (Region& r : a.regions) {
+    r.bone_distance_before = mean_bone_distance(c, r.vertices);
+    r.bone_distance_after = r.bone_distance_before;
   }
 
   for (Region& r : a.regions) {

@@ -1,6 +1,7 @@
 #include "detect/segment_distance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace detect {
@@ -84,19 +85,77 @@ double distance_to_segments(const Vec3& p, const std::vector<BoneSegment>& segme
   return best;
 }
 
+namespace {
+
+// A segment with the terms every query repeats computed once: the same
+// arithmetic as segment_distance (ab, |ab|^2), so distances are bit-identical,
+// plus the bounding sphere the field prunes with.
+struct PreparedSegment {
+  Vec3 a, ab, mid;
+  double len2, radius;
+};
+
+PreparedSegment prepare(const BoneSegment& s) {
+  PreparedSegment p;
+  p.a = s.a;
+  p.ab = s.b - s.a;
+  p.len2 = p.ab.squaredNorm();
+  p.mid = s.a + 0.5 * p.ab;
+  p.radius = 0.5 * std::sqrt(p.len2);
+  return p;
+}
+
+double distance_to(const Vec3& p, const PreparedSegment& s) {
+  double t = 0.0;
+  if (s.len2 > 0.0) t = std::clamp((p - s.a).dot(s.ab) / s.len2, 0.0, 1.0);
+  return (p - (s.a + t * s.ab)).norm();
+}
+
+}  // namespace
+
 std::vector<double> distance_field(const std::vector<Vec3>& points,
                                    const std::vector<BoneSegment>& segments,
                                    std::vector<int>* nearest) {
   std::vector<double> out(points.size(), std::numeric_limits<double>::infinity());
   if (nearest) nearest->assign(points.size(), -1);
-  for (size_t i = 0; i < points.size(); ++i) {
-    for (size_t s = 0; s < segments.size(); ++s) {
-      const double d = segment_distance(points[i], segments[s].a, segments[s].b);
-      if (d < out[i]) {
-        out[i] = d;
-        if (nearest) (*nearest)[i] = static_cast<int>(s);
+  const int ns = static_cast<int>(segments.size());
+  std::vector<PreparedSegment> prepared;
+  prepared.reserve(segments.size());
+  for (const BoneSegment& s : segments) prepared.push_back(prepare(s));
+  // The previous point's nearest segment is tried first (mesh vertices come
+  // in runs along the surface), and a segment whose bounding sphere lies
+  // farther than the best distance so far is skipped: |p - mid| - radius is a
+  // lower bound of its distance, kept with a 1e-9 margin so a skipped segment
+  // is always strictly farther. The result is that of the full scan, bit for
+  // bit: the minimum, and the lowest segment index that attains it (a 1 M-
+  // vertex field was a sixth of `fix`, issue 14).
+  int hint = 0;
+  for (size_t i = 0; i < points.size() && ns > 0; ++i) {
+    const Vec3& p = points[i];
+    // As in the scan, only a distance below +infinity wins (never NaN).
+    double best = std::numeric_limits<double>::infinity();
+    int best_s = -1;
+    if (const double d = distance_to(p, prepared[hint]); d < best) {
+      best = d;
+      best_s = hint;
+    }
+    for (int s = 0; s < ns; ++s) {
+      if (s == hint) continue;
+      const PreparedSegment& g = prepared[s];
+      const double reach = (best + g.radius) * (1.0 + 1e-9);
+      const double to_mid2 = (p - g.mid).squaredNorm();
+      if (to_mid2 > reach * reach && to_mid2 < std::numeric_limits<double>::infinity()) continue;
+      const double d = distance_to(p, g);
+      if (d < best || (d == best && best_s >= 0 && s < best_s)) {
+        best = d;
+        best_s = s;
       }
     }
+    if (best_s >= 0) {
+      out[i] = best;
+      hint = best_s;
+    }
+    if (nearest) (*nearest)[i] = best_s;
   }
   return out;
 }

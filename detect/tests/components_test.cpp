@@ -57,6 +57,50 @@ TEST(Components, SeamSplitStripJoinsAfterWelding) {
   EXPECT_EQ(connected_components(build_graph(12, t), mask, labels), 1);
 }
 
+// component_of gives each seed exactly its connected_components label set,
+// on a random mask over a random mesh (several components, isolated vertices).
+TEST(Components, ComponentOfMatchesTheLabels) {
+  const int n = 400;
+  std::vector<std::array<int, 3>> t;
+  unsigned state = 12345;
+  auto next = [&state] { return (state = state * 1103515245u + 12345u) >> 8; };
+  for (int i = 0; i < 300; ++i) {
+    const int a = static_cast<int>(next() % n);
+    t.push_back({a, static_cast<int>((a + 1 + next() % 7) % n), static_cast<int>((a + 2 + next() % 9) % n)});
+  }
+  const Graph g = build_graph(n, t);
+  std::vector<char> mask(n);
+  for (int v = 0; v < n; ++v) mask[v] = next() % 3 != 0;
+  std::vector<int> labels;
+  const int count = connected_components(g, mask, labels);
+  ASSERT_GT(count, 5);
+  // Labels: masked edges join, ids count up in order of smallest vertex.
+  int seen = 0;
+  for (int v = 0; v < n; ++v) {
+    ASSERT_EQ(labels[v] < 0, !mask[v]);
+    if (labels[v] == seen) ++seen;
+    ASSERT_LT(labels[v], seen) << v;
+    for (int u : g.neighbors_of(v)) {
+      if (mask[v] && mask[u]) {
+        ASSERT_EQ(labels[u], labels[v]);
+      }
+    }
+  }
+  EXPECT_EQ(seen, count);
+  std::vector<char> member;
+  for (int seed = 0; seed < n; ++seed) {
+    const int size = component_of(g, mask, seed, member);
+    ASSERT_EQ(member.size(), static_cast<size_t>(n));
+    int expected = 0;
+    for (int v = 0; v < n; ++v) {
+      const bool same = mask[seed] && labels[v] == labels[seed];
+      expected += same;
+      ASSERT_EQ(member[v] != 0, same) << "seed " << seed << " vertex " << v;
+    }
+    EXPECT_EQ(size, expected);
+  }
+}
+
 TEST(Graph, EdgeLengthsAndNeighbours) {
   const std::vector<rig::Vec3> p = {{0, 0, 0}, {3, 0, 0}, {0, 4, 0}};
   const Graph g = build_graph(3, {{0, 1, 2}}, &p);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+
 #include "test_util.h"
 
 namespace detect {
@@ -62,6 +66,49 @@ TEST(SkeletonSegments, SkipsNonDeformingChains) {
 TEST(SkeletonSegments, NoWeightsMeansAllDeform) {
   rig::Skin skin;
   EXPECT_EQ(deforming_joints(skin, 3), (std::vector<char>{1, 1, 1}));
+}
+
+// The pruned field is the full scan, bit for bit: every distance, and the
+// lowest segment index among equal minima (duplicated segments make ties),
+// over random points in coherent runs and odd values (NaN, inf, 1e200).
+TEST(DistanceField, EqualsTheFullScanBitForBit) {
+  unsigned state = 7;
+  auto unit = [&state] { return static_cast<double>((state = state * 1664525u + 1013904223u) >> 8) / (1 << 24); };
+  std::vector<BoneSegment> segs;
+  for (int i = 0; i < 40; ++i) {
+    BoneSegment s;
+    s.a = {unit() * 2 - 1, unit() * 2, unit() * 2 - 1};
+    s.b = i % 7 == 0 ? s.a : rig::Vec3(s.a + rig::Vec3(unit() - 0.5, unit() - 0.5, unit() - 0.5));
+    segs.push_back(s);
+    if (i % 9 == 0) segs.push_back(s);  // an exact tie
+  }
+  std::vector<rig::Vec3> points;
+  rig::Vec3 walk(0, 1, 0);
+  for (int i = 0; i < 5000; ++i) {
+    walk += 0.05 * rig::Vec3(unit() - 0.5, unit() - 0.5, unit() - 0.5);
+    points.push_back(i % 50 == 0 ? rig::Vec3(unit() * 4 - 2, unit() * 4 - 2, unit() * 4 - 2) : walk);
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  points.push_back({std::nan(""), 0, 0});
+  points.push_back({inf, 0, 0});
+  points.push_back({1e200, -1e200, 3});
+  points.push_back(segs[0].a);
+  std::vector<int> nearest;
+  const std::vector<double> field = distance_field(points, segs, &nearest);
+  ASSERT_EQ(field.size(), points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    double best = inf;
+    int best_s = -1;
+    for (size_t s = 0; s < segs.size(); ++s) {
+      const double d = segment_distance(points[i], segs[s].a, segs[s].b);
+      if (d < best) {
+        best = d;
+        best_s = static_cast<int>(s);
+      }
+    }
+    ASSERT_EQ(std::memcmp(&field[i], &best, sizeof best), 0) << "point " << i;
+    ASSERT_EQ(nearest[i], best_s) << "point " << i;
+  }
 }
 
 }  // namespace

@@ -121,9 +121,12 @@ Welded weld_by_position(const std::vector<Vec3>& positions,
   const double cell =
       std::max({kCellTolerances * tolerance, std::ldexp(extent, -40), std::numeric_limits<double>::min()});
   const double tol2 = tolerance * tolerance;
-  auto index_of = [cell](double coordinate) {
+  // A product, not a quotient (9 per vertex): any monotonic cell index gives
+  // the same welding, as long as partners' cells are the ones searched.
+  const double per_cell = 1.0 / cell;
+  auto index_of = [per_cell](double coordinate) {
     constexpr double kLimit = 0x1p62;  // neighbours (index +- 1) stay in range too
-    const double i = std::floor(coordinate / cell);
+    const double i = std::floor(coordinate * per_cell);
     return std::isnan(i) ? int64_t{0} : static_cast<int64_t>(std::clamp(i, -kLimit, kLimit));
   };
   auto cell_of = [&](const Vec3& p) { return CellKey{index_of(p.x()), index_of(p.y()), index_of(p.z())}; };

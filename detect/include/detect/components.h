@@ -39,4 +39,11 @@ Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& trian
 int connected_components(const Graph& graph, const std::vector<char>& mask,
                          std::vector<int>& labels);
 
+// The component of `seed` alone (mask[seed] must be set): member[v] = 1 for
+// its vertices, 0 elsewhere (graph-sized). Costs the component's size, not
+// the graph's: the fused-tail split asks for one component per level.
+// Returns the component's vertex count (0 when mask[seed] is not set).
+int component_of(const Graph& graph, const std::vector<char>& mask, int seed,
+                 std::vector<char>& member);
+
 }  // namespace detect
