@@ -29,20 +29,28 @@ Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& trian
   std::vector<int> fill(start.begin(), start.end() - 1);
   edges_of([&](int a, int b) { bucketed[fill[a]++] = b; });
 
+  // Rows are de-duplicated in place: the bucketed edges become the
+  // neighbour list (a second 8-edges-per-vertex array was fresh memory the
+  // kernel zeroes, a tenth of detection at 1 M vertices, issue 14).
   Graph g;
   g.offsets.assign(vertex_count + 1, 0);
-  g.neighbors.reserve(bucketed.size());
+  size_t kept = 0;
   for (int v = 0; v < vertex_count; ++v) {
     const auto first = bucketed.begin() + start[v], last = bucketed.begin() + start[v + 1];
     std::sort(first, last);
-    g.neighbors.insert(g.neighbors.end(), first, std::unique(first, last));
-    g.offsets[v + 1] = static_cast<int>(g.neighbors.size());
+    int previous = -1;  // ids are >= 0; writes never pass the read position
+    for (auto it = first; it != last; ++it) {
+      if (*it != previous) bucketed[kept++] = previous = *it;
+    }
+    g.offsets[v + 1] = static_cast<int>(kept);
   }
-  g.lengths.assign(g.neighbors.size(), 0.0);
+  bucketed.resize(kept);
+  g.neighbors = std::move(bucketed);
   if (positions) {
+    g.lengths.assign(g.neighbors.size(), 0.0);
     for (int v = 0; v < vertex_count; ++v)
       for (int i = g.offsets[v]; i < g.offsets[v + 1]; ++i)
-        g.lengths[i] = ((*positions)[v] - (*positions)[g.neighbors[i]]).norm();
+        g.lengths[i] = edge_length(*positions, v, g.neighbors[i]);
   }
   return g;
 }

@@ -210,7 +210,7 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
 double length_from_ring(const Analysis& a, const Region& r, double percentile_p) {
   std::vector<char> allowed(a.far.size(), 0);
   for (int v : r.welded) allowed[v] = 1;
-  const std::vector<double> g = geodesic_distance(a.graph, r.ring, allowed);
+  const std::vector<double> g = geodesic_distance_with_positions(a.graph, a.welded_positions, r.ring, allowed);
   std::vector<double> values;
   values.reserve(r.welded.size());
   for (int v : r.welded) values.push_back(g[v]);
@@ -321,7 +321,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   const int nw = a.welded.count();
   a.welded_positions.resize(nw);
   for (int w = 0; w < nw; ++w) a.welded_positions[w] = c.mesh.positions[a.welded.representative[w]];
-  a.graph = build_graph(nw, a.welded.triangles, &a.welded_positions);
+  // No length array: geodesics take their edge lengths from the positions.
+  a.graph = build_graph(nw, a.welded.triangles);
 
   const std::vector<char> deforming = deforming_joints(c.skin, nj);
   const auto segments = skeleton_segments(sk, deforming, params.end_extension);
@@ -464,7 +465,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         }
       }
     }
-    std::vector<double> gw = geodesic_distance(a.graph, sources, allowed);
+    std::vector<double> gw = geodesic_distance_with_positions(a.graph, a.welded_positions, sources, allowed);
     // Reading chosen: a split-off tail's cut ring lies partway along the tail
     // (its root is fused with the trunk skin), so g counts from the joint it
     // hangs from, the straight line from that joint to the cut ring standing in

@@ -9,8 +9,13 @@
 
 namespace detect {
 
-std::vector<double> geodesic_distance(const Graph& graph, const std::vector<int>& sources,
-                                      const std::vector<char>& allowed) {
+namespace {
+
+// Dijkstra from `sources` through allowed vertices; length(v, i) is the
+// length of v's i-th edge.
+template <class EdgeLength>
+std::vector<double> dijkstra(const Graph& graph, const std::vector<int>& sources,
+                             const std::vector<char>& allowed, EdgeLength length) {
   const int n = graph.size();
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<double> dist(n, inf);
@@ -26,11 +31,10 @@ std::vector<double> geodesic_distance(const Graph& graph, const std::vector<int>
     queue.pop();
     if (d > dist[v]) continue;
     const auto nb = graph.neighbors_of(v);
-    const auto len = graph.lengths_of(v);
     for (size_t i = 0; i < nb.size(); ++i) {
       const int u = nb[i];
       if (!allowed.empty() && !allowed[u]) continue;
-      const double nd = d + len[i];
+      const double nd = d + length(v, i);
       if (nd < dist[u]) {
         dist[u] = nd;
         queue.emplace(nd, u);
@@ -40,10 +44,34 @@ std::vector<double> geodesic_distance(const Graph& graph, const std::vector<int>
   return dist;
 }
 
+}  // namespace
+
+std::vector<double> geodesic_distance(const Graph& graph, const std::vector<int>& sources,
+                                      const std::vector<char>& allowed) {
+  if (graph.lengths.size() !=
+      graph.neighbors.size()) {  // built without positions: nothing is reachable
+    return dijkstra(graph, sources, allowed,
+                    [](int, size_t) { return std::numeric_limits<double>::infinity(); });
+  }
+  return dijkstra(graph, sources, allowed,
+                  [&graph](int v, size_t i) { return graph.lengths_of(v)[i]; });
+}
+
+std::vector<double> geodesic_distance_with_positions(const Graph& graph,
+                                                     const std::vector<rig::Vec3>& positions,
+                                                     const std::vector<int>& sources,
+                                                     const std::vector<char>& allowed) {
+  if (positions.size() != static_cast<size_t>(graph.size()))
+    return std::vector<double>(graph.size(), 0.0);
+  return dijkstra(graph, sources, allowed, [&graph, &positions](int v, size_t i) {
+    return edge_length(positions, v, graph.neighbors_of(v)[i]);
+  });
+}
+
 double percentile(std::vector<double> values, double p) {
-  values.erase(std::remove_if(values.begin(), values.end(),
-                              [](double x) { return !std::isfinite(x); }),
-               values.end());
+  values.erase(
+      std::remove_if(values.begin(), values.end(), [](double x) { return !std::isfinite(x); }),
+      values.end());
   if (values.empty()) return 0.0;
   std::sort(values.begin(), values.end());
   const double pos = std::clamp(p, 0.0, 1.0) * static_cast<double>(values.size() - 1);

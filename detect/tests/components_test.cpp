@@ -66,7 +66,8 @@ TEST(Components, ComponentOfMatchesTheLabels) {
   auto next = [&state] { return (state = state * 1103515245u + 12345u) >> 8; };
   for (int i = 0; i < 300; ++i) {
     const int a = static_cast<int>(next() % n);
-    t.push_back({a, static_cast<int>((a + 1 + next() % 7) % n), static_cast<int>((a + 2 + next() % 9) % n)});
+    t.push_back({a, static_cast<int>((a + 1 + next() % 7) % n),
+                 static_cast<int>((a + 2 + next() % 9) % n)});
   }
   const Graph g = build_graph(n, t);
   std::vector<char> mask(n);

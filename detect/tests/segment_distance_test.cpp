@@ -45,9 +45,9 @@ TEST(SkeletonSegments, EndJointExtension) {
 
 // Non-deforming helpers (root at the floor, weightless tail) are not bones.
 TEST(SkeletonSegments, SkipsNonDeformingChains) {
-  const auto sk = detect_test::make_skeleton(
-      {"root", "Hips", "Spine", "Tail1", "Tail2"}, {-1, 0, 1, 1, 3},
-      {{0, 0, 0}, {0, 1, 0}, {0, 2, 0}, {0, 1, -1}, {0, 1, -2}});
+  const auto sk =
+      detect_test::make_skeleton({"root", "Hips", "Spine", "Tail1", "Tail2"}, {-1, 0, 1, 1, 3},
+                                 {{0, 0, 0}, {0, 1, 0}, {0, 2, 0}, {0, 1, -1}, {0, 1, -2}});
   rig::Skin skin;
   skin.influences = {{{1, 1.0}}, {{2, 1.0}}};
   const auto deforming = deforming_joints(skin, sk.size());
@@ -73,7 +73,9 @@ TEST(SkeletonSegments, NoWeightsMeansAllDeform) {
 // over random points in coherent runs and odd values (NaN, inf, 1e200).
 TEST(DistanceField, EqualsTheFullScanBitForBit) {
   unsigned state = 7;
-  auto unit = [&state] { return static_cast<double>((state = state * 1664525u + 1013904223u) >> 8) / (1 << 24); };
+  auto unit = [&state] {
+    return static_cast<double>((state = state * 1664525u + 1013904223u) >> 8) / (1 << 24);
+  };
   std::vector<BoneSegment> segs;
   for (int i = 0; i < 40; ++i) {
     BoneSegment s;
@@ -86,7 +88,8 @@ TEST(DistanceField, EqualsTheFullScanBitForBit) {
   rig::Vec3 walk(0, 1, 0);
   for (int i = 0; i < 5000; ++i) {
     walk += 0.05 * rig::Vec3(unit() - 0.5, unit() - 0.5, unit() - 0.5);
-    points.push_back(i % 50 == 0 ? rig::Vec3(unit() * 4 - 2, unit() * 4 - 2, unit() * 4 - 2) : walk);
+    points.push_back(i % 50 == 0 ? rig::Vec3(unit() * 4 - 2, unit() * 4 - 2, unit() * 4 - 2)
+                                 : walk);
   }
   const double inf = std::numeric_limits<double>::infinity();
   points.push_back({std::nan(""), 0, 0});

@@ -13,21 +13,30 @@ namespace detect {
 // Undirected edge graph in compressed rows. Vertex ids are those of the
 // triangle list (welded ids in the pipeline); neighbours sorted ascending.
 struct Graph {
-  std::vector<int> offsets;     // size vertex_count + 1
-  std::vector<int> neighbors;   // offsets[v] .. offsets[v+1]
-  std::vector<double> lengths;  // edge length per neighbour entry (0 without positions)
+  std::vector<int> offsets;    // size vertex_count + 1
+  std::vector<int> neighbors;  // offsets[v] .. offsets[v+1]
+  std::vector<double>
+      lengths;  // edge length per neighbour entry (empty when built without positions)
 
   int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
   std::span<const int> neighbors_of(int v) const {
     return {neighbors.data() + offsets[v], neighbors.data() + offsets[v + 1]};
   }
   std::span<const double> lengths_of(int v) const {
+    if (lengths.size() != neighbors.size()) return {};
     return {lengths.data() + offsets[v], lengths.data() + offsets[v + 1]};
   }
 };
 
+// The length of edge v-u: the weight of Graph::lengths and of geodesics
+// computed from positions (one expression, so both give the same bits).
+inline double edge_length(const std::vector<rig::Vec3>& positions, int v, int u) {
+  return (positions[static_cast<size_t>(v)] - positions[static_cast<size_t>(u)]).norm();
+}
+
 // Builds the edge graph of `triangles` over `vertex_count` vertices. With
-// `positions` (one per vertex) edge lengths are filled in. Degenerate
+// `positions` (one per vertex) edge lengths are filled in; without, there is
+// no length array (geodesic_distance can take the positions instead). Degenerate
 // triangle edges (a == b) are skipped.
 Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& triangles,
                   const std::vector<rig::Vec3>* positions = nullptr);
