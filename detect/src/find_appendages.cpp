@@ -1,11 +1,11 @@
 #include "detect/find_appendages.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <string>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
+#include <string>
 #include <utility>
 
 #include "detect/attachment.h"
@@ -121,15 +121,20 @@ int chain_root(const Context& x, const rig::Vec3& p) {
 // Why a region got its class: the measured numbers against the thresholds.
 std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
   const ClassifyParams& p = x.params.classify;
-  std::string s = "hangs from " +
-                  (r.attachment >= 0 ? x.sk.names[r.attachment] + " (" + rig::role_name(x.sk.roles[r.attachment]) + ")"
-                                     : std::string("nothing"));
-  s += x.body.pelvis_zone.empty() || r.attachment < 0 || !x.body.pelvis_zone[r.attachment] ? "" : ", pelvis zone";
-  s += "; centroid/reach " + fmt("%.2f", f.centroid_ratio) + (f.centroid_ratio >= p.protrusion ? " >= " : " < ") +
-       fmt("%.2f", p.protrusion) + (f.centroid_ratio >= p.protrusion ? " (protrudes)" : " (wraps the body)");
-  s += "; elongation " + fmt("%.2f", f.elongation) + (f.elongation >= p.min_elongation ? " >= " : " < ") +
-       fmt("%.2f", p.min_elongation);
-  s += "; reach/H " + fmt("%.3f", f.reach) + (f.reach >= p.min_reach ? " >= " : " < ") + fmt("%.3f", p.min_reach);
+  std::string s =
+      "hangs from " + (r.attachment >= 0 ? x.sk.names[r.attachment] + " (" +
+                                               rig::role_name(x.sk.roles[r.attachment]) + ")"
+                                         : std::string("nothing"));
+  s += x.body.pelvis_zone.empty() || r.attachment < 0 || !x.body.pelvis_zone[r.attachment]
+           ? ""
+           : ", pelvis zone";
+  s += "; centroid/reach " + fmt("%.2f", f.centroid_ratio) +
+       (f.centroid_ratio >= p.protrusion ? " >= " : " < ") + fmt("%.2f", p.protrusion) +
+       (f.centroid_ratio >= p.protrusion ? " (protrudes)" : " (wraps the body)");
+  s += "; elongation " + fmt("%.2f", f.elongation) +
+       (f.elongation >= p.min_elongation ? " >= " : " < ") + fmt("%.2f", p.min_elongation);
+  s += "; reach/H " + fmt("%.3f", f.reach) + (f.reach >= p.min_reach ? " >= " : " < ") +
+       fmt("%.3f", p.min_reach);
   s += "; flatness " + fmt("%.2f", f.flatness);
   if (static_cast<int>(r.welded.size()) < x.params.min_region_vertices) s += "; too few vertices";
   return s;
@@ -146,25 +151,28 @@ void do_no_harm(const Context& x, Region& r) {
   if (o.non_body > kOwnedFraction && o.top_non_body >= 0) {
     k.action = Action::kUnchanged;
     r.reason += "; already rigged: " + fmt("%.0f", 100 * o.non_body) +
-                " % of its vertices are driven by non-body bones (most by " + x.sk.names[o.top_non_body] + ")";
+                " % of its vertices are driven by non-body bones (most by " +
+                x.sk.names[o.top_non_body] + ")";
     return;
   }
   if (k.cls == AppendageClass::kWorn && o.arm > kOwnedFraction) {
     k.action = Action::kUnchanged;
-    r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) + " % of its vertices are driven by arm bones";
+    r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) +
+                " % of its vertices are driven by arm bones";
     return;
   }
   if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
       o.top_fraction > kOwnedFraction) {
     k.action = Action::kUnchanged;
-    r.reason += "; already follows " + x.sk.names[o.top_joint] + " (" + fmt("%.0f", 100 * o.top_fraction) +
+    r.reason += "; already follows " + x.sk.names[o.top_joint] + " (" +
+                fmt("%.0f", 100 * o.top_fraction) +
                 " % of its vertices): a rigid rewrite would not fix anything";
     return;
   }
   if (k.cls == AppendageClass::kTail && !x.body.tail_bones.empty()) {
     k.action = Action::kUnchanged;
-    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] + ", " +
-                std::to_string(x.body.tail_bones.size()) + " joints): no second chain";
+    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] +
+                ", " + std::to_string(x.body.tail_bones.size()) + " joints): no second chain";
   }
 }
 
@@ -210,11 +218,55 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
 double length_from_ring(const Analysis& a, const Region& r, double percentile_p) {
   std::vector<char> allowed(a.far.size(), 0);
   for (int v : r.welded) allowed[v] = 1;
-  const std::vector<double> g = geodesic_distance_with_positions(a.graph, a.welded_positions, r.ring, allowed);
+  const std::vector<double> g =
+      geodesic_distance_with_positions(a.graph, a.welded_positions, r.ring, allowed);
   std::vector<double> values;
   values.reserve(r.welded.size());
   for (int v : r.welded) values.push_back(g[v]);
   return percentile(values, percentile_p);
+}
+
+// The component of {v in domain : skeleton distance > level x H} holding
+// `seed`, with its welded and mesh vertices in the domain's order; empty when
+// the seed is not above the level.
+Region core_at(const Analysis& a, const Region& domain, double level, int seed) {
+  Region core;
+  core.cut_level = level;
+  std::vector<char> mask(a.far.size(), 0);
+  for (int v : domain.welded) mask[v] = a.skeleton_distance[v] > level * a.height;
+  if (!mask[seed]) return core;
+  std::vector<char> in_core;
+  component_of(a.graph, mask, seed, in_core);
+  for (int v : domain.welded) {
+    if (in_core[v]) core.welded.push_back(v);
+  }
+  for (int v : domain.vertices) {
+    if (in_core[a.welded.weld_of[v]]) core.vertices.push_back(v);
+  }
+  return core;
+}
+
+// Evaluates `core` as a region cut at its level; false when it fails to be a
+// tail core (a round tail at least split_min_length x H long from its cut).
+bool passes_as_tail_core(const Analysis& a, const Context& x, Region& core) {
+  const Params& p = x.params;
+  if (static_cast<int>(core.welded.size()) < p.min_region_vertices) return false;
+  // A tail protrudes (classify): its centroid / reach, computed as evaluate
+  // does, decides most levels without evaluating the whole core.
+  rig::Vec3 centroid = rig::Vec3::Zero();
+  double reach = 0.0;
+  for (int v : core.welded) {
+    centroid += a.welded_positions[v];
+    reach = std::max(reach, a.skeleton_distance[v]);
+  }
+  centroid /= static_cast<double>(core.welded.size());
+  const double centroid_ratio =
+      reach > 0.0 ? distance_field({centroid}, x.segments)[0] / reach : 0.0;
+  if (!(centroid_ratio >= p.classify.protrusion)) return false;
+  evaluate(a, x, core);
+  if (core.classification.cls != AppendageClass::kTail) return false;
+  if (core.shape.flatness > p.classify.max_flatness) return false;
+  return length_from_ring(a, core, p.chain.length_percentile) >= p.split_min_length * a.height;
 }
 
 // Fused tails. Reading chosen: a tail grown out of a thick torso (the T-Rex's,
@@ -228,39 +280,15 @@ double length_from_ring(const Analysis& a, const Region& r, double percentile_p)
 // which also break into flaps) and short bumps do not count: the core must
 // be round (flatness as for worn items) and at least split_min_length x H
 // long from its cut. Returns true with the core in `out` (evaluated).
-// The component of {v in r : skeleton distance > level x H} holding `seed`,
-// evaluated as a region cut at `level`; false when it fails to be a tail
-// core (a round tail at least split_min_length x H long from its cut).
-bool tail_core_at(const Analysis& a, const Context& x, const Region& r, double level, int seed,
-                  Region& out) {
-  const Params& p = x.params;
-  std::vector<char> mask(a.far.size(), 0);
-  for (int v : r.welded) mask[v] = a.skeleton_distance[v] > level * a.height;
-  if (!mask[seed]) return false;
-  std::vector<char> in_core;
-  if (component_of(a.graph, mask, seed, in_core) < p.min_region_vertices) return false;
-  Region core;
-  core.cut_level = level;
-  for (int v : r.welded) {
-    if (in_core[v]) core.welded.push_back(v);
-  }
-  for (int v : r.vertices) {
-    if (in_core[a.welded.weld_of[v]]) core.vertices.push_back(v);
-  }
-  evaluate(a, x, core);
-  if (core.classification.cls != AppendageClass::kTail) return false;
-  if (core.shape.flatness > p.classify.max_flatness) return false;
-  if (length_from_ring(a, core, p.chain.length_percentile) < p.split_min_length * a.height) {
-    return false;
-  }
-  out = std::move(core);
-  return true;
-}
-
+//
 // Reading chosen (issue 11): only the component holding the region's
 // farthest vertex is tried. A tail is the part that sticks out farthest; a
 // rump, a belly or a back bulges less, and trying components in vertex order
 // grew a chain through a rat's rump while its long tail lay on the floor.
+// Cores shrink as the level rises (a higher level's core lies inside a lower
+// one's), so each level searches only the previous core, and the search ends
+// once the core is too small (issue 14: 19 levels over a 158 k-vertex region
+// rescanned it whole each time).
 bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out) {
   const double H = a.height;
   const Params& p = x.params;
@@ -273,15 +301,28 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
   const double first = p.far_fraction * H;
   const double step = std::max(p.split_step * H, (r.reach - first) / kMaxSplitSteps);
   if (!(step > 0.0) || !std::isfinite(step)) return false;
+  Region domain;
+  domain.welded = r.welded;
+  domain.vertices = r.vertices;
   for (int k = 1; k <= kMaxSplitSteps; ++k) {
     const double level = (first + k * step) / H;
     if (level * H >= r.reach) return false;
-    Region core;
-    if (!tail_core_at(a, x, r, level, seed, core)) continue;
+    Region core = core_at(a, domain, level, seed);
+    if (static_cast<int>(core.welded.size()) < p.min_region_vertices)
+      return false;  // so is every higher core
+    domain.welded = core.welded;
+    domain.vertices = core.vertices;
+    if (!passes_as_tail_core(a, x, core)) continue;
     // The saddle's cut ring still runs over the fillet where tail and
     // trunk skin blend; cut split_margin x H higher when the core still
     // passes there.
-    if (!tail_core_at(a, x, r, level + p.split_margin, seed, out)) out = std::move(core);
+    const double higher = level + p.split_margin;
+    Region cut = core_at(a, higher >= level ? core : r, higher, seed);
+    if (passes_as_tail_core(a, x, cut)) {
+      out = std::move(cut);
+    } else {
+      out = std::move(core);
+    }
     return true;
   }
   return false;
@@ -416,7 +457,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     rest.welded = std::move(kept);
     std::vector<int> kept_vertices;
     for (int v : rest.vertices) {
-      if (!std::binary_search(core.vertices.begin(), core.vertices.end(), v)) kept_vertices.push_back(v);
+      if (!std::binary_search(core.vertices.begin(), core.vertices.end(), v))
+        kept_vertices.push_back(v);
     }
     rest.vertices = std::move(kept_vertices);
     for (int w : core.welded) a.region_of[w] = core.id;
@@ -456,7 +498,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
       }
       std::vector<double> min_d(a.shell_count, std::numeric_limits<double>::infinity());
       for (int w = 0; w < nw; ++w) {
-        if (allowed[w]) min_d[a.shell_of[w]] = std::min(min_d[a.shell_of[w]], a.skeleton_distance[w]);
+        if (allowed[w])
+          min_d[a.shell_of[w]] = std::min(min_d[a.shell_of[w]], a.skeleton_distance[w]);
       }
       sources.clear();
       for (int w = 0; w < nw; ++w) {
@@ -465,7 +508,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         }
       }
     }
-    std::vector<double> gw = geodesic_distance_with_positions(a.graph, a.welded_positions, sources, allowed);
+    std::vector<double> gw =
+        geodesic_distance_with_positions(a.graph, a.welded_positions, sources, allowed);
     // Reading chosen: a split-off tail's cut ring lies partway along the tail
     // (its root is fused with the trunk skin), so g counts from the joint it
     // hangs from, the straight line from that joint to the cut ring standing in
@@ -508,7 +552,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
       r.edge_step = edge_step_along(region_edges, gw);
       r.bones = bone_count(r.length, H, params.chain, r.edge_step);
       const RootLine line{r.ring_centroid, r.cut_level > 0.0 ? r.root_offset : 0.0};
-      r.joints = chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes, line);
+      r.joints =
+          chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes, line);
     };
     grow();
     // Reading chosen (issue 11): a split-off tail's cut ring can lie far
@@ -553,9 +598,9 @@ rig::Status fix(rig::Character c, Mode mode, const Params& params, FixResult& ou
     }
     if (k.action == Action::kChain && mode == Mode::kChain && out.analysis.hips >= 0 &&
         r.length > 0.0) {
-      out.character = add_chain(std::move(out.character), r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips,
-                                r.joints, r.length, r.vertices,
-                                r.geodesic, params.chain, &r.chain_joint_ids);
+      out.character = add_chain(std::move(out.character),
+                                r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips, r.joints,
+                                r.length, r.vertices, r.geodesic, params.chain, &r.chain_joint_ids);
       if (r.cut_level > 0.0) hold_root_on_parent(out.character, out.analysis, r, params);
       ++out.chains;
     } else if (k.action == Action::kChain || k.action == Action::kRigid) {

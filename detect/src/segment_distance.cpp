@@ -6,14 +6,6 @@
 
 namespace detect {
 
-double segment_distance(const Vec3& p, const Vec3& a, const Vec3& b) {
-  const Vec3 ab = b - a;
-  const double len2 = ab.squaredNorm();
-  double t = 0.0;
-  if (len2 > 0.0) t = std::clamp((p - a).dot(ab) / len2, 0.0, 1.0);
-  return (p - (a + t * ab)).norm();
-}
-
 Vec3 joint_position(const rig::Skeleton& skeleton, int joint) {
   return skeleton.bind_world[joint].block<3, 1>(0, 3);
 }
