@@ -103,6 +103,75 @@ double distance_to(const Vec3& p, const PreparedSegment& s) {
   return (p - (s.a + t * s.ab)).norm();
 }
 
+// Per cell of a coarse grid over the points, the segments that can be
+// nearest to some point in it: those whose distance from the cell's centre is
+// within the cell's diameter of the smallest (the triangle inequality: a
+// point lies within half a diameter of its cell's centre), with a relative
+// margin for rounding. Every segment that attains a point's minimum is a
+// candidate of its cell, in ascending order, so the lowest such index wins as
+// in the full scan. A 1 M-vertex field then tries a few segments per vertex
+// instead of every bone (issue 14).
+class CandidateGrid {
+ public:
+  static constexpr int kCells = 16;  // per axis
+  // Empty (usable() false) unless there are enough points to pay for it and
+  // a finite, moderate extent.
+  CandidateGrid(const std::vector<Vec3>& points, const std::vector<PreparedSegment>& segments) {
+    if (points.size() < size_t{16} * kCells * kCells * kCells || segments.empty()) return;
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    for (const Vec3& p : points) {
+      if (!p.allFinite()) continue;
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    const double extent = (hi - lo).maxCoeff();
+    if (!(extent > 0.0) || !(extent < 1e100)) return;
+    lo_ = lo;
+    cell_ = extent / kCells;
+    const double diameter = cell_ * std::sqrt(3.0);
+    start_.reserve(kCells * kCells * kCells + 1);
+    start_.push_back(0);
+    std::vector<double> d(segments.size());
+    for (int x = 0; x < kCells; ++x) {
+      for (int y = 0; y < kCells; ++y) {
+        for (int z = 0; z < kCells; ++z) {
+          const Vec3 centre = lo_ + cell_ * Vec3(x + 0.5, y + 0.5, z + 0.5);
+          double nearest = std::numeric_limits<double>::infinity();
+          for (size_t s = 0; s < segments.size(); ++s) {
+            d[s] = distance_to(centre, segments[s]);
+            if (d[s] < nearest) nearest = d[s];
+          }
+          const double reach = (nearest + diameter) * (1.0 + 1e-9) + 1e-9 * extent;
+          for (size_t s = 0; s < segments.size(); ++s) {
+            if (!(d[s] > reach))
+              ids_.push_back(static_cast<int>(s));  // NaN stays: it never wins anyway
+          }
+          start_.push_back(static_cast<int>(ids_.size()));
+        }
+      }
+    }
+  }
+  bool usable() const { return !start_.empty(); }
+  // The candidates of p's cell; false when p is not finite (full scan).
+  bool candidates(const Vec3& p, const int*& first, const int*& last) const {
+    if (!p.allFinite()) return false;
+    auto index = [this](double c, double lo) {
+      return std::clamp(static_cast<int>(std::floor((c - lo) / cell_)), 0, kCells - 1);
+    };
+    const int cell =
+        (index(p.x(), lo_.x()) * kCells + index(p.y(), lo_.y())) * kCells + index(p.z(), lo_.z());
+    first = ids_.data() + start_[cell];
+    last = ids_.data() + start_[cell + 1];
+    return true;
+  }
+
+ private:
+  Vec3 lo_ = Vec3::Zero();
+  double cell_ = 0.0;
+  std::vector<int> start_;  // kCells^3 + 1 offsets into ids_
+  std::vector<int> ids_;
+};
+
 }  // namespace
 
 std::vector<double> distance_field(const std::vector<Vec3>& points,
@@ -114,6 +183,7 @@ std::vector<double> distance_field(const std::vector<Vec3>& points,
   std::vector<PreparedSegment> prepared;
   prepared.reserve(segments.size());
   for (const BoneSegment& s : segments) prepared.push_back(prepare(s));
+  const CandidateGrid grid(points, prepared);
   // The previous point's nearest segment is tried first (mesh vertices come
   // in runs along the surface), and a segment whose bounding sphere lies
   // farther than the best distance so far is skipped: |p - mid| - radius is a
@@ -124,6 +194,20 @@ std::vector<double> distance_field(const std::vector<Vec3>& points,
   int hint = 0;
   for (size_t i = 0; i < points.size() && ns > 0; ++i) {
     const Vec3& p = points[i];
+    const int *first = nullptr, *last = nullptr;
+    if (grid.usable() && grid.candidates(p, first, last)) {
+      double best = std::numeric_limits<double>::infinity();
+      int best_s = -1;
+      for (const int* s = first; s != last; ++s) {
+        if (const double d = distance_to(p, prepared[*s]); d < best) {
+          best = d;
+          best_s = *s;
+        }
+      }
+      if (best_s >= 0) out[i] = best;
+      if (nearest) (*nearest)[i] = best_s;
+      continue;
+    }
     // As in the scan, only a distance below +infinity wins (never NaN).
     double best = std::numeric_limits<double>::infinity();
     int best_s = -1;

@@ -68,10 +68,11 @@ TEST(SkeletonSegments, NoWeightsMeansAllDeform) {
   EXPECT_EQ(deforming_joints(skin, 3), (std::vector<char>{1, 1, 1}));
 }
 
-// The pruned field is the full scan, bit for bit: every distance, and the
-// lowest segment index among equal minima (duplicated segments make ties),
-// over random points in coherent runs and odd values (NaN, inf, 1e200).
-TEST(DistanceField, EqualsTheFullScanBitForBit) {
+// The pruned field (and, from 65 536 points, the candidate grid) is the full
+// scan, bit for bit: every distance, and the lowest segment index among equal
+// minima (duplicated segments make ties), over random points in coherent
+// runs and odd values (NaN, inf, 1e200, points on a segment).
+void expect_full_scan(int count, bool huge) {
   unsigned state = 7;
   auto unit = [&state] {
     return static_cast<double>((state = state * 1664525u + 1013904223u) >> 8) / (1 << 24);
@@ -86,7 +87,7 @@ TEST(DistanceField, EqualsTheFullScanBitForBit) {
   }
   std::vector<rig::Vec3> points;
   rig::Vec3 walk(0, 1, 0);
-  for (int i = 0; i < 5000; ++i) {
+  for (int i = 0; i < count; ++i) {
     walk += 0.05 * rig::Vec3(unit() - 0.5, unit() - 0.5, unit() - 0.5);
     points.push_back(i % 50 == 0 ? rig::Vec3(unit() * 4 - 2, unit() * 4 - 2, unit() * 4 - 2)
                                  : walk);
@@ -94,7 +95,8 @@ TEST(DistanceField, EqualsTheFullScanBitForBit) {
   const double inf = std::numeric_limits<double>::infinity();
   points.push_back({std::nan(""), 0, 0});
   points.push_back({inf, 0, 0});
-  points.push_back({1e200, -1e200, 3});
+  if (huge)
+    points.push_back({1e200, -1e200, 3});  // an extent the grid refuses: the pruned scan serves
   points.push_back(segs[0].a);
   std::vector<int> nearest;
   const std::vector<double> field = distance_field(points, segs, &nearest);
@@ -109,9 +111,16 @@ TEST(DistanceField, EqualsTheFullScanBitForBit) {
         best_s = static_cast<int>(s);
       }
     }
-    ASSERT_EQ(std::memcmp(&field[i], &best, sizeof best), 0) << "point " << i;
-    ASSERT_EQ(nearest[i], best_s) << "point " << i;
+    ASSERT_EQ(std::memcmp(&field[i], &best, sizeof best), 0) << "point " << i << " of " << count;
+    ASSERT_EQ(nearest[i], best_s) << "point " << i << " of " << count;
   }
+}
+
+TEST(DistanceField, PrunedScanEqualsTheFullScanBitForBit) { expect_full_scan(5000, true); }
+
+TEST(DistanceField, CandidateGridEqualsTheFullScanBitForBit) {
+  expect_full_scan(80000, false);
+  expect_full_scan(80000, true);
 }
 
 }  // namespace

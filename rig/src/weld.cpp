@@ -157,17 +157,38 @@ Welded weld_by_position(const std::vector<Vec3>& positions,
     return cell_of(positions[static_cast<size_t>(w.representative[id])]);
   };
   CellGrid grid(positions.size(), key_of);
+  // Cell keys are computed once, kPrefetchAhead vertices ahead, and kept in
+  // a ring until their vertex comes.
   constexpr size_t kPrefetchAhead = 16;  // vertices: covers a miss's latency
+  constexpr size_t kRing = 32;           // > kPrefetchAhead, a power of two
+  std::array<CellKey, kRing> keys;
+  for (size_t v = 0; v < std::min(kPrefetchAhead, positions.size()); ++v)
+    keys[v] = cell_of(positions[v]);
+  // The tolerance in cells, widened: a neighbour cell is searched when p
+  // lies this close to the shared face. Searching a cell too many never
+  // changes the result (only partners within the tolerance match); the
+  // margins keep every cell the exact test (index_of(c -+ tolerance)) asks for.
+  const double near_face = tolerance * per_cell * (1.0 + 1e-6);
   for (size_t v = 0; v < positions.size(); ++v) {
-    if (v + kPrefetchAhead < positions.size())
-      grid.prefetch(cell_of(positions[v + kPrefetchAhead]));
+    const CellKey k = keys[v & (kRing - 1)];
+    if (v + kPrefetchAhead < positions.size()) {
+      const CellKey ahead = cell_of(positions[v + kPrefetchAhead]);
+      keys[(v + kPrefetchAhead) & (kRing - 1)] = ahead;
+      grid.prefetch(ahead);
+    }
     const Vec3& p = positions[v];
-    const CellKey k = cell_of(p);
     // At most one cell further on each axis (2 tolerance cells); a non-finite
     // coordinate searches its own cell only.
     auto span = [&](double c, int64_t i) {
-      return std::array<int64_t, 2>{index_of(c - tolerance) < i ? i - 1 : i,
-                                    index_of(c + tolerance) > i ? i + 1 : i};
+      const double f = c * per_cell;
+      if (!(std::abs(f) < 0x1p52)) {  // huge or not finite: the exact test
+        return std::array<int64_t, 2>{index_of(c - tolerance) < i ? i - 1 : i,
+                                      index_of(c + tolerance) > i ? i + 1 : i};
+      }
+      const double above_floor = f - static_cast<double>(i);  // in [0, 1) up to rounding
+      const double slack = near_face + 1e-9 * (std::abs(f) + 1.0);
+      return std::array<int64_t, 2>{above_floor <= slack ? i - 1 : i,
+                                    1.0 - above_floor <= slack ? i + 1 : i};
     };
     const auto sx = span(p.x(), k.x), sy = span(p.y(), k.y), sz = span(p.z(), k.z);
     // The lowest matching welded id over every searched cell: ids ascend in
