@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace detect {
 
@@ -103,73 +104,74 @@ double distance_to(const Vec3& p, const PreparedSegment& s) {
   return (p - (s.a + t * s.ab)).norm();
 }
 
-// Per cell of a coarse grid over the points, the segments that can be
-// nearest to some point in it: those whose distance from the cell's centre is
-// within the cell's diameter of the smallest (the triangle inequality: a
-// point lies within half a diameter of its cell's centre), with a relative
-// margin for rounding. Every segment that attains a point's minimum is a
-// candidate of its cell, in ascending order, so the lowest such index wins as
-// in the full scan. A 1 M-vertex field then tries a few segments per vertex
-// instead of every bone (issue 14).
+// Per cell of a grid over the points, the segments that can be nearest to
+// some point in it: those whose distance from the cell's centre is within the
+// cell's diameter of the smallest (the triangle inequality: a point lies
+// within half a diameter of its cell's centre), with a relative margin for
+// rounding. Every segment that attains a point's minimum is a candidate of
+// its cell, in ascending order, so the lowest such index wins as in the full
+// scan. A cell's list is made when a point first lands in it (a surface
+// touches few of the 64^3 cells). A 1 M-vertex field then tries a few
+// segments per vertex instead of every bone (issue 14).
 class CandidateGrid {
  public:
-  static constexpr int kCells = 16;  // per axis
-  // Empty (usable() false) unless there are enough points to pay for it and
-  // a finite, moderate extent.
-  CandidateGrid(const std::vector<Vec3>& points, const std::vector<PreparedSegment>& segments) {
-    if (points.size() < size_t{16} * kCells * kCells * kCells || segments.empty()) return;
+  static constexpr int kCells = 64;  // per axis
+  // Unusable unless there are enough points to pay for it and a finite,
+  // moderate extent.
+  CandidateGrid(const std::vector<Vec3>& points, const std::vector<PreparedSegment>& segments)
+      : segments_(segments) {
+    if (points.size() < size_t{65536} || segments.empty()) return;
     Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
     for (const Vec3& p : points) {
       if (!p.allFinite()) continue;
       lo = lo.cwiseMin(p);
       hi = hi.cwiseMax(p);
     }
-    const double extent = (hi - lo).maxCoeff();
-    if (!(extent > 0.0) || !(extent < 1e100)) return;
+    extent_ = (hi - lo).maxCoeff();
+    if (!(extent_ > 0.0) || !(extent_ < 1e100)) return;
     lo_ = lo;
-    cell_ = extent / kCells;
-    const double diameter = cell_ * std::sqrt(3.0);
-    start_.reserve(kCells * kCells * kCells + 1);
-    start_.push_back(0);
-    std::vector<double> d(segments.size());
-    for (int x = 0; x < kCells; ++x) {
-      for (int y = 0; y < kCells; ++y) {
-        for (int z = 0; z < kCells; ++z) {
-          const Vec3 centre = lo_ + cell_ * Vec3(x + 0.5, y + 0.5, z + 0.5);
-          double nearest = std::numeric_limits<double>::infinity();
-          for (size_t s = 0; s < segments.size(); ++s) {
-            d[s] = distance_to(centre, segments[s]);
-            if (d[s] < nearest) nearest = d[s];
-          }
-          const double reach = (nearest + diameter) * (1.0 + 1e-9) + 1e-9 * extent;
-          for (size_t s = 0; s < segments.size(); ++s) {
-            if (!(d[s] > reach))
-              ids_.push_back(static_cast<int>(s));  // NaN stays: it never wins anyway
-          }
-          start_.push_back(static_cast<int>(ids_.size()));
-        }
-      }
-    }
+    cell_ = extent_ / kCells;
+    lists_.assign(size_t{kCells} * kCells * kCells, {-1, 0});
+    distances_.resize(segments.size());
   }
-  bool usable() const { return !start_.empty(); }
+  bool usable() const { return !lists_.empty(); }
   // The candidates of p's cell; false when p is not finite (full scan).
-  bool candidates(const Vec3& p, const int*& first, const int*& last) const {
+  bool candidates(const Vec3& p, const int*& first, const int*& last) {
     if (!p.allFinite()) return false;
     auto index = [this](double c, double lo) {
       return std::clamp(static_cast<int>(std::floor((c - lo) / cell_)), 0, kCells - 1);
     };
-    const int cell =
-        (index(p.x(), lo_.x()) * kCells + index(p.y(), lo_.y())) * kCells + index(p.z(), lo_.z());
-    first = ids_.data() + start_[cell];
-    last = ids_.data() + start_[cell + 1];
+    const int x = index(p.x(), lo_.x()), y = index(p.y(), lo_.y()), z = index(p.z(), lo_.z());
+    std::pair<int, int>& list = lists_[(static_cast<size_t>(x) * kCells + y) * kCells + z];
+    if (list.first < 0) list = make_list(x, y, z);
+    first = ids_.data() + list.first;
+    last = first + list.second;
     return true;
   }
 
  private:
+  std::pair<int, int> make_list(int x, int y, int z) {
+    const Vec3 centre = lo_ + cell_ * Vec3(x + 0.5, y + 0.5, z + 0.5);
+    double nearest = std::numeric_limits<double>::infinity();
+    for (size_t s = 0; s < segments_.size(); ++s) {
+      distances_[s] = distance_to(centre, segments_[s]);
+      if (distances_[s] < nearest) nearest = distances_[s];
+    }
+    const double reach = (nearest + cell_ * std::sqrt(3.0)) * (1.0 + 1e-9) + 1e-9 * extent_;
+    const int offset = static_cast<int>(ids_.size());
+    for (size_t s = 0; s < segments_.size(); ++s) {
+      if (!(distances_[s] > reach))
+        ids_.push_back(static_cast<int>(s));  // NaN stays: it never wins anyway
+    }
+    return {offset, static_cast<int>(ids_.size()) - offset};
+  }
+
+  const std::vector<PreparedSegment>& segments_;
   Vec3 lo_ = Vec3::Zero();
-  double cell_ = 0.0;
-  std::vector<int> start_;  // kCells^3 + 1 offsets into ids_
+  double cell_ = 0.0, extent_ = 0.0;
+  std::vector<std::pair<int, int>> lists_;  // per cell: offset into ids_ and count; -1 until made
   std::vector<int> ids_;
+  std::vector<double> distances_;  // scratch: one per segment
 };
 
 }  // namespace
@@ -183,7 +185,7 @@ std::vector<double> distance_field(const std::vector<Vec3>& points,
   std::vector<PreparedSegment> prepared;
   prepared.reserve(segments.size());
   for (const BoneSegment& s : segments) prepared.push_back(prepare(s));
-  const CandidateGrid grid(points, prepared);
+  CandidateGrid grid(points, prepared);
   // The previous point's nearest segment is tried first (mesh vertices come
   // in runs along the surface), and a segment whose bounding sphere lies
   // farther than the best distance so far is skipped: |p - mid| - radius is a
