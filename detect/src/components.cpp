@@ -6,8 +6,7 @@
 
 namespace detect {
 
-Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& triangles,
-                  const std::vector<rig::Vec3>* positions) {
+Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& triangles) {
   // Bucket the directed edges by their first vertex (counting sort), then
   // sort and de-duplicate each short row: the rows and their order are
   // those of one global (a, b) sort, in linear time and one pass of memory.
@@ -46,12 +45,6 @@ Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& trian
   }
   bucketed.resize(kept);
   g.neighbors = std::move(bucketed);
-  if (positions) {
-    g.lengths.assign(g.neighbors.size(), 0.0);
-    for (int v = 0; v < vertex_count; ++v)
-      for (int i = g.offsets[v]; i < g.offsets[v + 1]; ++i)
-        g.lengths[i] = edge_length(*positions, v, g.neighbors[i]);
-  }
   return g;
 }
 

@@ -176,22 +176,40 @@ void do_no_harm(const Context& x, Region& r) {
   }
 }
 
+// How far a region (welded ids) sticks out, classify's protrusion: its reach
+// (the farthest skeleton distance), its centroid's skeleton distance, and
+// their ratio.
+struct Protrusion {
+  double reach = 0.0, centroid_distance = 0.0, centroid_ratio = 0.0;
+};
+Protrusion protrusion_of(const Analysis& a, const Context& x, const std::vector<int>& welded,
+                         const rig::Vec3& centroid) {
+  Protrusion p;
+  for (int v : welded) p.reach = std::max(p.reach, a.skeleton_distance[v]);
+  p.centroid_distance = distance_to_segments(centroid, x.segments);
+  p.centroid_ratio = p.reach > 0.0 ? p.centroid_distance / p.reach : 0.0;
+  return p;
+}
+
+std::vector<rig::Vec3> positions_of(const Analysis& a, const std::vector<int>& welded) {
+  std::vector<rig::Vec3> pts;
+  pts.reserve(welded.size());
+  for (int v : welded) pts.push_back(a.welded_positions[v]);
+  return pts;
+}
+
 // Attachment, reach, shape, classification and bone distance of a region
 // whose `welded` ids are set.
 void evaluate(const Analysis& a, const Context& x, Region& r) {
   const double H = a.height;
   attach(a, x.sk, x.deforming, x.params, r);
-  std::vector<rig::Vec3> pts;
-  pts.reserve(r.welded.size());
-  r.reach = 0.0;
-  for (int v : r.welded) {
-    pts.push_back(a.welded_positions[v]);
-    r.reach = std::max(r.reach, a.skeleton_distance[v]);
-  }
+  const std::vector<rig::Vec3> pts = positions_of(a, r.welded);
   r.box = bounding_box(pts);
   r.shape = shape_of(pts);
-  r.centroid_distance = distance_field({r.shape.centroid}, x.segments)[0];
-  r.centroid_ratio = r.reach > 0.0 ? r.centroid_distance / r.reach : 0.0;
+  const Protrusion protrusion = protrusion_of(a, x, r.welded, r.shape.centroid);
+  r.reach = protrusion.reach;
+  r.centroid_distance = protrusion.centroid_distance;
+  r.centroid_ratio = protrusion.centroid_ratio;
   RegionFacts facts;
   facts.attachment = r.attachment_role.part;
   facts.reach = r.reach / H;
@@ -218,8 +236,7 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
 double length_from_ring(const Analysis& a, const Region& r, double percentile_p) {
   std::vector<char> allowed(a.far.size(), 0);
   for (int v : r.welded) allowed[v] = 1;
-  const std::vector<double> g =
-      geodesic_distance_with_positions(a.graph, a.welded_positions, r.ring, allowed);
+  const std::vector<double> g = geodesic_distance(a.graph, a.welded_positions, r.ring, allowed);
   std::vector<double> values;
   values.reserve(r.welded.size());
   for (int v : r.welded) values.push_back(g[v]);
@@ -251,18 +268,12 @@ Region core_at(const Analysis& a, const Region& domain, double level, int seed) 
 bool passes_as_tail_core(const Analysis& a, const Context& x, Region& core) {
   const Params& p = x.params;
   if (static_cast<int>(core.welded.size()) < p.min_region_vertices) return false;
-  // A tail protrudes (classify): its centroid / reach, computed as evaluate
-  // does, decides most levels without evaluating the whole core.
-  rig::Vec3 centroid = rig::Vec3::Zero();
-  double reach = 0.0;
-  for (int v : core.welded) {
-    centroid += a.welded_positions[v];
-    reach = std::max(reach, a.skeleton_distance[v]);
-  }
-  centroid /= static_cast<double>(core.welded.size());
-  const double centroid_ratio =
-      reach > 0.0 ? distance_field({centroid}, x.segments)[0] / reach : 0.0;
-  if (!(centroid_ratio >= p.classify.protrusion)) return false;
+  // A tail protrudes (classify): the protrusion evaluate would find (the
+  // centroid of shape_of is this mean) decides most levels without evaluating
+  // the whole core.
+  const rig::Vec3 mean = centroid(positions_of(a, core.welded));
+  if (!(protrusion_of(a, x, core.welded, mean).centroid_ratio >= p.classify.protrusion))
+    return false;
   evaluate(a, x, core);
   if (core.classification.cls != AppendageClass::kTail) return false;
   if (core.shape.flatness > p.classify.max_flatness) return false;
@@ -301,21 +312,22 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
   const double first = p.far_fraction * H;
   const double step = std::max(p.split_step * H, (r.reach - first) / kMaxSplitSteps);
   if (!(step > 0.0) || !std::isfinite(step)) return false;
-  Region domain;
-  domain.welded = r.welded;
-  domain.vertices = r.vertices;
+  const Region* domain = &r;  // the previous level's core once there is one
+  Region previous;
   for (int k = 1; k <= kMaxSplitSteps; ++k) {
     const double level = (first + k * step) / H;
     if (level * H >= r.reach) return false;
-    Region core = core_at(a, domain, level, seed);
+    Region core = core_at(a, *domain, level, seed);
     if (static_cast<int>(core.welded.size()) < p.min_region_vertices)
       return false;  // so is every higher core
-    domain.welded = core.welded;
-    domain.vertices = core.vertices;
-    if (!passes_as_tail_core(a, x, core)) continue;
+    if (!passes_as_tail_core(a, x, core)) {
+      previous = std::move(core);
+      domain = &previous;
+      continue;
+    }
     // The saddle's cut ring still runs over the fillet where tail and
     // trunk skin blend; cut split_margin x H higher when the core still
-    // passes there.
+    // passes there (inside this core; a negative margin searches the region).
     const double higher = level + p.split_margin;
     Region cut = core_at(a, higher >= level ? core : r, higher, seed);
     if (passes_as_tail_core(a, x, cut)) {
@@ -362,7 +374,6 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   const int nw = a.welded.count();
   a.welded_positions.resize(nw);
   for (int w = 0; w < nw; ++w) a.welded_positions[w] = c.mesh.positions[a.welded.representative[w]];
-  // No length array: geodesics take their edge lengths from the positions.
   a.graph = build_graph(nw, a.welded.triangles);
 
   const std::vector<char> deforming = deforming_joints(c.skin, nj);
@@ -508,8 +519,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         }
       }
     }
-    std::vector<double> gw =
-        geodesic_distance_with_positions(a.graph, a.welded_positions, sources, allowed);
+    std::vector<double> gw = geodesic_distance(a.graph, a.welded_positions, sources, allowed);
     // Reading chosen: a split-off tail's cut ring lies partway along the tail
     // (its root is fused with the trunk skin), so g counts from the joint it
     // hangs from, the straight line from that joint to the cut ring standing in

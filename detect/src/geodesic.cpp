@@ -9,14 +9,11 @@
 
 namespace detect {
 
-namespace {
-
-// Dijkstra from `sources` through allowed vertices; length(v, i) is the
-// length of v's i-th edge.
-template <class EdgeLength>
-std::vector<double> dijkstra(const Graph& graph, const std::vector<int>& sources,
-                             const std::vector<char>& allowed, EdgeLength length) {
+std::vector<double> geodesic_distance(const Graph& graph, const std::vector<rig::Vec3>& positions,
+                                      const std::vector<int>& sources,
+                                      const std::vector<char>& allowed) {
   const int n = graph.size();
+  if (positions.size() != static_cast<size_t>(n)) return std::vector<double>(n, 0.0);
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<double> dist(n, inf);
   using Item = std::pair<double, int>;
@@ -30,11 +27,9 @@ std::vector<double> dijkstra(const Graph& graph, const std::vector<int>& sources
     const auto [d, v] = queue.top();
     queue.pop();
     if (d > dist[v]) continue;
-    const auto nb = graph.neighbors_of(v);
-    for (size_t i = 0; i < nb.size(); ++i) {
-      const int u = nb[i];
+    for (int u : graph.neighbors_of(v)) {
       if (!allowed.empty() && !allowed[u]) continue;
-      const double nd = d + length(v, i);
+      const double nd = d + edge_length(positions, v, u);
       if (nd < dist[u]) {
         dist[u] = nd;
         queue.emplace(nd, u);
@@ -42,30 +37,6 @@ std::vector<double> dijkstra(const Graph& graph, const std::vector<int>& sources
     }
   }
   return dist;
-}
-
-}  // namespace
-
-std::vector<double> geodesic_distance(const Graph& graph, const std::vector<int>& sources,
-                                      const std::vector<char>& allowed) {
-  if (graph.lengths.size() !=
-      graph.neighbors.size()) {  // built without positions: nothing is reachable
-    return dijkstra(graph, sources, allowed,
-                    [](int, size_t) { return std::numeric_limits<double>::infinity(); });
-  }
-  return dijkstra(graph, sources, allowed,
-                  [&graph](int v, size_t i) { return graph.lengths_of(v)[i]; });
-}
-
-std::vector<double> geodesic_distance_with_positions(const Graph& graph,
-                                                     const std::vector<rig::Vec3>& positions,
-                                                     const std::vector<int>& sources,
-                                                     const std::vector<char>& allowed) {
-  if (positions.size() != static_cast<size_t>(graph.size()))
-    return std::vector<double>(graph.size(), 0.0);
-  return dijkstra(graph, sources, allowed, [&graph, &positions](int v, size_t i) {
-    return edge_length(positions, v, graph.neighbors_of(v)[i]);
-  });
 }
 
 double percentile(std::vector<double> values, double p) {

@@ -80,8 +80,7 @@ double distance_to_segments(const Vec3& p, const std::vector<BoneSegment>& segme
 
 namespace {
 
-// A segment with the terms every query repeats computed once: the same
-// arithmetic as segment_distance (ab, |ab|^2), so distances are bit-identical,
+// A segment with the terms every query repeats computed once (ab, |ab|^2),
 // plus the bounding sphere the field prunes with.
 struct PreparedSegment {
   Vec3 a, ab, mid;
@@ -99,9 +98,7 @@ PreparedSegment prepare(const BoneSegment& s) {
 }
 
 double distance_to(const Vec3& p, const PreparedSegment& s) {
-  double t = 0.0;
-  if (s.len2 > 0.0) t = std::clamp((p - s.a).dot(s.ab) / s.len2, 0.0, 1.0);
-  return (p - (s.a + t * s.ab)).norm();
+  return segment_distance(p, s.a, s.ab, s.len2);
 }
 
 // Per cell of a grid over the points, the segments that can be nearest to

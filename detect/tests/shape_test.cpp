@@ -3,11 +3,28 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "detect/attachment.h"
 
 namespace detect {
 namespace {
 
 // Eight box corners (±3, ±2, ±1): covariance diag(9, 4, 1).
+// The fused-tail split rejects a level by centroid() before shape_of runs:
+// both must give the same centroid, bit for bit.
+TEST(Shape, CentroidIsTheMeanBitForBit) {
+  unsigned state = 3;
+  auto unit = [&state] {
+    return static_cast<double>((state = state * 1664525u + 1013904223u) >> 8) / (1 << 24);
+  };
+  std::vector<rig::Vec3> pts;
+  for (int i = 0; i < 997; ++i) pts.push_back({unit() * 3 - 1, unit() * 1e-3, unit() * 1e4});
+  const rig::Vec3 a = shape_of(pts).centroid, b = centroid(pts);
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(double) * 3), 0);
+}
+
 TEST(Shape, PcaOfBoxCorners) {
   std::vector<rig::Vec3> p;
   for (int sx : {-1, 1})

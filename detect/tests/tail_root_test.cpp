@@ -18,7 +18,6 @@ Graph graph_of(int n, const std::vector<std::pair<int, int>>& edges) {
   g.offsets.push_back(0);
   for (const auto& list : adj) {
     g.neighbors.insert(g.neighbors.end(), list.begin(), list.end());
-    g.lengths.insert(g.lengths.end(), list.size(), 1.0);
     g.offsets.push_back(static_cast<int>(g.neighbors.size()));
   }
   return g;

@@ -15,31 +15,23 @@ namespace detect {
 struct Graph {
   std::vector<int> offsets;    // size vertex_count + 1
   std::vector<int> neighbors;  // offsets[v] .. offsets[v+1]
-  std::vector<double>
-      lengths;  // edge length per neighbour entry (empty when built without positions)
 
   int size() const { return offsets.empty() ? 0 : static_cast<int>(offsets.size()) - 1; }
   std::span<const int> neighbors_of(int v) const {
     return {neighbors.data() + offsets[v], neighbors.data() + offsets[v + 1]};
   }
-  std::span<const double> lengths_of(int v) const {
-    if (lengths.size() != neighbors.size()) return {};
-    return {lengths.data() + offsets[v], lengths.data() + offsets[v + 1]};
-  }
 };
 
-// The length of edge v-u: the weight of Graph::lengths and of geodesics
-// computed from positions (one expression, so both give the same bits).
+// The length of edge v-u, the weight of geodesics. Computed from the
+// positions when needed: a stored length per neighbour entry was 48 MB of
+// fresh memory at 1 M vertices (issue 14).
 inline double edge_length(const std::vector<rig::Vec3>& positions, int v, int u) {
   return (positions[static_cast<size_t>(v)] - positions[static_cast<size_t>(u)]).norm();
 }
 
-// Builds the edge graph of `triangles` over `vertex_count` vertices. With
-// `positions` (one per vertex) edge lengths are filled in; without, there is
-// no length array (geodesic_distance can take the positions instead). Degenerate
-// triangle edges (a == b) are skipped.
-Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& triangles,
-                  const std::vector<rig::Vec3>* positions = nullptr);
+// Builds the edge graph of `triangles` over `vertex_count` vertices.
+// Degenerate triangle edges (a == b) are skipped.
+Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& triangles);
 
 // Connected components of the vertices with mask[v] != 0, using only edges
 // whose both ends are in the mask. labels[v] = component id, or -1 outside the

@@ -101,7 +101,7 @@ struct Region {
 struct Analysis {
   double height = 0.0;               // H, bind units
   rig::Welded welded;
-  Graph graph;                       // welded graph with edge lengths
+  Graph graph;                       // welded graph (edge lengths from welded_positions)
   std::vector<rig::Vec3> welded_positions;
   std::vector<double> skeleton_distance;  // per welded vertex
   std::vector<char> far;                  // per welded vertex

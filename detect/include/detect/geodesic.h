@@ -9,20 +9,13 @@
 namespace detect {
 
 // Distance from the nearest source to every vertex, walking only through
-// vertices with allowed[v] != 0 (empty `allowed`: every vertex). Sources
-// start at 0 (and are allowed by definition); unreachable vertices get
-// +infinity. Units: those of Graph::lengths (a graph without lengths
-// reaches no vertex but the sources).
-std::vector<double> geodesic_distance(const Graph& graph, const std::vector<int>& sources,
+// vertices with allowed[v] != 0 (empty `allowed`: every vertex), each edge
+// weighted by edge_length of `positions` (one per graph vertex; another
+// count gives all zeros). Sources start at 0 (and are allowed by
+// definition); unreachable vertices get +infinity. Units: the positions'.
+std::vector<double> geodesic_distance(const Graph& graph, const std::vector<rig::Vec3>& positions,
+                                      const std::vector<int>& sources,
                                       const std::vector<char>& allowed = {});
-
-// The same with edge lengths from `positions` (one per graph vertex) instead
-// of Graph::lengths: bit-identical to a graph built with those positions,
-// without its array of lengths (48 MB of fresh memory at 1 M vertices).
-std::vector<double> geodesic_distance_with_positions(const Graph& graph,
-                                                     const std::vector<rig::Vec3>& positions,
-                                                     const std::vector<int>& sources,
-                                                     const std::vector<char>& allowed = {});
 
 // The p-th percentile (p in [0,1]) of the finite values: linear interpolation
 // between the sorted values at rank p·(n-1); 0 when there are none.

@@ -14,13 +14,16 @@ using Vec3 = rig::Vec3;
 // Distance from `p` to the segment a-b: t = clamp(((p-a)·(b-a))/|b-a|², 0, 1),
 // d = |p - (a + t(b-a))|. A degenerate segment (a == b) is the point a.
 // Inline: it runs per vertex and bone in the distance field and the bone
-// distances of every region.
-inline double segment_distance(const Vec3& p, const Vec3& a, const Vec3& b) {
-  const Vec3 ab = b - a;
-  const double len2 = ab.squaredNorm();
+// distances of every region. The second form takes ab = b - a and |ab|^2
+// computed once per segment, with the same bits.
+inline double segment_distance(const Vec3& p, const Vec3& a, const Vec3& ab, double len2) {
   double t = 0.0;
   if (len2 > 0.0) t = std::clamp((p - a).dot(ab) / len2, 0.0, 1.0);
   return (p - (a + t * ab)).norm();
+}
+inline double segment_distance(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 ab = b - a;
+  return segment_distance(p, a, ab, ab.squaredNorm());
 }
 
 // One bone segment in bind space. `joint` is the skeleton index of the joint
