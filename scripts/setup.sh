@@ -26,5 +26,11 @@ if [ ! -d "$root/scripts/node_modules/gltf-validator" ]; then
   echo "setup: installing the pinned Khronos glTF validator (npm ci)" >&2
   (cd "$root/scripts" && npm ci --no-audit --no-fund --loglevel=error)
 fi
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${TAILRIG_CMAKE_ARGS:-} >/dev/null
+# Line tables only (-g1): backtraces, perf and gdb's file:line stay, and the
+# build compiles a third faster with an eighth of the object size (full -g:
+# 826 MB of objects, a 190 MB harness that cpack strips in every package
+# test). For a debugger build pass TAILRIG_CMAKE_ARGS="-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g -DNDEBUG".
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
+  ${TAILRIG_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$(nproc)"

@@ -2,6 +2,7 @@
 # 12; SPEC §7, §12). Headless:
 #   blender -b --factory-startup --python-exit-code 1 --python measure_stretch.py -- \
 #       FILE.glb CLIP --ref REFERENCE.glb [--samples 24] [--json OUT.json]
+#       [--also FILE JSON]... [--item FILE CLIP REF JSON]...
 # Tail vertex set: vertices whose dominant bone (largest weight) in REFERENCE
 # (the artist's original, same vertex order) is a tail bone (a "tail" name
 # token, or below one). Edges: Blender mesh edges; tail edges have both ends
@@ -119,19 +120,29 @@ def report(out):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("file")
-    ap.add_argument("clip")
-    ap.add_argument("--ref", required=True)
+    ap.add_argument("file", nargs="?")
+    ap.add_argument("clip", nargs="?")
+    ap.add_argument("--ref")
     ap.add_argument("--samples", type=int, default=24)
     ap.add_argument("--json")
-    # More files of the same reference and clip in this one Blender session
-    # (a start-up costs ~1.6 s): FILE JSON per --also.
+    # More files in this one Blender session (a start-up costs ~1.6 s):
+    # FILE JSON per --also (the reference and clip above), FILE CLIP REF JSON
+    # per --item (their own).
     ap.add_argument("--also", nargs=2, action="append", default=[], metavar=("FILE", "JSON"))
+    ap.add_argument("--item", nargs=4, action="append", default=[], metavar=("FILE", "CLIP", "REF", "JSON"))
     a = ap.parse_args(tb.script_args())
-
-    sets, frame_bone, tip_bone = reference_sets(a.ref)
-    for path, js in [(a.file, a.json)] + [tuple(x) for x in a.also]:
-        out = measure(path, a.clip, a.samples, a.ref, sets, frame_bone, tip_bone)
+    if (a.file is None) != (a.clip is None) or (a.file is not None and not a.ref) or (a.also and a.file is None):
+        raise ValueError("FILE CLIP need --ref (and --also needs FILE CLIP)")
+    items = [(f, a.clip, a.ref, js) for f, js in ([(a.file, a.json)] if a.file else []) + [tuple(x) for x in a.also]]
+    items += [tuple(x) for x in a.item]
+    if not items:
+        raise ValueError("nothing to measure: give FILE CLIP --ref REF or --item")
+    references = {}  # the reference's tail sets, read once per file
+    for path, clip, ref, js in items:
+        if ref not in references:
+            references[ref] = reference_sets(ref)
+        sets, frame_bone, tip_bone = references[ref]
+        out = measure(path, clip, a.samples, ref, sets, frame_bone, tip_bone)
         if js:
             with open(js, "w") as f:
                 json.dump(out, f, indent=1)

@@ -3,6 +3,10 @@
 
   real_rig_bar.py --harness HARNESS --blender BLENDER --rig Trex.glb --clip TRex_Walk
                   --work DIR [--report-dir reports/] [--name bake_trex]
+  real_rig_bar.py --harness HARNESS --blender BLENDER --cases real_rig_bars.json
+                  --assets ASSETS --work DIR [--report-dir reports/]
+
+Per case (with --cases, every case; Blender starts once for all of them):
 
 1. `harness strip-tail RIG` (a humanoid rigger's output), then
    `harness fix --bake` on it;
@@ -18,7 +22,8 @@
    (issue 11: body torn <= 1 %).
 Prints the table; writes NAME.json, NAME.md and NAME_tip.png (artist vs
 baked tail tip over the clip) to the work dir and, if given, the report dir.
-Exit 0 when everything holds, 1 when a check fails, 2 on an error.
+Exit 0 when everything holds, 1 when a check fails, 2 on an error, 77 when
+no case's rig exists (a missing one is skipped).
 """
 import argparse
 import json
@@ -72,12 +77,15 @@ def plot(path, rows, clip):
     plt.close(fig)
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser()
     ap.add_argument("--harness", required=True)
     ap.add_argument("--blender", required=True)
-    ap.add_argument("--rig", required=True)
-    ap.add_argument("--clip", required=True)
+    ap.add_argument("--rig", help="one case: the artist's rig")
+    ap.add_argument("--clip", help="one case: its walk clip")
+    ap.add_argument("--cases", help="instead of --rig/--clip: a JSON list of cases {name, rig (relative to --assets), "
+                    "clip, solver?, enforce_bar?, max_body_torn?}; one Blender session measures them all")
+    ap.add_argument("--assets", default=".", help="the folder --cases' rig paths are relative to")
     ap.add_argument("--work", required=True)
     ap.add_argument("--report-dir")
     ap.add_argument("--name", default="bake_trex")
@@ -87,32 +95,75 @@ def main():
     ap.add_argument("--max-body-torn", type=float, default=None,
                     help="fail when the fixed+baked whole-body torn fraction (Blender) exceeds this (e.g. 0.01)")
     a = ap.parse_args()
-    if not os.path.exists(a.rig):
-        print("missing asset %s: skipped" % a.rig)
+    if (a.cases is None) == (a.rig is None) or (a.rig is not None and a.clip is None):
+        ap.error("give --rig and --clip, or --cases")
+    return a
+
+
+def cases_of(a):
+    """The cases to run: --cases' list, or the one --rig/--clip case (work dir --work itself)."""
+    if a.rig is not None:
+        return [argparse.Namespace(name=a.name, rig=a.rig, clip=a.clip, solver=a.solver, enforce_bar=a.enforce_bar,
+                                   max_body_torn=a.max_body_torn, work=a.work)]
+    with open(a.cases) as f:
+        doc = json.load(f)
+    if not isinstance(doc, list) or not doc:
+        raise ValueError("%s: expected a non-empty JSON list of cases" % a.cases)
+    out = []
+    for c in doc:
+        solver = c.get("solver", "")
+        out.append(argparse.Namespace(name=c["name"], rig=os.path.join(a.assets, c["rig"]), clip=c["clip"],
+                                      solver=json.dumps(solver) if isinstance(solver, dict) else solver,
+                                      enforce_bar=bool(c.get("enforce_bar", False)),
+                                      max_body_torn=c.get("max_body_torn"), work=os.path.join(a.work, c["name"])))
+    return out
+
+
+def prepare(a, c):
+    """strip-tail then fix --bake; returns the (label, path, blender json) of the three files to measure."""
+    os.makedirs(c.work, exist_ok=True)
+    stripped = os.path.join(c.work, "stripped.glb")
+    baked = os.path.join(c.work, "fixed_baked.glb")
+    run([a.harness, "strip-tail", c.rig, "--out", stripped])
+    fix_out = run([a.harness, "fix", stripped, "--bake", "--out", baked] + (["--solver", c.solver] if c.solver else []))
+    print("%s: %s" % (c.name, fix_out.strip()))
+    files = (("artist", c.rig), ("stripped", stripped), ("fixed + baked", baked))
+    return [(label, path, os.path.join(c.work, label.replace(" + ", "_") + ".blender.json")) for label, path in files]
+
+
+def main():
+    a = parse_args()
+    cases = cases_of(a)
+    present = [c for c in cases if os.path.exists(c.rig)]
+    for c in cases:
+        if c not in present:
+            print("missing asset %s: %s skipped" % (c.rig, c.name))
+    if not present:
         return 77
-    os.makedirs(a.work, exist_ok=True)
     here = os.path.dirname(os.path.abspath(__file__))
-    stripped = os.path.join(a.work, "stripped.glb")
-    baked = os.path.join(a.work, "fixed_baked.glb")
-    run([a.harness, "strip-tail", a.rig, "--out", stripped])
-    fix_out = run([a.harness, "fix", stripped, "--bake", "--out", baked] + (["--solver", a.solver] if a.solver else []))
-    print(fix_out.strip())
-    rows = []
-    files = (("artist", a.rig), ("stripped", stripped), ("fixed + baked", baked))
-    jsons = [os.path.join(a.work, label.replace(" + ", "_") + ".blender.json") for label, _ in files]
-    also = [x for (_, path), js in zip(files[1:], jsons[1:]) for x in ("--also", path, js)]
-    # One Blender session measures all three files.
+    files = {c.name: prepare(a, c) for c in present}
+    # One Blender session measures every file of every case.
+    items = [x for c in present for _, path, js in files[c.name] for x in ("--item", path, c.clip, c.rig, js)]
     run([a.blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python",
-         os.path.join(here, "measure_stretch.py"), "--", a.rig, a.clip, "--ref", a.rig, "--json", jsons[0]] + also)
-    for (label, path), js in zip(files, jsons):
+         os.path.join(here, "measure_stretch.py"), "--"] + items)
+    code = 0
+    for c in present:
+        code = max(code, evaluate(a, c, files[c.name]))
+    return code
+
+
+def evaluate(a, c, files):
+    """Prints the case's table and checks, writes NAME.json/.md/_tip.png; 0 ok, 1 a check failed."""
+    rows = []
+    for label, path, js in files:
         with open(js) as f:
             b = json.load(f)
-        h = json.loads(run([a.harness, "stretch", path, "--clip", a.clip, "--tail-from", a.rig, "--json"]))
+        h = json.loads(run([a.harness, "stretch", path, "--clip", c.clip, "--tail-from", c.rig, "--json"]))
         rows.append((label, {"file": path, "blender": b, "harness": h}))
 
     fails = []
     print("\n%s, clip %s, 24 samples, Blender's skinning (harness stretch in brackets); fix --bake solver overrides: %s" %
-          (os.path.basename(a.rig), a.clip, a.solver or "none (defaults)"))
+          (os.path.basename(c.rig), c.clip, c.solver or "none (defaults)"))
     print("| rig | tail p95 | tail p99 | tail max | torn | tip range (hips frame) | body p99 |")
     print("|---|---|---|---|---|---|---|")
     for label, r in rows:
@@ -132,12 +183,12 @@ def main():
     for label, r in rows:
         print("  whole-body torn (%s): %.2f %% (%d edges)" % (label, 100 * whole_torn(r["blender"]),
                                                           r["blender"]["tail"]["edges"] + r["blender"]["body"]["edges"]))
-    if a.max_body_torn is not None:
-        ok = whole_torn(fixed) <= a.max_body_torn
+    if c.max_body_torn is not None:
+        ok = whole_torn(fixed) <= c.max_body_torn
         print(("  ok   " if ok else "  FAIL ") + "fixed+baked whole-body torn %.2f %% <= %.2f %%" %
-              (100 * whole_torn(fixed), 100 * a.max_body_torn))
+              (100 * whole_torn(fixed), 100 * c.max_body_torn))
         if not ok:
-            fails.append("fixed+baked whole-body torn %.4f > %.4f" % (whole_torn(fixed), a.max_body_torn))
+            fails.append("fixed+baked whole-body torn %.4f > %.4f" % (whole_torn(fixed), c.max_body_torn))
     checks = [
         (fixed["tail"]["p99"] <= art["tail"]["p99"], "fixed+baked tail p99 %.3f <= artist %.3f" % (fixed["tail"]["p99"], art["tail"]["p99"])),
         (fixed["tail"]["torn_fraction"] == 0 and fixed["tail"]["max"] <= 1.5,
@@ -152,24 +203,24 @@ def main():
             bar_missed.append(line)
     for f in fails:  # Blender/harness disagreement: always a failure
         print("  FAIL " + f)
-    doc = {"rig": a.rig, "clip": a.clip, "rows": [{"rig": l, **r} for l, r in rows], "failures": fails,
+    doc = {"rig": c.rig, "clip": c.clip, "rows": [{"rig": l, **r} for l, r in rows], "failures": fails,
            "bar_not_met": bar_missed}
-    outs = [a.work] + ([a.report_dir] if a.report_dir else [])
+    outs = [c.work] + ([a.report_dir] if a.report_dir else [])
     for d in outs:
         os.makedirs(d, exist_ok=True)
-        slim = {"rig": os.path.basename(a.rig), "clip": a.clip, "failures": fails, "bar_not_met": bar_missed,
+        slim = {"rig": os.path.basename(c.rig), "clip": c.clip, "failures": fails, "bar_not_met": bar_missed,
                 "rows": [{"rig": l, "blender": {k: v for k, v in r["blender"].items() if k not in ("file", "reference")},
                           "harness": {k: v for k, v in r["harness"].items() if k not in ("file", "reference")}}
                          for l, r in rows]}
-        with open(os.path.join(d, a.name + ".json"), "w") as f:
-            json.dump(slim if d != a.work else doc, f, indent=1)
-        with open(os.path.join(d, a.name + ".md"), "w") as f:
-            f.write("# %s: strip-tail -> fix --bake, measured by Blender\n\n" % os.path.basename(a.rig))
+        with open(os.path.join(d, c.name + ".json"), "w") as f:
+            json.dump(slim if d != c.work else doc, f, indent=1)
+        with open(os.path.join(d, c.name + ".md"), "w") as f:
+            f.write("# %s: strip-tail -> fix --bake, measured by Blender\n\n" % os.path.basename(c.rig))
             f.write("Clip `%s`, 24 samples over the clip, Blender 3.4's glTF importer and armature skinning, Blender "
                     "mesh edges; tail set = vertices the artist's tail bones dominate. Torn = ratio > 1.5 or < 0.67. "
                     "Tip range: largest distance between two tail-tip positions in the frame of the bone the artist's "
-                    "tail hangs from. In brackets: `harness stretch` (our skinning) on the same file.\n\n" % a.clip)
-            f.write("`fix --bake` spring parameters: %s.\n\n" % ("defaults" if not a.solver else "defaults except `" + a.solver + "`"))
+                    "tail hangs from. In brackets: `harness stretch` (our skinning) on the same file.\n\n" % c.clip)
+            f.write("`fix --bake` spring parameters: %s.\n\n" % ("defaults" if not c.solver else "defaults except `" + c.solver + "`"))
             f.write("| rig | tail p95 | tail p99 | tail max | torn | tip range | body p99 |\n|---|---|---|---|---|---|---|\n")
             for label, r in rows:
                 b, h = r["blender"], r["harness"]
@@ -187,14 +238,14 @@ def main():
             for x in fails:
                 f.write("- FAIL %s\n" % x)
         try:
-            plot(os.path.join(d, a.name + "_tip.png"), rows, a.clip)
+            plot(os.path.join(d, c.name + "_tip.png"), rows, c.clip)
         except ImportError as e:
             print("no plot (%s)" % e)
-    print("real_rig_bar: Blender/harness agreement %s; bar %s%s" % (
-        "pass" if not fails else "%d failed" % len(fails),
+    print("real_rig_bar %s: Blender/harness agreement %s; bar %s%s" % (
+        c.name, "pass" if not fails else "%d failed" % len(fails),
         "met" if not bar_missed else "NOT MET (%d)" % len(bar_missed),
-        " (enforced)" if a.enforce_bar else " (reported)"))
-    return 1 if fails or (a.enforce_bar and bar_missed) else 0
+        " (enforced)" if c.enforce_bar else " (reported)"))
+    return 1 if fails or (c.enforce_bar and bar_missed) else 0
 
 
 if __name__ == "__main__":
