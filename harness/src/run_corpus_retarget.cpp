@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "detect/components.h"
 #include "detect/find_appendages.h"
 #include "metrics/stretch.h"
 #include "rig/clip_transfer.h"
@@ -42,6 +43,31 @@ std::string fmt(const char* f, double v) {
 double angle_deg(const rig::Quat& a, const rig::Quat& b) {
   const double d = std::min(1.0, std::abs(a.normalized().dot(b.normalized())));
   return 2.0 * std::acos(d) * 180.0 / M_PI;
+}
+
+// Per vertex: part of a carried object, a mesh island (welded) whose every
+// vertex a prop bone dominates (rig::prop_joint_mask: a sword on a `Weapon`
+// bone under the hand, a club skinned to a finger bone of a rig with no hand
+// joint). Floor placement ignores props, so the lowest-body-point and torn
+// checks do too: a weapon a human arm swing drives through the floor is not
+// the body sinking. Fingers joined to the arm's skin stay body.
+std::vector<char> prop_islands(const rig::Character& c, const rig::Welded& w) {
+  const std::vector<bool> prop_bone = rig::prop_joint_mask(c.skeleton);
+  const int nv = c.mesh.vertex_count();
+  std::vector<char> all_prop(w.count(), 1);  // per welded vertex: every raw vertex prop-dominated
+  for (int v = 0; v < nv; ++v) {
+    const int d = rig::dominant_joint(c.skin.influences[v]);
+    if (d < 0 || !prop_bone[d]) all_prop[w.weld_of[v]] = 0;
+  }
+  std::vector<int> label;
+  const int islands = detect::connected_components(detect::build_graph(w.count(), w.triangles),
+                                                   std::vector<char>(w.count(), 1), label);
+  std::vector<char> island_prop(islands, 1);
+  for (int i = 0; i < w.count(); ++i)
+    if (!all_prop[i]) island_prop[label[i]] = 0;
+  std::vector<char> out(nv, 0);
+  for (int v = 0; v < nv; ++v) out[v] = island_prop[label[w.weld_of[v]]];
+  return out;
 }
 
 }  // namespace
@@ -82,15 +108,21 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   const rig::Skeleton& sk = c.skeleton;
   const int n = static_cast<int>(t.times.size());
 
-  // Body = every vertex not in T (tail bones' skin, or the rigger tail detect found).
+  // Body = every vertex not in T (tail bones' skin, or the rigger tail detect
+  // found). Its lowest point leaves carried objects out (prop_islands); its
+  // torn edges keep them, as Blender's whole-body count does.
   const std::vector<bool> tail_bone = rig::tail_joint_mask(sk);
   const int nv = c.mesh.vertex_count();
+  const double H = rig::model_height(c.mesh.positions);
+  const rig::Welded w = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, kWeldFraction * H);
   std::vector<char> body(nv, 1);
   for (int v = 0; v < nv; ++v) {
     const int d = rig::dominant_joint(c.skin.influences[v]);
     if (d >= 0 && tail_bone[d]) body[v] = 0;
   }
   for (int v : to.grounding.tail_vertices) body[v] = 0;
+  const std::vector<char> prop = prop_islands(c, w);
+  const int prop_vertices = static_cast<int>(std::count(prop.begin(), prop.end(), 1));
   // The floor: the scene's y = floor_y (glTF is Y up; a character's own
   // clips stand on y = 0, also when its bind pose does not: the Cyberpunk
   // character's bind mesh floats 0.74 m above it). The pipeline's floor
@@ -98,7 +130,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   const double floor = e.floor_y / mpu;
   double bind_floor = kInf;
   for (int v = 0; v < nv; ++v)
-    if (body[v]) bind_floor = std::min(bind_floor, c.mesh.positions[v].y());
+    if (body[v] && !prop[v]) bind_floor = std::min(bind_floor, c.mesh.positions[v].y());
 
   // Legs move: per thigh joint, the largest angle between two of its local
   // rotations over the clip; the smallest over the thighs.
@@ -188,8 +220,6 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
                      role.part == BodyPart::kToe;
     if (leg && role.side != rig::Side::kCenter) foot_v[role.side == rig::Side::kLeft ? 0 : 1].push_back(v);
   }
-  const double H = rig::model_height(c.mesh.positions);
-  const rig::Welded w = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, kWeldFraction * H);
   std::vector<char> body_w(w.count(), 1);
   for (int v = 0; v < nv; ++v)
     if (!body[v]) body_w[w.weld_of[v]] = 0;
@@ -199,7 +229,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   std::vector<Vec3> bind_w(w.count()), posed_w(w.count());
   for (int i = 0; i < w.count(); ++i) bind_w[i] = c.mesh.positions[w.representative[i]];
 
-  double foot_err = kNaN, lowest_err = kNaN, lift = 0.0, lowest_min = kInf, lowest_max = -kInf;
+  double foot_err = kNaN, lowest_err = kNaN, lift = 0.0, lowest_min = kInf, lowest_max = -kInf, prop_min = kInf;
   std::string lowest_where;
   std::vector<long> stance_per_foot(2, 0);
   std::vector<double> ratios;
@@ -228,8 +258,10 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
     if (!in_stance) continue;
     double low = kInf;
     int low_v = -1;
-    for (int v = 0; v < nv; ++v)
-      if (body[v] && pos[v].y() < low) low = pos[v].y(), low_v = v;
+    for (int v = 0; v < nv; ++v) {
+      if (body[v] && !prop[v] && pos[v].y() < low) low = pos[v].y(), low_v = v;
+      if (prop[v]) prop_min = std::min(prop_min, (pos[v].y() - floor) * mpu);
+    }
     const double h = (low - floor) * mpu;
     if (std::isnan(lowest_err) || std::abs(h) > lowest_err) {
       lowest_err = std::abs(h);
@@ -265,11 +297,14 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   add_check(r, pre + "stance_foot_error_max_m", foot_err, "<=", kFloorTolerance,
             "lowest leg vertex vs the floor, source stance keys");
   add_check(r, pre + "lowest_point_error_max_m", lowest_err, "<=", kFloorTolerance,
-            "lowest body vertex vs the floor, source stance keys: worst " + lowest_where +
+            "lowest body vertex (carried props excluded) vs the floor, source stance keys: worst " + lowest_where +
                 "; max body lift " + fmt("%.3f m", lift * mpu));
   if (std::isfinite(lowest_min)) {
     r.metrics[pre + "lowest_point_min_m"] = lowest_min;
     r.metrics[pre + "lowest_point_max_m"] = lowest_max;
+  }
+  if (prop_vertices > 0 && std::isfinite(prop_min)) {  // reported, not checked: the arms' pose, not grounding
+    r.metrics[pre + "prop_lowest_point_min_m"] = prop_min;
   }
   add_check(r, pre + "body_torn_fraction", torn.torn_fraction, "<=", e.body_torn_max,
             std::to_string(body_edges.size()) + " body edges x " + std::to_string(torn_keys.size()) + " samples, p99 " +
@@ -284,6 +319,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   row["lowest_err_m"] = lowest_err;
   row["body_torn"] = torn.torn_fraction;
   row["lift_m"] = lift * mpu;
+  row["prop_vertices"] = prop_vertices;
   row["feet"] = static_cast<int>(t.feet.size());
   row["rigger_tail_vertices"] = tail_found;
   if (t.feet.empty()) row["limbs_note"] = t.limbs_note;
