@@ -120,5 +120,5 @@ set_tests_properties(bad_input_update_golden_no_phantom_change PROPERTIES FIXTUR
 # the older file or the complete new one, never a partial file (20 kills
 # each here; scripts run it with --iterations 300 for the issue's campaign).
 add_test(NAME bad_input_killed_write_keeps_a_whole_file
-  COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/tests/kill_test.py" ${h} "${bad}/kill" --iterations 20)
+  COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/tests/kill_test.py" ${h} "${bad}/kill" --iterations 20 --bad-inputs "${bad}")
 set_tests_properties(bad_input_killed_write_keeps_a_whole_file PROPERTIES FIXTURES_REQUIRED bad_inputs TIMEOUT 300)

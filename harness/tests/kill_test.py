@@ -7,7 +7,7 @@ older output). Half the delays are drawn uniformly over the command's
 measured duration (re-measured every 10 kills, the load changes), half
 around its end, so kills land while it reads, computes and writes.
 
-usage: kill_test.py HARNESS DIR [--iterations N] [--seed S]
+usage: kill_test.py HARNESS DIR [--iterations N] [--seed S] [--bad-inputs DIR]
 Exit 0 when every kill kept a whole file, 1 otherwise; prints the counts.
 """
 import argparse
@@ -26,6 +26,7 @@ ap.add_argument("harness")
 ap.add_argument("dir")
 ap.add_argument("--iterations", type=int, default=20, help="kills per command")
 ap.add_argument("--seed", type=int, default=15)
+ap.add_argument("--bad-inputs", help="an existing make_bad_inputs.py output (the ctest fixture's); generated when absent")
 a = ap.parse_args()
 rng = random.Random(a.seed)
 d = os.path.abspath(a.dir)
@@ -42,8 +43,10 @@ def check(cmd):
 # the bad-input corpus' ok_teleport scenario for the golden.
 src = os.path.join(d, "in.glb")
 check([a.harness, "fixture", "fox", "--out", src])
-check([sys.executable, os.path.join(here, "make_bad_inputs.py"), os.path.join(d, "bad")])
-scenarios = os.path.join(d, "bad", "scenarios")
+bad = os.path.abspath(a.bad_inputs) if a.bad_inputs else os.path.join(d, "bad")
+if not os.path.exists(os.path.join(bad, "good.glb")):
+    check([sys.executable, os.path.join(here, "make_bad_inputs.py"), bad])
+scenarios = os.path.join(bad, "scenarios")
 golden_dir = os.path.join(d, "golden")
 
 
@@ -63,7 +66,7 @@ def older_bytes(name, new):
                 m["value"] += 1.0
                 break
         return json.dumps(doc, indent=1).encode()
-    return open(os.path.join(d, "bad", "good.glb"), "rb").read()
+    return open(os.path.join(bad, "good.glb"), "rb").read()
 
 
 failures = []
