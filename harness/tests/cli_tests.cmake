@@ -58,9 +58,11 @@ endif()
 
 # Every fixture reads back through `harness info` with its roles and clips;
 # the fox at 1.91 m.
+# The files come from fixture_files_write (harness/fixtures).
 foreach(name fox fox_fused mouse mouse_chained caped skirted sheath eared longhair winged stubby tailless)
   add_test(NAME fixture_info_readback_${name}
-    COMMAND sh -c "\"$<TARGET_FILE:harness>\" fixture ${name} --out \"${work}/readback_${name}.glb\" >/dev/null && out=$(\"$<TARGET_FILE:harness>\" info \"${work}/readback_${name}.glb\") || exit 1; for r in hips spine neck head 'left thigh' 'right thigh' 'left shin' 'right shin' 'left foot' 'left upper_arm' 'right hand'; do echo \"$out\" | grep -q \"\\[$r\\]\" || { echo \"missing role $r\"; exit 1; }; done; for c in walk sprint back_flip crouch_backward crawl_idle climb_idle idle hip_swing; do echo \"$out\" | grep -Eq \"^ +$c +[0-9]\" || { echo \"missing clip $c\"; exit 1; }; done; [ ${name} != fox ] || echo \"$out\" | grep -q 'height H: 1.91 units = 1.910 m' || { echo 'fox height is not 1.91 m'; exit 1; }")
+    COMMAND sh -c "out=$(\"$<TARGET_FILE:harness>\" info \"${TAILRIG_FIXTURE_FILES_DIR}/${name}.glb\") || exit 1; for r in hips spine neck head 'left thigh' 'right thigh' 'left shin' 'right shin' 'left foot' 'left upper_arm' 'right hand'; do echo \"$out\" | grep -q \"\\[$r\\]\" || { echo \"missing role $r\"; exit 1; }; done; for c in walk sprint back_flip crouch_backward crawl_idle climb_idle idle hip_swing; do echo \"$out\" | grep -Eq \"^ +$c +[0-9]\" || { echo \"missing clip $c\"; exit 1; }; done; [ ${name} != fox ] || echo \"$out\" | grep -q 'height H: 1.91 units = 1.910 m' || { echo 'fox height is not 1.91 m'; exit 1; }")
+  set_tests_properties(fixture_info_readback_${name} PROPERTIES FIXTURES_REQUIRED fixture_files)
 endforeach()
 
 # A humanoid rigger's T-Rex (tail weights given to the legs by strip-tail),
