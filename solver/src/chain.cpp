@@ -277,15 +277,21 @@ ChainStatus build_chain(const ChainRigInput& in, const ChainParams& params, Chai
     const Vector3d u = Eigen::AngleAxisd(angle, Vector3d::UnitX()) * (q_arc * c);
     link.parent_to_hips = (f_bind.conjugate() * parent).normalized();
     link.rest_dir = (link.parent_to_hips.conjugate() * u).normalized();
-    link.bind_dir_parent = (link.neutral_rotation * link.bind_dir_local).normalized();
-    link.parent_to_hips_matrix = link.parent_to_hips.toRotationMatrix();
     link.rest_local_rotation =
         (detail::swing(link.neutral_rotation * link.bind_dir_local, link.rest_dir) *
          link.neutral_rotation)
             .normalized();
     parent = (parent * link.rest_local_rotation).normalized();
   }
+  refresh_derived(out);
   return {};
+}
+
+void refresh_derived(ChainDesc& chain) {
+  for (ChainLink& link : chain.links) {
+    link.bind_dir_parent = (link.neutral_rotation * link.bind_dir_local).normalized();
+    link.parent_to_hips_matrix = link.parent_to_hips.toRotationMatrix();
+  }
 }
 
 }  // namespace solver

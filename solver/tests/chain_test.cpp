@@ -47,6 +47,36 @@ TEST(BuildChain, FindsTailInOrderAndLengths) {
   EXPECT_TRUE(desc.links[0].neutral_translation.isApprox(Eigen::Vector3d(0, -0.05, -0.1), 1e-12));
 }
 
+// step() reads each link's derived copies (parent_to_hips_matrix,
+// bind_dir_parent): a chain whose rest frames are edited by hand steps like
+// the chain built that way only once refresh_derived() has run.
+TEST(BuildChain, RefreshDerivedAfterEditingLinks) {
+  const TestRig rig = make_rig(4, true, 0.8);
+  ChainParams params;
+  ChainParams other = params;
+  other.carry_deg = params.carry_deg + 25.0;
+  ChainDesc edited, built;
+  ASSERT_TRUE(build_chain(rig.input(), params, edited).ok());
+  ASSERT_TRUE(build_chain(rig.input(), other, built).ok());
+  for (size_t i = 0; i < edited.links.size(); ++i) {  // `built`'s rest frames into `edited`
+    edited.links[i].parent_to_hips = built.links[i].parent_to_hips;
+    edited.links[i].rest_dir = built.links[i].rest_dir;
+    edited.links[i].rest_local_rotation = built.links[i].rest_local_rotation;
+  }
+  auto points_after_swing = [&](const ChainDesc& desc) {
+    ChainState st;
+    init_state(desc, st);
+    reset(desc, other, st, testing::hip_swing(0.0));
+    std::vector<Eigen::Quaterniond> rot(static_cast<size_t>(desc.size()));
+    for (int f = 1; f <= 60; ++f) step(desc, other, st, 1.0 / 60.0, testing::hip_swing(f / 60.0), rot);
+    return st.points;
+  };
+  const std::vector<Eigen::Vector3d> want = points_after_swing(built);
+  EXPECT_NE(points_after_swing(edited), want) << "stale derived fields should change the motion";
+  refresh_derived(edited);
+  EXPECT_EQ(points_after_swing(edited), want);
+}
+
 TEST(BuildChain, MixamoPrefixAndMetersPerUnit) {
   const TestRig rig = make_rig(3, true, 0.6, 1.0, false, "mixamorig:", 100.0);  // centimetres
   ChainParams params;

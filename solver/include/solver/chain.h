@@ -63,7 +63,8 @@ struct ChainLink {
   Eigen::Quaterniond rest_local_rotation = Eigen::Quaterniond::Identity();
   // A_i: parent's corrected rest frame -> hips frame.
   Eigen::Quaterniond parent_to_hips = Eigen::Quaterniond::Identity();
-  // Derived by build_chain from the fields above for step() (not inputs):
+  // Derived from the fields above for step() (not inputs; build_chain and
+  // refresh_derived set them):
   // A_i as a rotation matrix, and the bind direction in the parent's frame
   // (neutral_rotation * bind_dir_local), unit.
   Eigen::Matrix3d parent_to_hips_matrix = Eigen::Matrix3d::Identity();
@@ -95,6 +96,13 @@ struct ChainDesc {
 // on bad input (no tail bones, broken chain, sizes differ); no exceptions.
 // Reads the [build] fields of `params` (carry, rest_curve, axes, units).
 ChainStatus build_chain(const ChainRigInput& in, const ChainParams& params, ChainDesc& out);
+
+// Recomputes each link's derived fields (parent_to_hips_matrix,
+// bind_dir_parent) from its own: step() and solver::Batch read only the
+// derived copies, so a caller that edits a built chain's links (an engine
+// retuning a rest frame, a tool swapping a bind rotation) calls this after.
+// build_chain() ends with it.
+void refresh_derived(ChainDesc& chain);
 
 // Name helpers (exposed for tests): returns N >= 1 for "<prefix>Tail_N",
 // 0 for "<prefix>Tail_End", -1 otherwise; `prefix` receives the prefix. A
