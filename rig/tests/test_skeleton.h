@@ -39,4 +39,19 @@ inline Skeleton make_skeleton(const std::vector<JointSpec>& joints) {
   return sk;
 }
 
+// Mixamo-named biped in T-pose (identity bind rotations); legs 0.9 long.
+inline Skeleton mixamo_biped() {
+  return make_skeleton({
+      {"mixamorig:Hips", -1, {0, 1.0, 0}},
+      {"mixamorig:Spine", 0, {0, 1.2, 0}},
+      {"mixamorig:Head", 1, {0, 1.6, 0}},
+      {"mixamorig:LeftUpLeg", 0, {0.1, 0.95, 0}},
+      {"mixamorig:LeftLeg", 3, {0.1, 0.5, 0}},
+      {"mixamorig:LeftFoot", 4, {0.1, 0.05, 0}},
+      {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
+      {"mixamorig:RightLeg", 6, {-0.1, 0.5, 0}},
+      {"mixamorig:RightFoot", 7, {-0.1, 0.05, 0}},
+  });
+}
+
 }  // namespace rig::test
