@@ -12,7 +12,8 @@ namespace harness {
 // where body grounding would read it as body and lift the pelvis (SPEC §5).
 // Finds that skin with detect: fills `tail_vertices` (ascending) and returns
 // their count; 0 when tail bones carry the skin (grounding finds them by
-// name) or no tail is detected; -1 on failure.
+// name) or no tail is detected (a tail-shaped region mostly driven by
+// non-body bones, a sword on `Weapon`, is not one); -1 on failure.
 int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices);
 
 }  // namespace harness

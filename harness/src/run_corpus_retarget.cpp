@@ -306,6 +306,9 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   if (prop_vertices > 0 && std::isfinite(prop_min)) {  // reported, not checked: the arms' pose, not grounding
     r.metrics[pre + "prop_lowest_point_min_m"] = prop_min;
   }
+  if (e.tail == "none")  // floor placement never driven by a misdetected region (issue 11)
+    add_check(r, pre + "rigger_tail_vertices", tail_found, "==", 0,
+              "no-tail character: skin kept out of body grounding as a boneless tail");
   add_check(r, pre + "body_torn_fraction", torn.torn_fraction, "<=", e.body_torn_max,
             std::to_string(body_edges.size()) + " body edges x " + std::to_string(torn_keys.size()) + " samples, p99 " +
                 fmt("%.3f", torn.p99) + (worst.empty() ? "" : "; torn skin mostly on " + worst));
