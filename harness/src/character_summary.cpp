@@ -73,7 +73,7 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
     std::fprintf(out, "  skin: up to %d influences per vertex, %d unweighted vertices\n",
                  s["skin"]["max_influences"].get<int>(), s["skin"]["unweighted_vertices"].get<int>());
     const auto& pl = s["placement"];
-    std::fprintf(out, "  viewer placement: lift %.4g units (body bottom %.4g, whole mesh %.4g, %d tail-skin vertices ignored)\n",
+    std::fprintf(out, "  viewer placement: lift %.4g units (body bottom %.4g, whole mesh %.4g, %d tail or prop skin vertices ignored)\n",
                  pl["vertical_offset"].get<double>(), pl["body_bottom"].get<double>(), pl["mesh_bottom"].get<double>(),
                  pl["tail_vertices"].get<int>());
   }

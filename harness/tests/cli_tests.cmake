@@ -84,7 +84,7 @@ endforeach()
 # Viewer placement in `info` (SPEC §5): the rigger's mouse has no tail bone,
 # so no skin is ignored; after `fix` the Tail_* skin is left out of the floor.
 add_test(NAME cli_info_viewer_placement_ignores_tail_skin
-  COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture mouse --out \"${work}/place_mouse.glb\" >/dev/null || exit 1; \"$h\" fix \"${work}/place_mouse.glb\" --out \"${work}/place_mouse_fixed.glb\" >/dev/null || exit 1; \"$h\" info \"${work}/place_mouse.glb\" | grep -q 'viewer placement: .*, 0 tail-skin vertices ignored' || { echo 'raw mouse: expected no tail skin'; exit 1; }; \"$h\" info \"${work}/place_mouse_fixed.glb\" | grep -Eq 'viewer placement: .*, [1-9][0-9]* tail-skin vertices ignored' || { echo 'fixed mouse: tail skin not ignored'; exit 1; }")
+  COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture mouse --out \"${work}/place_mouse.glb\" >/dev/null || exit 1; \"$h\" fix \"${work}/place_mouse.glb\" --out \"${work}/place_mouse_fixed.glb\" >/dev/null || exit 1; \"$h\" info \"${work}/place_mouse.glb\" | grep -q 'viewer placement: .*, 0 tail or prop skin vertices ignored' || { echo 'raw mouse: expected no tail skin'; exit 1; }; \"$h\" info \"${work}/place_mouse_fixed.glb\" | grep -Eq 'viewer placement: .*, [1-9][0-9]* tail or prop skin vertices ignored' || { echo 'fixed mouse: tail skin not ignored'; exit 1; }")
 
 # The corpus gate (issue 11; its ctest is scenario_corpus above): without the
 # assets it says so (exit 2, "test assets not found"), and a character file without a
