@@ -48,9 +48,9 @@ double angle_deg(const rig::Quat& a, const rig::Quat& b) {
 // Per vertex: part of a carried object, a mesh island (welded) whose every
 // vertex a prop bone dominates (rig::prop_joint_mask: a sword on a `Weapon`
 // bone under the hand, a club skinned to a finger bone of a rig with no hand
-// joint). Floor placement ignores props, so the lowest-body-point and torn
-// checks do too: a weapon a human arm swing drives through the floor is not
-// the body sinking. Fingers joined to the arm's skin stay body.
+// joint). Floor placement ignores props, so the lowest-body-point check does
+// too: a weapon a human arm swing drives through the floor is not the body
+// sinking. Fingers joined to the arm's skin stay body.
 std::vector<char> prop_islands(const rig::Character& c, const rig::Welded& w) {
   const std::vector<bool> prop_bone = rig::prop_joint_mask(c.skeleton);
   const int nv = c.mesh.vertex_count();
@@ -262,14 +262,16 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
       if (body[v] && !prop[v] && pos[v].y() < low) low = pos[v].y(), low_v = v;
       if (prop[v]) prop_min = std::min(prop_min, (pos[v].y() - floor) * mpu);
     }
-    const double h = (low - floor) * mpu;
-    if (std::isnan(lowest_err) || std::abs(h) > lowest_err) {
-      lowest_err = std::abs(h);
-      const int d = rig::dominant_joint(c.skin.influences[low_v]);
-      lowest_where = fmt("%.3f m", h) + " at " + fmt("%.2f s", t.times[k]) + " on " + (d >= 0 ? sk.names[d] : "?") + " skin";
+    if (low_v >= 0) {  // none when tail and props are all the skin: the check then fails on NaN
+      const double h = (low - floor) * mpu;
+      if (std::isnan(lowest_err) || std::abs(h) > lowest_err) {
+        lowest_err = std::abs(h);
+        const int d = rig::dominant_joint(c.skin.influences[low_v]);
+        lowest_where = fmt("%.3f m", h) + " at " + fmt("%.2f s", t.times[k]) + " on " + (d >= 0 ? sk.names[d] : "?") + " skin";
+      }
+      lowest_min = std::min(lowest_min, h);
+      lowest_max = std::max(lowest_max, h);
     }
-    lowest_min = std::min(lowest_min, h);
-    lowest_max = std::max(lowest_max, h);
     for (int side = 0; side < 2; ++side) {
       if (!stance_of_side[side][k] || foot_v[side].empty()) continue;
       ++stance_per_foot[side];
