@@ -100,7 +100,7 @@ const char* const kFileColumns[] = {"file", "roles_ok", "legs", "arms", "hips_jo
                                     "stretch_before_p99", "stretch_after_p99", "stretch_before_torn",
                                     "stretch_after_torn", "checks", "failed", "known_gaps"};
 const char* const kRetargetColumns[] = {"refused", "feet", "legs_range_deg", "foot_err_m", "lowest_err_m",
-                                        "body_torn", "lift_m", "rigger_tail_vertices", "prop_vertices", "torn_on", "limbs_note",
+                                        "body_torn", "artist_clip", "artist_clip_body_torn", "lift_m", "rigger_tail_vertices", "prop_vertices", "torn_on", "limbs_note",
                                         "reason"};
 const char* const kExtraColumns[] = {"tags", "stretch_artist_p99", "tail_edges", "fix_regions", "strip_regions",
                                      "error"};

@@ -70,6 +70,18 @@ std::vector<char> prop_islands(const rig::Character& c, const rig::Welded& w) {
   return out;
 }
 
+// The character's own clip of the source's gait: the shortest clip name with
+// a "run" (run.bvh) or "walk" (the walks) token, or -1.
+int own_gait_clip(const rig::Character& c, const std::string& source_key) {
+  const char* gait = source_key.find("run") != std::string::npos ? "run" : "walk";
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(c.clips.size()); ++i)
+    if (rig::name_has_token(c.clips[i].name, gait) &&
+        (best < 0 || c.clips[i].name.size() < c.clips[best].name.size()))
+      best = i;
+  return best;
+}
+
 }  // namespace
 
 RetargetTarget prepare_retarget_target(const rig::Character& c, double rate) {
@@ -282,6 +294,24 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   }
   const long min_foot = std::min(stance_per_foot[0], stance_per_foot[1]);
   const StretchStats torn = stretch_stats(ratios);
+  // The same body edges over the character's own clip of that gait, when it
+  // has one (reported): a rig whose skinning tears on its artist's own run
+  // cannot tear less on a mocap run, whatever the retarget does.
+  double own_torn = kNaN;
+  std::string own_name;
+  if (const int own = own_gait_clip(c, src.key); own >= 0) {
+    const rig::Clip& oc = c.clips[own];
+    own_name = oc.name;
+    std::vector<double> own_ratios;
+    for (int i = 0; i < kTornSamples; ++i) {
+      std::vector<rig::Transform> locals = sk.neutral_local;
+      rig::apply_clip(oc, oc.duration * i / kTornSamples, locals);
+      const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
+      for (int q = 0; q < w.count(); ++q) posed_w[q] = pos[w.representative[q]];
+      append_edge_ratios(bind_w, posed_w, body_edges, own_ratios);
+    }
+    own_torn = stretch_stats(own_ratios).torn_fraction;
+  }
   std::string worst;  // joints whose skin holds most torn samples
   {
     std::vector<int> order(sk.size());
@@ -323,6 +353,11 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   row["foot_err_m"] = foot_err;
   row["lowest_err_m"] = lowest_err;
   row["body_torn"] = torn.torn_fraction;
+  if (std::isfinite(own_torn)) {
+    r.metrics[pre + "artist_clip_body_torn"] = own_torn;
+    row["artist_clip"] = own_name;
+    row["artist_clip_body_torn"] = own_torn;
+  }
   row["lift_m"] = lift * mpu;
   row["prop_vertices"] = prop_vertices;
   row["feet"] = static_cast<int>(t.feet.size());
