@@ -22,9 +22,6 @@ namespace detect {
 
 namespace {
 
-// A region whose vertices are more than this share dominated by non-body
-// bones is already rigged; more than this share by limb bones is a limb.
-constexpr double kOwnedFraction = 0.5;
 // The region split raises its threshold at most this many times (issue 15:
 // one vertex at 1e38 made the 0.0025 H steps run for hours); longer reaches
 // take proportionally larger steps.
@@ -148,7 +145,7 @@ void do_no_harm(const Context& x, Region& r) {
   Classification& k = r.classification;
   if (k.action == Action::kUnchanged) return;
   const Ownership& o = r.owner;
-  if (o.non_body > kOwnedFraction && o.top_non_body >= 0) {
+  if (already_rigged(o)) {
     k.action = Action::kUnchanged;
     r.reason += "; already rigged: " + fmt("%.0f", 100 * o.non_body) +
                 " % of its vertices are driven by non-body bones (most by " +

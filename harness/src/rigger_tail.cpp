@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "detect/body.h"
 #include "detect/find_appendages.h"
 #include "rig/grounding.h"
 
@@ -18,7 +19,7 @@ int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
   // A tail-shaped region that non-body bones already drive (a sword on a
   // `Weapon` bone) has bones of its own: it is not skin a rigger gave the legs.
   for (const detect::Region& r : a.regions)
-    if (r.classification.cls == detect::AppendageClass::kTail && !(r.owner.non_body > 0.5))
+    if (r.classification.cls == detect::AppendageClass::kTail && !detect::already_rigged(r.owner))
       tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
   std::sort(tail_vertices.begin(), tail_vertices.end());
   return static_cast<int>(tail_vertices.size());

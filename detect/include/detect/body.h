@@ -63,4 +63,12 @@ struct Ownership {
 Ownership ownership(const rig::Skin& skin, const std::vector<int>& vertices,
                     const BodyReading& body, int joint_count);
 
+// A share above this of a region's vertices is "most" of it (do no harm).
+inline constexpr double kOwnedFraction = 0.5;
+
+// Already rigged: most of the vertices are driven by non-body bones (a
+// weapon, an existing tail, a prop), which fix leaves alone and which is no
+// rigger's boneless tail.
+inline bool already_rigged(const Ownership& o) { return o.non_body > kOwnedFraction && o.top_non_body >= 0; }
+
 }  // namespace detect
