@@ -164,6 +164,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     ClipSource cs;
     try {
       cs.key = c.at("key").get<std::string>();
+      cs.gait = c.value("gait", std::string());
       if (Status st = resolve_scenario_file(s, c.at("file").get<std::string>(), cs.file); !st.ok()) return st;
     } catch (const std::exception& ex) {
       return Status::Error(Status::Code::kBadData, s.path + ": clips: " + ex.what());

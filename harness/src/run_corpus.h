@@ -29,6 +29,7 @@
 #include "result.h"
 #include "rig/clip_transfer.h"
 #include "rig/io.h"
+#include "rig/weld.h"
 #include "runners.h"
 #include "scenario.h"
 
@@ -98,6 +99,7 @@ rig::Status list_characters(const Scenario& s, const std::string& spec, std::str
 // A mocap clip every retarget check uses.
 struct ClipSource {
   std::string key;   // metric name part: "walk_bvh"
+  std::string gait;  // "walk", "run" or empty: the name token of the target's own clip to compare with
   std::string file;  // resolved path
   rig::Character source;
 };
@@ -116,6 +118,8 @@ struct RetargetTarget {
   int rigger_tail = -1;  // find_rigger_tail's result
   rig::Calibration calibration;
   rig::TargetSupport support;
+  rig::Welded welded;      // the mesh welded at kWeldFraction x H (edges for the torn check)
+  std::vector<char> prop;  // per vertex: on a carried prop (mesh island of prop-bone skin)
 };
 RetargetTarget prepare_retarget_target(const rig::Character& c, double rate);
 void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& clip,

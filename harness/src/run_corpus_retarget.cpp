@@ -70,11 +70,11 @@ std::vector<char> prop_islands(const rig::Character& c, const rig::Welded& w) {
   return out;
 }
 
-// The character's own clip of the source's gait: the shortest clip name with
-// a "run" (run.bvh) or "walk" (the walks) token, or -1.
-int own_gait_clip(const rig::Character& c, const std::string& source_key) {
-  const char* gait = source_key.find("run") != std::string::npos ? "run" : "walk";
+// The character's own clip of the source's gait (the scenario's clip "gait"):
+// the shortest clip name with that name token, or -1 (also with no gait).
+int own_gait_clip(const rig::Character& c, const std::string& gait) {
   int best = -1;
+  if (gait.empty()) return best;
   for (int i = 0; i < static_cast<int>(c.clips.size()); ++i)
     if (rig::name_has_token(c.clips[i].name, gait) &&
         (best < 0 || c.clips[i].name.size() < c.clips[best].name.size()))
@@ -90,6 +90,10 @@ RetargetTarget prepare_retarget_target(const rig::Character& c, double rate) {
   t.rigger_tail = find_rigger_tail(c, t.options.grounding.tail_vertices);
   t.calibration = rig::calibrate(c.skeleton);
   t.support = rig::prepare_target_support(c, t.calibration, t.options);
+  // Read once per character, for every clip's checks.
+  t.welded = rig::weld_by_position(c.mesh.positions, c.mesh.triangles,
+                                   kWeldFraction * rig::model_height(c.mesh.positions));
+  t.prop = prop_islands(c, t.welded);
   return t;
 }
 
@@ -125,15 +129,14 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   // torn edges keep them, as Blender's whole-body count does.
   const std::vector<bool> tail_bone = rig::tail_joint_mask(sk);
   const int nv = c.mesh.vertex_count();
-  const double H = rig::model_height(c.mesh.positions);
-  const rig::Welded w = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, kWeldFraction * H);
+  const rig::Welded& w = target.welded;
   std::vector<char> body(nv, 1);
   for (int v = 0; v < nv; ++v) {
     const int d = rig::dominant_joint(c.skin.influences[v]);
     if (d >= 0 && tail_bone[d]) body[v] = 0;
   }
   for (int v : to.grounding.tail_vertices) body[v] = 0;
-  const std::vector<char> prop = prop_islands(c, w);
+  const std::vector<char>& prop = target.prop;
   const int prop_vertices = static_cast<int>(std::count(prop.begin(), prop.end(), 1));
   // The floor: the scene's y = floor_y (glTF is Y up; a character's own
   // clips stand on y = 0, also when its bind pose does not: the Cyberpunk
@@ -299,7 +302,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   // cannot tear less on a mocap run, whatever the retarget does.
   double own_torn = kNaN;
   std::string own_name;
-  if (const int own = own_gait_clip(c, src.key); own >= 0) {
+  if (const int own = own_gait_clip(c, src.gait); own >= 0) {
     const rig::Clip& oc = c.clips[own];
     own_name = oc.name;
     std::vector<double> own_ratios;
