@@ -69,6 +69,8 @@ inline constexpr double kOwnedFraction = 0.5;
 // Already rigged: most of the vertices are driven by non-body bones (a
 // weapon, an existing tail, a prop), which fix leaves alone and which is no
 // rigger's boneless tail.
-inline bool already_rigged(const Ownership& o) { return o.non_body > kOwnedFraction && o.top_non_body >= 0; }
+inline bool already_rigged(const Ownership& o) {
+  return o.non_body > kOwnedFraction && o.top_non_body >= 0;
+}
 
 }  // namespace detect
