@@ -71,6 +71,25 @@ std::vector<Mat4> neutral_pose_at(const Skeleton& sk, const Clip& clip, double t
 }
 
 // Adds `dy` (per key) to the hips' world y; keys the hips track at `times`.
+// Feet hung outside their leg (under the root, like IK targets) do not
+// move with the hips: after the hips move, each such foot is put back where
+// its shin ends (the foot's bind offset in the shin), as retarget placed it.
+void follow_detached_feet(const Skeleton& sk, const std::vector<double>& times, Clip& clip) {
+  for (const Leg& leg : find_legs(sk)) {
+    if (!leg.detached_foot) continue;
+    auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == leg.foot; });
+    if (it == clip.tracks.end() || it->translation.times != times) continue;  // retarget keys every detached foot
+    const Vec3 offset = (sk.bind_world[leg.shin].inverse() * position(sk.bind_world[leg.foot]).homogeneous()).head<3>();
+    const int p = sk.parents[leg.foot];
+    for (size_t k = 0; k < times.size(); ++k) {
+      const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[k]);
+      const Mat4 parent = p < 0 ? sk.root_parent_world[leg.foot] : world[p];
+      const Vec3 want = (world[leg.shin] * offset.homogeneous()).head<3>();
+      it->translation.values[k] = (parent.inverse() * want.homogeneous()).head<3>();
+    }
+  }
+}
+
 void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& times, const std::vector<double>& dy,
                       Clip& clip) {
   auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == hips; });
@@ -94,6 +113,7 @@ void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& t
     // World +y expressed in the parent's frame.
     tr.values[k] += parent.block<3, 3>(0, 0).inverse() * Vec3(0, dy[k], 0);
   }
+  follow_detached_feet(sk, times, clip);
 }
 
 double leg_length_bind(const Skeleton& sk, const Leg& leg) {
@@ -279,6 +299,46 @@ bool fits(const TargetSupport& prepared, const Character& target) {
   return true;
 }
 
+// The runs of true samples of a mask, as phases.
+std::vector<ContactPhase> phases_of(const std::vector<bool>& mask) {
+  std::vector<ContactPhase> out;
+  for (int k = 0; k < static_cast<int>(mask.size()); ++k) {
+    if (!mask[k]) continue;
+    if (!out.empty() && out.back().last == k - 1) out.back().last = k;
+    else out.push_back({k, k});
+  }
+  return out;
+}
+
+// Per target leg (find_legs order): the contact phases of the source leg on
+// the same side (and front or hind), detected on the source clip against its
+// own floor. Empty when some target leg has no such source leg, or that leg
+// never stands.
+std::vector<std::vector<ContactPhase>> source_contacts(const Character& source, const Clip& clip,
+                                                       const Skeleton& target, std::span<const double> times,
+                                                       const ContactOptions& contact) {
+  LimbContactOptions so;
+  so.contact = contact;
+  // The captured feet stood on the source's own floor: a short low and still
+  // run is a real stance (a run's, at 30 Hz, may be two samples), not noise.
+  so.contact.min_duration = 0.0;
+  so.floor_y = reference_floor(source, SupportPoints{}, GroundingOptions{});  // joint soles: a relative floor
+  const std::vector<std::vector<ContactPhase>> phases = detect_own_floor_contacts(source.skeleton, clip, times, so);
+  const std::vector<Leg> from = find_legs(source.skeleton), onto = find_legs(target);
+  if (phases.size() != from.size() || onto.size() != from.size()) return {};
+  std::vector<std::vector<ContactPhase>> out;
+  for (const Leg& d : onto) {
+    const auto s = std::find_if(from.begin(), from.end(),
+                                [&](const Leg& l) { return l.side == d.side && l.front == d.front; });
+    if (s == from.end()) return {};
+    out.push_back(phases[static_cast<size_t>(s - from.begin())]);
+    // A source foot that never stands (an acrobatic clip whose feet slide or
+    // stay in the air) says nothing about the target's: not trusted.
+    if (out.back().empty()) return {};
+  }
+  return out;
+}
+
 }  // namespace
 
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
@@ -378,8 +438,27 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   lo.floor_y = r.floor_y;
   lo.sole_points = prepared.soles;
 
+  // Stance from the source's own feet on its own floor, leg for leg: the
+  // captured foot stood there, whatever shape the target's foot is (a long
+  // foot carrying a human toe-off dips under the floor in swing, and the
+  // target-side test would hold it as stance).
+  std::vector<std::vector<ContactPhase>> source_phases;
+  if (opt.contacts_from_source) source_phases = source_contacts(source, *input, sk, r.times, opt.limbs.contact);
+  const bool phases_from_source = !source_phases.empty();
+
   // Floor alignment: the source's stance level onto the target's floor.
-  if (opt.align_floor) {
+  if (opt.align_floor && phases_from_source) {
+    const std::vector<std::vector<double>> clear = sole_clearances(sk, out, r.times, lo);
+    std::vector<double> stance;
+    for (size_t li = 0; li < clear.size() && li < source_phases.size(); ++li)
+      for (const ContactPhase& ph : source_phases[li])
+        for (int k = ph.first; k <= ph.last && k < static_cast<int>(clear[li].size()); ++k)
+          stance.push_back(clear[li][k]);
+    if (!stance.empty()) {
+      r.floor_alignment = quantile(stance, opt.floor_quantile);
+      add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
+    }
+  } else if (opt.align_floor) {
     // Twice the pinning height band: the stance sole height itself varies by
     // a few cm with the foot's roll when source and target feet differ.
     LimbContactOptions wide = lo;
@@ -398,14 +477,35 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   // reconciliation pins exactly these (not phases re-detected after the lift).
   // Detected also with reconcile_limbs off, so that switch never changes the
   // hips track (the output then differs only in the legs).
-  lo.phases = detect_leg_contacts(sk, out, r.times, lo);
+  if (phases_from_source) {
+    // Plus where the target's own foot is low and still on the aligned clip
+    // (a stand the source's test missed: a landing foot still settling at
+    // the clip's end); its swinging toes under the floor are not stance.
+    LimbContactOptions still = lo;
+    still.contact.under_floor_is_contact = false;
+    const std::vector<std::vector<ContactPhase>> own = detect_leg_contacts(sk, out, r.times, still);
+    lo.phases.clear();
+    for (size_t li = 0; li < source_phases.size(); ++li) {
+      std::vector<bool> mask = contact_mask(source_phases[li], n);
+      if (li < own.size())
+        for (const ContactPhase& ph : own[li])
+          for (int k = std::max(0, ph.first); k <= std::min(ph.last, n - 1); ++k) mask[k] = true;
+      lo.phases.push_back(phases_of(mask));
+    }
+  } else {
+    lo.phases = detect_leg_contacts(sk, out, r.times, lo);
+  }
   lo.phases_given = true;
+  lo.lift_swing_soles = phases_from_source;
 
   // Body grounding: raise the hips' world y by the smoothed lift.
   if (opt.ground_body && target.has_skin()) {
     GroundingOptions g = opt.grounding;
     g.leg_contact.clear();  // E(t) from the phases above; no legs: E empty
-    for (const std::vector<ContactPhase>& ph : lo.phases) g.leg_contact.push_back(contact_mask(ph, n));
+    // With the source's phases the limb solver also lifts swinging soles out
+    // of the floor, so the feet are its own (in E) at every sample.
+    for (const std::vector<ContactPhase>& ph : lo.phases)
+      g.leg_contact.push_back(phases_from_source ? std::vector<bool>(n, true) : contact_mask(ph, n));
     if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
     r.lift = ground_lift(target, prepared.support, out, r.times, g);
     add_hips_world_y(sk, hips, r.times, r.lift, out);

@@ -214,7 +214,7 @@ std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
       const double h = traj[k].y() - floor_y;
       // Under the floor is contact whatever the speed: the sole is in the
       // ground (a landing or toe-off the stillness test would miss).
-      if (h < 0 || (h <= max_h && speed <= max_v)) contact[k] = 1;
+      if ((h < 0 && opt.under_floor_is_contact) || (h <= max_h && speed <= max_v)) contact[k] = 1;
     }
   }
   std::vector<ContactPhase> runs;
@@ -345,6 +345,33 @@ std::vector<std::vector<ContactPhase>> detect_leg_contacts(const Skeleton& sk, c
   return out;
 }
 
+std::vector<std::vector<double>> sole_clearances(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                                 const LimbContactOptions& opt) {
+  std::vector<std::vector<double>> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  for (FootTrack& f : track_feet(sk, legs, poses(sk, clip, times, nullptr), opt))
+    out.push_back(std::move(f.report.clearance_before));
+  return out;
+}
+
+std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton& sk, const Clip& clip,
+                                                                 std::span<const double> times,
+                                                                 const LimbContactOptions& opt) {
+  std::vector<std::vector<ContactPhase>> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  const std::vector<FootTrack> feet = track_feet(sk, legs, poses(sk, clip, times, nullptr), opt);
+  double low = std::numeric_limits<double>::infinity();
+  for (const FootTrack& f : feet)
+    for (double c : f.report.clearance_before) low = std::min(low, c);
+  if (!std::isfinite(low)) return out;
+  for (const FootTrack& f : feet) {
+    out.push_back(detect_contact_phases(times, f.traj, opt.floor_y + low, f.report.leg_length, opt.contact));
+  }
+  return out;
+}
+
 std::vector<bool> contact_mask(const std::vector<ContactPhase>& phases, int n) {
   std::vector<bool> mask(static_cast<size_t>(std::max(0, n)), false);
   for (const ContactPhase& ph : phases)
@@ -409,8 +436,12 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
     // height (a foot landing out of contact that body grounding lifted onto
     // the floor would otherwise be pushed back under it).
     for (int k = 0; k < n; ++k) {
-      if (rep.contact[k] || offsets[li][k] >= 0.0) continue;
-      offsets[li][k] = std::min(0.0, std::max(offsets[li][k], -rep.clearance_before[k]));
+      if (rep.contact[k]) continue;
+      if (offsets[li][k] < 0.0) offsets[li][k] = std::min(0.0, std::max(offsets[li][k], -rep.clearance_before[k]));
+      // A swinging sole under the floor (a long foot carrying a pointed
+      // toe) is lifted onto it: the knee bends, the body stays.
+      if (opt.lift_swing_soles && rep.clearance_before[k] + offsets[li][k] < 0.0)
+        offsets[li][k] = -rep.clearance_before[k];
     }
     res.feet.push_back(rep);
   }

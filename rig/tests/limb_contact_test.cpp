@@ -503,5 +503,53 @@ TEST(ClipTransfer, MismatchedCalibrationIsAnErrorNotAnException) {
   EXPECT_TRUE(r.clip.tracks.empty());
 }
 
+// A swinging sole under the floor (no contact phase) is lifted onto the
+// floor only with lift_swing_soles; the knee bends, lengths are kept.
+TEST(LimbContactReconcile, SwingSoleUnderTheFloorIsLiftedOnlyWhenAsked) {
+  const Skeleton sk = biped();
+  const std::vector<double> times = sample_times(60, 1.0);
+  LimbContactOptions opt;
+  opt.phases_given = true;  // no phases: every sample is swing
+  opt.phases.assign(2, {});
+  const Clip clip = crouch(-0.03, 1.2);
+  const LimbContactResult kept = reconcile_limbs(sk, clip, times, opt);
+  ASSERT_TRUE(kept.status.ok()) << kept.status.message;
+  for (const FootReport& f : kept.feet)
+    for (double c : f.clearance_after) EXPECT_NEAR(c, -0.03, 1e-9);
+  opt.lift_swing_soles = true;
+  const LimbContactResult lifted = reconcile_limbs(sk, clip, times, opt);
+  ASSERT_TRUE(lifted.status.ok()) << lifted.status.message;
+  for (const FootReport& f : lifted.feet) {
+    EXPECT_EQ(f.unreached, 0);
+    for (double c : f.clearance_after) EXPECT_NEAR(c, 0.0, 1e-9);
+  }
+  for (double t : times) {
+    const auto after = pose_at(sk, lifted.clip, t);
+    for (int foot : {4, 7}) EXPECT_NEAR((pos(after[foot]) - pos(after[foot - 1])).norm(), 0.45, 1e-12);
+  }
+}
+
+// Against the foot's own lowest level, a clip whose feet stand 0.5 m above
+// the bind floor still shows its stance (the still half), and the moving
+// half is no contact; the under-the-floor rule is off when asked.
+TEST(LimbContactPhases, OwnFloorFindsTheStanceOfARaisedClip) {
+  const Skeleton sk = biped();
+  const std::vector<double> times = sample_times(60, 1.0);
+  const auto own = detect_own_floor_contacts(sk, crouch(0.5, 1.2), times, LimbContactOptions{});
+  ASSERT_EQ(own.size(), 2u);
+  for (const auto& phases : own) {
+    ASSERT_EQ(phases.size(), 1u);
+    EXPECT_EQ(phases[0].first, 0);
+    EXPECT_LE(phases[0].last, 31);
+  }
+  EXPECT_TRUE(detect_leg_contacts(sk, crouch(0.5, 1.2), times, LimbContactOptions{})[0].empty());
+  LimbContactOptions still;
+  still.contact.under_floor_is_contact = false;
+  for (const auto& phases : detect_leg_contacts(sk, crouch(-0.03, 1.2), times, still)) {
+    ASSERT_EQ(phases.size(), 1u);
+    EXPECT_LE(phases[0].last, 31);
+  }
+}
+
 }  // namespace
 }  // namespace rig

@@ -101,6 +101,10 @@ struct ContactOptions {
   // Runs shorter than this are dropped (s), gaps up to max_gap are closed (s).
   double min_duration = 0.06;
   double max_gap = 0.04;
+  // Under the floor counts as contact whatever the speed (a landing or a
+  // toe-off still moving). Off: only low and still is contact (a long foot
+  // whose swinging toes dip under the floor is not standing).
+  bool under_floor_is_contact = true;
 };
 
 struct ContactPhase {
@@ -136,6 +140,10 @@ struct LimbContactOptions {
   // to the limb solver (E) are the feet it pins.
   bool phases_given = false;
   std::vector<std::vector<ContactPhase>> phases;
+  // Outside the phases, a sole under the floor is lifted onto it (the knee
+  // bends), so the limb solver, not body grounding, keeps feet out of the
+  // floor.
+  bool lift_swing_soles = false;
 };
 
 struct FootReport {
@@ -170,6 +178,23 @@ std::vector<double> stance_clearances(const Skeleton& skeleton, const Clip& clip
 std::vector<std::vector<ContactPhase>> detect_leg_contacts(const Skeleton& skeleton, const Clip& clip,
                                                            std::span<const double> times,
                                                            const LimbContactOptions& options);
+
+// Per leg (find_legs order), per sample: the lowest sole point's height
+// above options.floor_y on `clip` at `times`. Empty without legs.
+std::vector<std::vector<double>> sole_clearances(const Skeleton& skeleton, const Clip& clip,
+                                                 std::span<const double> times,
+                                                 const LimbContactOptions& options);
+
+// Per leg (find_legs order): contact phases against the foot's own floor,
+// its lowest sole level over the clip. For a source clip whose feet were
+// captured on a floor (mocap floors rarely sit at the bind pose's feet, and
+// the two feet's markers not at one height): its stance is where the
+// captured foot stood, whatever shape the target's feet are. Nothing is
+// under that floor, so a sample is in contact only when low and still.
+// Empty without legs or with bad times.
+std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton& skeleton, const Clip& clip,
+                                                                 std::span<const double> times,
+                                                                 const LimbContactOptions& options);
 
 // Per sample of n: true inside one of `phases`.
 std::vector<bool> contact_mask(const std::vector<ContactPhase>& phases, int n);
