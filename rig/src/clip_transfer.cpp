@@ -70,7 +70,6 @@ std::vector<Mat4> neutral_pose_at(const Skeleton& sk, const Clip& clip, double t
   return local_to_world(sk, locals);
 }
 
-// Adds `dy` (per key) to the hips' world y; keys the hips track at `times`.
 // Feet hung outside their leg (under the root, like IK targets) do not
 // move with the hips: after the hips move, each such foot is put back where
 // its shin ends (the foot's bind offset in the shin), as retarget placed it.
@@ -90,6 +89,7 @@ void follow_detached_feet(const Skeleton& sk, const std::vector<double>& times, 
   }
 }
 
+// Adds `dy` (per key) to the hips' world y; keys the hips track at `times`.
 void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& times, const std::vector<double>& dy,
                       Clip& clip) {
   auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == hips; });
