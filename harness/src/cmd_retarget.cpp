@@ -30,7 +30,7 @@ struct Options {
   bool count_tail = false;
   bool no_ground = false;
   bool no_limbs = false;
-  bool contacts_from_source = false;
+  bool contacts_from_target = false;
   bool bake = false, no_bake = false;  // issue 12: bake by default when the target has a Tail_* chain
   double bake_fps = 30.0;
 };
@@ -82,7 +82,7 @@ int run(const Options& o) {
     std::fprintf(stderr, "harness retarget: warning: %s: tail detection failed; grounding counts all skin\n",
                  o.character.c_str());
   to.reconcile_limbs = !o.no_limbs;
-  to.contacts_from_source = o.contacts_from_source;
+  to.contacts_from_source = !o.contacts_from_target;
   // Calibrations from the bind poses, captured before anything plays.
   const rig::Calibration src_cal = rig::calibrate(source.skeleton);
   const rig::Calibration dst_cal = rig::calibrate(target.skeleton);
@@ -154,8 +154,8 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_flag("--count-tail", opt->count_tail, "count the tail in body grounding (measurement only: lifts the pelvis)");
   c.app->add_flag("--no-ground", opt->no_ground, "skip body grounding");
   c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
-  c.app->add_flag("--contacts-from-source", opt->contacts_from_source,
-                  "stance from the source clip's feet (for long feet whose swinging toes dip under the floor)");
+  c.app->add_flag("--contacts-from-target", opt->contacts_from_target,
+                  "stance from the retargeted character's own feet instead of the source clip's (the older path)");
   c.app->add_flag("--bake", opt->bake, "bake the tail spring into the new clip (default when the character has a Tail_* chain)");
   c.app->add_flag("--no-bake", opt->no_bake, "do not bake the tail into the new clip");
   c.app->add_option("--bake-fps", opt->bake_fps, "keys per second of the baked tail tracks (default 30)")

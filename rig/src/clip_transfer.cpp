@@ -121,6 +121,41 @@ double leg_length_bind(const Skeleton& sk, const Leg& leg) {
          (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
 }
 
+// The least floor alignment (hips lowered by it; negative raises them) at
+// which every foot pinned to the floor in its stance phases stays within its
+// leg's reach: a raise past it leaves a straight stance leg hovering.
+// -inf when no stance sample constrains it.
+double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
+                                 const std::vector<std::vector<ContactPhase>>& phases,
+                                 const std::vector<std::vector<double>>& clearance) {
+  const std::vector<Leg> legs = find_legs(sk);
+  const int n = static_cast<int>(times.size());
+  std::vector<std::vector<bool>> stance;
+  std::vector<char> needed(static_cast<size_t>(n), 0);
+  for (const std::vector<ContactPhase>& leg : phases) {
+    stance.push_back(contact_mask(leg, n));
+    for (int k = 0; k < n; ++k) needed[static_cast<size_t>(k)] |= stance.back()[static_cast<size_t>(k)] ? 1 : 0;
+  }
+  double least = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k < n; ++k) {
+    if (!needed[static_cast<size_t>(k)]) continue;
+    const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[static_cast<size_t>(k)]);
+    for (size_t li = 0; li < legs.size() && li < phases.size() && li < clearance.size(); ++li) {
+      if (k >= static_cast<int>(clearance[li].size()) || !stance[li][static_cast<size_t>(k)]) continue;
+      const Leg& leg = legs[li];
+      // Hip to the pinned ankle (the foot moved onto the floor), before alignment.
+      Vec3 v = position(world[leg.foot]) - position(world[leg.thigh]);
+      v.y() -= clearance[li][static_cast<size_t>(k)];
+      // A hair inside full extension: the IK then reaches it despite rounding.
+      const double reach = leg_length_bind(sk, leg) * (1.0 - 1e-6), side2 = v.x() * v.x() + v.z() * v.z();
+      if (side2 >= reach * reach) continue;  // out of reach at any height
+      // |v + a y| <= reach  <=>  a >= -v.y - sqrt(reach^2 - side^2)
+      least = std::max(least, -v.y() - std::sqrt(reach * reach - side2));
+    }
+  }
+  return least;
+}
+
 // Bind hip-to-ankle distance over the chain length (1 = straight leg).
 double straightness(const Skeleton& sk, const Leg& leg) {
   const double l = leg_length_bind(sk, leg);
@@ -339,6 +374,20 @@ std::vector<std::vector<ContactPhase>> source_contacts(const Character& source, 
   return out;
 }
 
+// Per leg: the samples in a phase of `a` or of `b` (legs past b's: a's).
+std::vector<std::vector<ContactPhase>> union_phases(const std::vector<std::vector<ContactPhase>>& a,
+                                                    const std::vector<std::vector<ContactPhase>>& b, int n) {
+  std::vector<std::vector<ContactPhase>> out;
+  for (size_t li = 0; li < a.size(); ++li) {
+    std::vector<bool> mask = contact_mask(a[li], n);
+    if (li < b.size())
+      for (const ContactPhase& ph : b[li])
+        for (int k = std::max(0, ph.first); k <= std::min(ph.last, n - 1); ++k) mask[static_cast<size_t>(k)] = true;
+    out.push_back(phases_of(mask));
+  }
+  return out;
+}
+
 }  // namespace
 
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
@@ -455,7 +504,18 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
         for (int k = ph.first; k <= ph.last && k < static_cast<int>(clear[li].size()); ++k)
           stance.push_back(clear[li][k]);
     if (!stance.empty()) {
-      r.floor_alignment = quantile(stance, opt.floor_quantile);
+      const double level = quantile(stance, opt.floor_quantile);
+      // Never lowered less than the reach of every foot that will be pinned
+      // allows: the source's stance and where the target's own foot then
+      // stands low and still (below: the pinning's own test, on the floor
+      // this level gives; a clip whose source feet slide while standing, the
+      // target's straight legs at rest), or those legs would hover.
+      LimbContactOptions resting = lo;
+      resting.floor_y += level;
+      resting.contact.under_floor_is_contact = false;
+      const std::vector<std::vector<ContactPhase>> pinned =
+          union_phases(source_phases, detect_leg_contacts(sk, out, r.times, resting), n);
+      r.floor_alignment = std::max(level, lowest_reaching_alignment(sk, out, r.times, pinned, clear));
       add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
     }
   } else if (opt.align_floor) {
@@ -483,15 +543,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     // the clip's end); its swinging toes under the floor are not stance.
     LimbContactOptions still = lo;
     still.contact.under_floor_is_contact = false;
-    const std::vector<std::vector<ContactPhase>> own = detect_leg_contacts(sk, out, r.times, still);
-    lo.phases.clear();
-    for (size_t li = 0; li < source_phases.size(); ++li) {
-      std::vector<bool> mask = contact_mask(source_phases[li], n);
-      if (li < own.size())
-        for (const ContactPhase& ph : own[li])
-          for (int k = std::max(0, ph.first); k <= std::min(ph.last, n - 1); ++k) mask[k] = true;
-      lo.phases.push_back(phases_of(mask));
-    }
+    lo.phases = union_phases(source_phases, detect_leg_contacts(sk, out, r.times, still), n);
   } else {
     lo.phases = detect_leg_contacts(sk, out, r.times, lo);
   }

@@ -197,6 +197,35 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& g
   return out;
 }
 
+namespace {
+
+// Horizontal speed of one sole point at sample k (central difference).
+double horizontal_speed(std::span<const double> times, const std::vector<Vec3>& traj, int k) {
+  const int n = static_cast<int>(times.size());
+  const int k0 = std::max(0, k - 1), k1 = std::min(n - 1, k + 1);
+  const double dt = times[k1] - times[k0];
+  Vec3 step = traj[k1] - traj[k0];
+  step.y() = 0.0;
+  return dt > 0 ? step.norm() / dt : 0.0;
+}
+
+// Lowest height above floor_y of a sole point while it is still (horizontal
+// speed within the contact test's); +inf when no point is ever still.
+double lowest_still_height(std::span<const double> times, const std::vector<std::vector<Vec3>>& points,
+                           double floor_y, double leg_length, const ContactOptions& opt) {
+  const int n = static_cast<int>(times.size());
+  const double max_v = opt.max_speed * leg_length;
+  double low = std::numeric_limits<double>::infinity();
+  for (const auto& traj : points) {
+    if (static_cast<int>(traj.size()) != n) continue;
+    for (int k = 0; k < n; ++k)
+      if (horizontal_speed(times, traj, k) <= max_v) low = std::min(low, traj[k].y() - floor_y);
+  }
+  return low;
+}
+
+}  // namespace
+
 std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
                                                 const std::vector<std::vector<Vec3>>& points, double floor_y,
                                                 double leg_length, const ContactOptions& opt) {
@@ -206,11 +235,7 @@ std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
   for (const auto& traj : points) {
     if (static_cast<int>(traj.size()) != n) continue;
     for (int k = 0; k < n; ++k) {
-      const int k0 = std::max(0, k - 1), k1 = std::min(n - 1, k + 1);
-      const double dt = times[k1] - times[k0];
-      Vec3 step = traj[k1] - traj[k0];
-      step.y() = 0.0;
-      const double speed = dt > 0 ? step.norm() / dt : 0.0;
+      const double speed = horizontal_speed(times, traj, k);
       const double h = traj[k].y() - floor_y;
       // Under the floor is contact whatever the speed: the sole is in the
       // ground (a landing or toe-off the stillness test would miss).
@@ -362,13 +387,20 @@ std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton&
   const std::vector<Leg> legs = find_legs(sk);
   if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
   const std::vector<FootTrack> feet = track_feet(sk, legs, poses(sk, clip, times, nullptr), opt);
-  double low = std::numeric_limits<double>::infinity();
-  for (const FootTrack& f : feet)
-    for (double c : f.report.clearance_before) low = std::min(low, c);
-  if (!std::isfinite(low)) return out;
+  // The floor is the lowest level a sole point rests at: a toe that bends or
+  // slides under it while moving (a crouch, a landing) is not standing, and
+  // taking its dip for the floor would lift the floor off the real stands.
+  double low = std::numeric_limits<double>::infinity(), dip = low;
   for (const FootTrack& f : feet) {
-    out.push_back(detect_contact_phases(times, f.traj, opt.floor_y + low, f.report.leg_length, opt.contact));
+    low = std::min(low, lowest_still_height(times, f.traj, opt.floor_y, f.report.leg_length, opt.contact));
+    for (double c : f.report.clearance_before) dip = std::min(dip, c);
   }
+  if (!std::isfinite(low)) low = dip;  // no sole ever still: the lowest one
+  if (!std::isfinite(low)) return out;
+  ContactOptions resting = opt.contact;
+  resting.under_floor_is_contact = false;  // a sole under its resting floor is dipping, not standing
+  for (const FootTrack& f : feet)
+    out.push_back(detect_contact_phases(times, f.traj, opt.floor_y + low, f.report.leg_length, resting));
   return out;
 }
 

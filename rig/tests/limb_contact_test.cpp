@@ -551,5 +551,28 @@ TEST(LimbContactPhases, OwnFloorFindsTheStanceOfARaisedClip) {
   }
 }
 
+// A sole that dips 0.2 m under its stand while it moves (a synthetic crouch
+// or landing that does not keep the feet planted) does not set the own
+// floor: the floor is the lowest level a sole rests at, so the stand is
+// still found. Taking the dip for the floor puts the stand 22 % of the leg
+// above it, out of the contact band.
+TEST(LimbContactPhases, OwnFloorIsWhereTheSoleRestsNotWhereItDipsMoving) {
+  const Skeleton sk = biped();
+  const std::vector<double> times = sample_times(60, 1.0);
+  Clip clip = crouch(0.5, 1.2);
+  Track<Vec3>& hips = clip.tracks[0].translation;
+  const Vec3 stand = hips.values[0];
+  hips.times = {0.0, 0.5, 0.75, 1.0};
+  hips.values = {stand, stand, stand + Vec3(0, -0.2, 0.6), stand + Vec3(0, 0, 1.2)};
+  const auto own = detect_own_floor_contacts(sk, clip, times, LimbContactOptions{});
+  ASSERT_EQ(own.size(), 2u);
+  for (const auto& phases : own) {
+    ASSERT_EQ(phases.size(), 1u);
+    EXPECT_EQ(phases[0].first, 0);
+    EXPECT_GE(phases[0].last, 29);
+    EXPECT_LE(phases[0].last, 31);
+  }
+}
+
 }  // namespace
 }  // namespace rig

@@ -7,8 +7,8 @@
 //     -> floor alignment: the source's own floor onto the target's floor
 //        (every hips move also moves feet hung outside their leg, so they
 //        stay where their shin ends)
-//     -> contact phases per foot (detect_leg_contacts on this pre-lift clip;
-//        with contacts_from_source, the source's feet on their own floor)
+//     -> contact phases per foot: the source's feet on their own floor
+//        (contacts_from_source), else detect_leg_contacts on this pre-lift clip
 //     -> body grounding: hips world y += ground_lift(t); a foot's skin is in
 //        E (left to the limb solver) only inside its contact phases
 //     -> limb reconciliation: pins those same phases; thigh/shin/foot only,
@@ -44,15 +44,15 @@ struct TransferOptions {
   // Stance phases from the source's own feet (detect_own_floor_contacts on
   // the source clip, mapped leg for leg by side) instead of the retargeted
   // target's: floor alignment then puts floor_quantile of the target's sole
-  // heights in those phases on the floor, the limbs pin those phases and
-  // lift swinging soles out of the floor (a long foot carrying a human
-  // toe-off dips its toes under it, and the target-side test, "under the
-  // floor = contact", held the swinging foot as stance). Falls back to the
-  // target's own feet when some leg has no source leg of its side or that
-  // source foot never stands. Off by default: on the fixture back flip the
-  // landing stance then ends 1.4 cm above the floor (SPEC §5 wants 2 mm);
-  // on Bunny/demon it closes the hovering stance feet (issue 11).
-  bool contacts_from_source = false;
+  // heights in those phases on the floor (never lowering the hips less than
+  // every pinned foot's reach needs), the limbs pin those phases plus the
+  // target's own low-and-still samples and lift swinging soles out of the
+  // floor (a long foot carrying a human toe-off dips its toes under it, and
+  // the target-side test, "under the floor = contact", held the swinging
+  // foot as stance; a big foot's swing dip kept floor alignment at 0 and the
+  // stance feet hovering). Falls back to the target's own feet when some
+  // leg has no source leg of its side or that source foot never stands.
+  bool contacts_from_source = true;
   bool ground_body = true;    // apply rig::ground_lift to the hips
   GroundingOptions grounding; // count_tail etc. (measurement switch; body
                               // grounding only, never the floor alignment)

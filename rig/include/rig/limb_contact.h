@@ -185,12 +185,15 @@ std::vector<std::vector<double>> sole_clearances(const Skeleton& skeleton, const
                                                  std::span<const double> times,
                                                  const LimbContactOptions& options);
 
-// Per leg (find_legs order): contact phases against the foot's own floor,
-// its lowest sole level over the clip. For a source clip whose feet were
+// Per leg (find_legs order): contact phases against the clip's own floor,
+// the lowest level a sole point rests at (horizontally still; the lowest
+// level reached when none ever is): a toe that dips under the stand while
+// it moves does not set it. For a source clip whose feet were
 // captured on a floor (mocap floors rarely sit at the bind pose's feet, and
 // the two feet's markers not at one height): its stance is where the
-// captured foot stood, whatever shape the target's feet are. Nothing is
-// under that floor, so a sample is in contact only when low and still.
+// captured foot stood, whatever shape the target's feet are. A sample is in
+// contact only when low and still (options.contact.under_floor_is_contact
+// is not used: under the resting floor a sole is dipping, not standing).
 // Empty without legs or with bad times.
 std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton& skeleton, const Clip& clip,
                                                                  std::span<const double> times,
