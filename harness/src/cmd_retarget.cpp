@@ -126,6 +126,12 @@ int run(const Options& o) {
   }
   if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
   if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
+  if (r.diagnostics.arm_turn_keys > 0) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; arms turned out of the floor at %d keys, up to %.0f deg", r.diagnostics.arm_turn_keys,
+                  r.diagnostics.max_arm_turn * 180.0 / M_PI);
+    feet += buf;
+  }
   std::string tail_note;
   if (rigger_tail > 0) tail_note = " (tail without bones: " + std::to_string(rigger_tail) + " vertices found by detect" +
                                    (o.count_tail ? ", counted)" : ", ignored)");
@@ -144,7 +150,7 @@ Command add_retarget_command(CLI::App& root) {
   Command c;
   c.app = root.add_subcommand("retarget",
                               "Retarget a clip (BVH, FBX, glTF...) onto a character by body role, ground it and pin "
-                              "the feet; write the character with the new clip as GLB");
+                              "the feet, keep the arms above the floor; write the character with the new clip as GLB");
   c.app->add_option("CHARACTER", opt->character, "rig file (glTF, GLB, FBX...) or a fixture name")->required();
   c.app->add_option("CLIPFILE", opt->clip_file, "clip source (BVH, FBX, GLB with clips...)")->required();
   c.app->add_option("--out,-o", opt->out, "output .glb")->required();

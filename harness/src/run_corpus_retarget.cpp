@@ -350,6 +350,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   r.metrics[pre + "body_lift_max_m"] = lift * mpu;
   r.metrics[pre + "body_p99"] = torn.p99;
   r.metrics[pre + "floor_alignment_m"] = t.floor_alignment * mpu;
+  r.metrics[pre + "arm_turn_max_deg"] = t.diagnostics.max_arm_turn * 180.0 / M_PI;
   r.metrics[pre + "pipeline_floor_m"] = t.floor_y * mpu;
   r.metrics[pre + "bind_floor_m"] = bind_floor * mpu;
   row["legs_range_deg"] = leg_range;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rig/pose.h"
+#include "rig/weld.h"
 
 namespace rig {
 namespace {
@@ -331,6 +332,11 @@ bool fits(const TargetSupport& prepared, const Character& target) {
       for (const Influence& in : p.influences)
         if (in.joint < 0 || in.joint >= joints) return false;
     }
+  for (const ArmSkin& a : prepared.arms) {
+    if (a.upper_arm < 0 || a.upper_arm >= joints || a.other_upper_arm >= joints) return false;
+    for (int v : a.vertices)
+      if (v < 0 || v >= nv) return false;
+  }
   return true;
 }
 
@@ -404,6 +410,8 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
     t.support = sample_support(target, t.groups, body_floor);
   }
   t.floor_y = reference_floor(target, t.support, body_floor);
+  if (opt.arms_above_floor && target.has_skin())
+    t.arms = arm_skins(target, carried_object_vertices(target, 1e-4 * model_height(target.mesh.positions)));
   for (const Leg& leg : find_legs(target.skeleton))
     t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
                                                            opt.sole_band * target_cal.leg_length,
@@ -570,6 +578,18 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
       r.feet = std::move(lr.feet);
     } else {
       r.limbs_note = lr.status.message;
+    }
+  }
+  if (opt.arms_above_floor && !prepared.arms.empty()) {
+    ArmClearanceOptions ao = opt.arms;
+    ao.floor_y = r.floor_y;
+    ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, r.times, ao);
+    out = std::move(ar.clip);
+    for (size_t k = 0; k < r.times.size(); ++k) {
+      double turn = 0.0;
+      for (const std::vector<double>& a : ar.angle) turn = std::max(turn, k < a.size() ? a[k] : 0.0);
+      r.diagnostics.max_arm_turn = std::max(r.diagnostics.max_arm_turn, turn);
+      r.diagnostics.arm_turn_keys += turn > 0.0 ? 1 : 0;
     }
   }
   for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);

@@ -13,6 +13,8 @@
 //        E (left to the limb solver) only inside its contact phases
 //     -> limb reconciliation: pins those same phases; thigh/shin/foot only,
 //        hips untouched
+//     -> arms: an upper arm whose skin would go under the floor turns
+//        outward at the shoulder (keep_arms_above_floor)
 //
 // Plain data in and out; no exceptions cross this boundary. Lengths are in
 // the target's model units, times in seconds, positions in bind space (Y up).
@@ -20,6 +22,7 @@
 
 #include <vector>
 
+#include "rig/arm_clearance.h"
 #include "rig/grounding.h"
 #include "rig/io.h"
 #include "rig/limb_contact.h"
@@ -57,6 +60,10 @@ struct TransferOptions {
   GroundingOptions grounding; // count_tail etc. (measurement switch; body
                               // grounding only, never the floor alignment)
   bool reconcile_limbs = true;
+  // Last: each upper arm turns outward where its skin would go under the
+  // floor (rig::keep_arms_above_floor; long cartoon arms on a human swing).
+  bool arms_above_floor = true;
+  ArmClearanceOptions arms;  // floor_y is filled by transfer_clip
   // Contact thresholds and blend time; floor_y and sole_points are filled by
   // transfer_clip (floor: f_body; sole points from the target's mesh).
   LimbContactOptions limbs;
@@ -92,6 +99,8 @@ struct TransferDiagnostics {
   // Largest |lowest sole point - floor| at a stance sample, model units.
   double max_stance_foot_error = 0.0;
   double max_lift = 0.0;  // largest body grounding lift, model units
+  double max_arm_turn = 0.0;  // largest outward arm turn keeping the arms above the floor, rad
+  int arm_turn_keys = 0;      // samples where some arm was turned
 };
 
 struct TransferResult {
@@ -135,6 +144,7 @@ struct TargetSupport {
   SupportPoints support;                   // sample_support(target, options.grounding)
   double floor_y = 0.0;                    // reference_floor with count_tail off
   std::vector<std::vector<SolePoint>> soles;  // per find_legs leg
+  std::vector<ArmSkin> arms;                  // arm_skins, carried objects left out
 };
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& options = {});

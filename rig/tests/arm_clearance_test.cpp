@@ -1,0 +1,124 @@
+// Arms above the floor: which skin an arm carries (carried objects left out)
+// and the least outward turn that keeps it above the floor.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "rig/arm_clearance.h"
+#include "rig/pose.h"
+#include "test_skeleton.h"
+
+namespace rig {
+namespace {
+
+using test::make_skeleton;
+
+// A biped whose arms hang straight down from shoulders at y 1.5 to hands at
+// 0.7; hand skin reaches 0.6. A `Weapon` bone under the left hand carries a
+// separate triangle (a club) down to 0.1, and one weapon-weighted vertex
+// sits in the hand's own skin (a finger-like vertex, not a carried object).
+Character long_armed_biped() {
+  Character c;
+  c.skeleton = make_skeleton({
+      {"mixamorig:Hips", -1, {0, 1.0, 0}},
+      {"mixamorig:Spine", 0, {0, 1.2, 0}},
+      {"mixamorig:Head", 1, {0, 1.7, 0}},
+      {"mixamorig:LeftUpLeg", 0, {0.1, 0.95, 0}},
+      {"mixamorig:LeftLeg", 3, {0.1, 0.5, 0}},
+      {"mixamorig:LeftFoot", 4, {0.1, 0.05, 0}},
+      {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
+      {"mixamorig:RightLeg", 6, {-0.1, 0.5, 0}},
+      {"mixamorig:RightFoot", 7, {-0.1, 0.05, 0}},
+      {"mixamorig:LeftArm", 1, {0.25, 1.5, 0}},      // 9
+      {"mixamorig:LeftForeArm", 9, {0.25, 1.1, 0}},  // 10
+      {"mixamorig:LeftHand", 10, {0.25, 0.7, 0}},    // 11
+      {"mixamorig:RightArm", 1, {-0.25, 1.5, 0}},    // 12
+      {"mixamorig:RightForeArm", 12, {-0.25, 1.1, 0}},
+      {"mixamorig:RightHand", 13, {-0.25, 0.7, 0}},  // 14
+      {"Weapon", 11, {0.25, 0.6, 0.1}},              // 15
+  });
+  auto vertex = [&](Vec3 p, int joint) {
+    c.mesh.positions.push_back(p);
+    c.skin.influences.push_back({{joint, 1.0}});
+    return c.mesh.vertex_count() - 1;
+  };
+  for (int side : {1, -1}) {
+    const int hand = side > 0 ? 11 : 14;
+    const int a = vertex({0.25 * side, 0.6, 0.0}, hand), b = vertex({0.25 * side, 0.65, 0.05}, hand);
+    const int finger = vertex({0.25 * side, 0.65, -0.05}, side > 0 ? 15 : hand);
+    c.mesh.triangles.push_back({a, b, finger});
+  }
+  const int x = vertex({0.25, 0.1, 0.1}, 15), y = vertex({0.26, 0.3, 0.1}, 15), z = vertex({0.25, 0.3, 0.12}, 15);
+  c.mesh.triangles.push_back({x, y, z});
+  // Feet skin, so the character has a body to stand on.
+  vertex({0.1, 0.0, 0.0}, 5);
+  vertex({-0.1, 0.0, 0.0}, 8);
+  return c;
+}
+
+// The hips 0.7 below bind at t = 1 s, at bind height at 0 and 2 s.
+Clip crouch_once() {
+  Clip clip;
+  clip.duration = 2.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 1.0, 2.0}, {Vec3(0, 1.0, 0), Vec3(0, 0.3, 0), Vec3(0, 1.0, 0)}};
+  clip.tracks = {hips};
+  return clip;
+}
+
+TEST(ArmClearance, CarriedObjectsAreWholePropIslandsOnly) {
+  const Character c = long_armed_biped();
+  const std::vector<char> carried = carried_object_vertices(c, 1e-6);
+  ASSERT_EQ(carried.size(), static_cast<size_t>(c.mesh.vertex_count()));
+  for (int v = 0; v < c.mesh.vertex_count(); ++v) EXPECT_EQ(carried[v], v >= 6 && v < 9) << v;
+  const std::vector<ArmSkin> arms = arm_skins(c, carried);
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0].upper_arm, 9);
+  EXPECT_EQ(arms[0].other_upper_arm, 12);
+  EXPECT_EQ(arms[0].vertices, (std::vector<int>{0, 1, 2}));  // the weapon-weighted finger stays
+  EXPECT_EQ(arms[1].vertices, (std::vector<int>{3, 4, 5}));
+}
+
+// At the crouch the hands would be 0.1 under the floor; each arm turns
+// outward by the least angle that brings its skin to the floor: shoulder at
+// 0.8, skin 0.9 below it, so acos(0.8 / 0.9) = 27.27 deg. The club, left
+// out, would need far more. At bind height nothing turns.
+TEST(ArmClearance, TurnsEachArmOutwardByTheLeastAngleThatClearsTheFloor) {
+  const Character c = long_armed_biped();
+  const std::vector<ArmSkin> arms = arm_skins(c, carried_object_vertices(c, 1e-6));
+  const std::vector<double> times = {0.0, 1.0, 2.0};
+  const ArmClearanceResult r = keep_arms_above_floor(c, arms, crouch_once(), times, {});
+  ASSERT_EQ(r.angle.size(), 2u);
+  const double want = std::acos(0.8 / 0.9);
+  for (size_t a = 0; a < 2; ++a) {
+    EXPECT_EQ(r.angle[a][0], 0.0);
+    EXPECT_EQ(r.angle[a][2], 0.0);
+    EXPECT_NEAR(r.angle[a][1], want, 1e-4);
+    EXPECT_GE(r.clearance[a][1], 0.0);
+    EXPECT_LE(r.clearance[a][1], 1e-4);
+  }
+  // Outward: the hands move away from the body's centre line.
+  std::vector<Transform> locals = c.skeleton.neutral_local;
+  apply_clip(r.clip, 1.0, locals);
+  const std::vector<Mat4> world = local_to_world(c.skeleton, locals);
+  EXPECT_GT(world[11](0, 3), 0.25 + 0.1);
+  EXPECT_LT(world[14](0, 3), -0.25 - 0.1);
+  // Untouched where clear: the bind-height keys keep the bind rotation.
+  apply_clip(r.clip, 0.0, locals = c.skeleton.neutral_local);
+  EXPECT_TRUE(locals[9].rotation.isApprox(c.skeleton.neutral_local[9].rotation, 1e-12));
+}
+
+TEST(ArmClearance, NoArmsOrNoSamplesIsANoOp) {
+  const Character c = long_armed_biped();
+  const Clip clip = crouch_once();
+  const ArmClearanceResult none = keep_arms_above_floor(c, {}, clip, std::vector<double>{0.0, 1.0}, {});
+  EXPECT_EQ(none.clip.tracks.size(), clip.tracks.size());
+  const std::vector<ArmSkin> arms = arm_skins(c, {});
+  const ArmClearanceResult empty = keep_arms_above_floor(c, arms, clip, std::vector<double>{}, {});
+  EXPECT_EQ(empty.clip.tracks.size(), clip.tracks.size());
+}
+
+}  // namespace
+}  // namespace rig
