@@ -153,11 +153,9 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& g
   // the shin): the sole is the shin's lowest skin.
   const bool foot_skin = !groups.of(leg.foot).empty() || !groups.of(leg.toe).empty();
   const std::vector<int> sole_joints = foot_skin ? std::vector<int>{leg.foot, leg.toe} : std::vector<int>{leg.shin};
-  for (int j : sole_joints) {
-    if (j < 0) continue;
-    const std::span<const int> group = groups.of(j);
-    std::vector<int> vs(group.begin(), group.end());
-    const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
+  const int nv = std::min(ch.mesh.vertex_count(), static_cast<int>(ch.skin.influences.size()));
+  // One joint's sole from the vertices `vs` it dominates (ascending).
+  auto add_sole = [&](int j, std::vector<int> vs) {
     std::erase_if(vs, [nv](int v) { return v < 0 || v >= nv; });  // groups of another mesh
     const std::vector<int> dominated = vs;  // ascending: ties below go to the lower index
     double low = std::numeric_limits<double>::infinity();
@@ -192,6 +190,24 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& g
           if (best >= 0 && std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
         }
     for (int v : chosen) out.push_back({j, ch.mesh.positions[v], ch.skin.influences[v]});
+  };
+  for (int j : sole_joints) {
+    if (j < 0) continue;
+    const std::span<const int> group = groups.of(j);
+    add_sole(j, std::vector<int>(group.begin(), group.end()));
+  }
+  // Shin skin next to the ankle (within a quarter leg) rides with the foot:
+  // on a long digitigrade foot carrying a human roll it is the leg's lowest
+  // point (heel-down in stance, under the floor in swing), so it is a sole
+  // of its own, chosen the same way.
+  if (foot_skin && leg.shin >= 0 && !out.empty()) {
+    const Skeleton& sk = ch.skeleton;
+    auto at = [&](int j) { return Vec3(sk.bind_world[j].block<3, 1>(0, 3)); };
+    const double reach = 0.25 * ((at(leg.shin) - at(leg.thigh)).norm() + (at(leg.foot) - at(leg.shin)).norm());
+    std::vector<int> near;
+    for (int v : groups.of(leg.shin))
+      if (v >= 0 && v < nv && (ch.mesh.positions[v] - at(leg.foot)).norm() <= reach) near.push_back(v);
+    if (!near.empty()) add_sole(leg.shin, near);
   }
   if (out.empty()) return joint_sole_points(ch.skeleton, leg, floor_y);
   return out;
@@ -430,6 +446,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
   const std::vector<std::vector<Mat4>> world = poses(sk, clip, times, &locals);
   std::vector<FootTrack> tracks = track_feet(sk, legs, world, opt);
   std::vector<std::vector<double>> offsets(legs.size(), std::vector<double>(n, 0.0));
+  std::vector<std::vector<char>> onto_floor(legs.size(), std::vector<char>(n, 0));  // swing soles lifted to it
   for (size_t li = 0; li < legs.size(); ++li) {
     FootReport& rep = tracks[li].report;
     if (opt.phases_given) {
@@ -472,8 +489,10 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       if (offsets[li][k] < 0.0) offsets[li][k] = std::min(0.0, std::max(offsets[li][k], -rep.clearance_before[k]));
       // A swinging sole under the floor (a long foot carrying a pointed
       // toe) is lifted onto it: the knee bends, the body stays.
-      if (opt.lift_swing_soles && rep.clearance_before[k] + offsets[li][k] < 0.0)
+      if (opt.lift_swing_soles && rep.clearance_before[k] + offsets[li][k] < 0.0) {
         offsets[li][k] = -rep.clearance_before[k];
+        onto_floor[li][k] = 1;
+      }
     }
     res.feet.push_back(rep);
   }
@@ -522,8 +541,12 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
           } else {
             out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
           }
-          if (!rep.contact[k] || !reached) break;
+          // Also a swinging sole lifted onto the floor, or one still under
+          // it (lift_swing_soles): shin skin by the ankle turns with the knee.
+          const bool to_floor = rep.contact[k] || onto_floor[li][k];
+          if ((!to_floor && !opt.lift_swing_soles) || !reached) break;
           const double residual = lowest_sole(tracks[li], local_to_world(sk, out_locals), opt.floor_y);
+          if (!to_floor && residual >= 0.0) break;
           if (std::abs(residual) <= 1e-9 * rep.leg_length) break;
           aim -= residual;
         }

@@ -465,12 +465,22 @@ TEST(LimbContactSoles, WeightlessFootTakesTheShinsLowestSkin) {
   EXPECT_EQ(lowest_y(shoe), 0.0);
   EXPECT_TRUE(std::none_of(shoe.begin(), shoe.end(), [](const SolePoint& p) { return p.bind_position.y() > 0.25; }))
       << "the calf is no sole";
-  // Give the foot joint a vertex: it is the sole again.
+  // Give the foot joint a vertex: it is the sole again, plus the shin's skin
+  // within a quarter leg (0.225) of the ankle (the shoe, not the calf).
   c.mesh.positions.push_back({0.1, 0.02, 0.15});
   c.skin.influences.push_back({{leg.foot, 1.0}});
   const std::vector<SolePoint> foot = mesh_sole_points(c, leg, 0.0, 0.02);
   ASSERT_FALSE(foot.empty());
-  for (const SolePoint& p : foot) EXPECT_EQ(p.joint, leg.foot);
+  EXPECT_EQ(foot.front().joint, leg.foot);
+  const Vec3 ankle = c.skeleton.bind_world[leg.foot].block<3, 1>(0, 3);
+  for (const SolePoint& p : foot) {
+    EXPECT_TRUE(p.joint == leg.foot || p.joint == leg.shin);
+    if (p.joint == leg.shin) {
+      EXPECT_LE((p.bind_position - ankle).norm(), 0.225 + 1e-12);
+    }
+  }
+  EXPECT_TRUE(std::any_of(foot.begin(), foot.end(), [&](const SolePoint& p) { return p.joint == leg.shin; }));
+  EXPECT_TRUE(std::none_of(foot.begin(), foot.end(), [](const SolePoint& p) { return p.bind_position.y() > 0.25; }));
 }
 
 TEST(ClipTransfer, FloorAlignmentPutsTheStanceLevelOnTheFloor) {
@@ -526,6 +536,32 @@ TEST(LimbContactReconcile, SwingSoleUnderTheFloorIsLiftedOnlyWhenAsked) {
   for (double t : times) {
     const auto after = pose_at(sk, lifted.clip, t);
     for (int foot : {4, 7}) EXPECT_NEAR((pos(after[foot]) - pos(after[foot - 1])).norm(), 0.45, 1e-12);
+  }
+}
+
+// A swinging sole point on the shin's skin by the ankle (a digitigrade
+// heel) does not rise by the ankle's lift: the knee bends and the shin
+// turns. The lift is re-aimed until that point is on the floor, never under.
+TEST(LimbContactReconcile, SwingSoleOnTheShinIsReaimedOntoTheFloor) {
+  const Skeleton sk = biped();
+  const std::vector<double> times = sample_times(30, 1.0);
+  LimbContactOptions opt;
+  opt.phases_given = true;  // no phases: every sample is swing
+  opt.phases.assign(2, {});
+  opt.lift_swing_soles = true;
+  for (int shin : {3, 6}) {
+    const Vec3 ankle = pos(sk.bind_world[shin + 1]);
+    opt.sole_points.push_back({SolePoint{shin, ankle + Vec3(0, -0.05, -0.12), {{shin, 1.0}}}});
+  }
+  const LimbContactResult r = reconcile_limbs(sk, crouch(-0.1, 0.0), times, opt);
+  ASSERT_TRUE(r.status.ok()) << r.status.message;
+  for (const FootReport& f : r.feet) {
+    EXPECT_EQ(f.unreached, 0);
+    for (size_t k = 0; k < f.clearance_after.size(); ++k) {
+      EXPECT_LT(f.clearance_before[k], -0.04);
+      EXPECT_GE(f.clearance_after[k], -1e-5);
+      EXPECT_LE(f.clearance_after[k], 1e-5);
+    }
   }
 }
 

@@ -80,8 +80,11 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& le
 // heel's back); each keeps the vertex's skin weights, so a heel blended with
 // the shin is pinned where the mesh draws it. When the foot and toe joints
 // dominate no vertex (a weightless IK foot; the shoe is skinned to the shin),
-// the same from the shin's skin: its lowest band is the sole. Falls back to
-// the joint projection when the mesh gives none.
+// the same from the shin's skin: its lowest band is the sole. Otherwise the
+// shin's skin within a quarter leg (thigh->shin->foot, bind) of the ankle is
+// one more sole chosen the same way: it rides with the foot and, on a long
+// digitigrade foot pitched heel-down, is the leg's lowest point. Falls back
+// to the joint projection when the mesh gives none.
 std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
                                         int per_joint = 24);
 // The same from groups built once (group_by_dominant_joint of `character`).
@@ -141,8 +144,9 @@ struct LimbContactOptions {
   bool phases_given = false;
   std::vector<std::vector<ContactPhase>> phases;
   // Outside the phases, a sole under the floor is lifted onto it (the knee
-  // bends), so the limb solver, not body grounding, keeps feet out of the
-  // floor.
+  // bends; re-aimed while the lowest sole point, which may be shin skin by
+  // the ankle, is still under it), so the limb solver, not body grounding,
+  // keeps feet out of the floor.
   bool lift_swing_soles = false;
 };
 
