@@ -12,32 +12,25 @@
 namespace rig {
 namespace {
 
-using test::make_skeleton;
-
 // A biped whose arms hang straight down from shoulders at y 1.5 to hands at
 // 0.7; hand skin reaches 0.6. A `Weapon` bone under the left hand carries a
 // separate triangle (a club) down to 0.1, and one weapon-weighted vertex
 // sits in the hand's own skin (a finger-like vertex, not a carried object).
 Character long_armed_biped() {
   Character c;
-  c.skeleton = make_skeleton({
-      {"mixamorig:Hips", -1, {0, 1.0, 0}},
-      {"mixamorig:Spine", 0, {0, 1.2, 0}},
-      {"mixamorig:Head", 1, {0, 1.7, 0}},
-      {"mixamorig:LeftUpLeg", 0, {0.1, 0.95, 0}},
-      {"mixamorig:LeftLeg", 3, {0.1, 0.5, 0}},
-      {"mixamorig:LeftFoot", 4, {0.1, 0.05, 0}},
-      {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
-      {"mixamorig:RightLeg", 6, {-0.1, 0.5, 0}},
-      {"mixamorig:RightFoot", 7, {-0.1, 0.05, 0}},
-      {"mixamorig:LeftArm", 1, {0.25, 1.5, 0}},      // 9
-      {"mixamorig:LeftForeArm", 9, {0.25, 1.1, 0}},  // 10
-      {"mixamorig:LeftHand", 10, {0.25, 0.7, 0}},    // 11
-      {"mixamorig:RightArm", 1, {-0.25, 1.5, 0}},    // 12
-      {"mixamorig:RightForeArm", 12, {-0.25, 1.1, 0}},
-      {"mixamorig:RightHand", 13, {-0.25, 0.7, 0}},  // 14
-      {"Weapon", 11, {0.25, 0.6, 0.1}},              // 15
-  });
+  std::vector<test::JointSpec> joints = test::mixamo_biped_joints();
+  joints[2].position.y() = 1.7;  // head above the shoulders
+  for (const test::JointSpec& j : std::vector<test::JointSpec>{
+           {"mixamorig:LeftArm", 1, {0.25, 1.5, 0}},      // 9
+           {"mixamorig:LeftForeArm", 9, {0.25, 1.1, 0}},  // 10
+           {"mixamorig:LeftHand", 10, {0.25, 0.7, 0}},    // 11
+           {"mixamorig:RightArm", 1, {-0.25, 1.5, 0}},    // 12
+           {"mixamorig:RightForeArm", 12, {-0.25, 1.1, 0}},
+           {"mixamorig:RightHand", 13, {-0.25, 0.7, 0}},  // 14
+           {"Weapon", 11, {0.25, 0.6, 0.1}},              // 15
+       })
+    joints.push_back(j);
+  c.skeleton = make_skeleton(joints);
   auto vertex = [&](Vec3 p, int joint) {
     c.mesh.positions.push_back(p);
     c.skin.influences.push_back({{joint, 1.0}});

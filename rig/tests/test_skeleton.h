@@ -39,9 +39,10 @@ inline Skeleton make_skeleton(const std::vector<JointSpec>& joints) {
   return sk;
 }
 
-// Mixamo-named biped in T-pose (identity bind rotations); legs 0.9 long.
-inline Skeleton mixamo_biped() {
-  return make_skeleton({
+// Joints of a Mixamo-named biped in T-pose (identity bind rotations); legs
+// 0.9 long: hips 0, spine 1, head 2, left thigh/shin/foot 3-5, right 6-8.
+inline std::vector<JointSpec> mixamo_biped_joints() {
+  return {
       {"mixamorig:Hips", -1, {0, 1.0, 0}},
       {"mixamorig:Spine", 0, {0, 1.2, 0}},
       {"mixamorig:Head", 1, {0, 1.6, 0}},
@@ -51,7 +52,9 @@ inline Skeleton mixamo_biped() {
       {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
       {"mixamorig:RightLeg", 6, {-0.1, 0.5, 0}},
       {"mixamorig:RightFoot", 7, {-0.1, 0.05, 0}},
-  });
+  };
 }
+
+inline Skeleton mixamo_biped() { return make_skeleton(mixamo_biped_joints()); }
 
 }  // namespace rig::test
