@@ -63,7 +63,9 @@ Vec3 outward_axis(const Skeleton& sk, const ArmSkin& arm, std::span<const Mat4> 
 
 // Keys `track` at exactly `times` (sampling what it had), neutral when empty.
 void key_at(Track<Quat>& track, const Quat& neutral, std::span<const double> times) {
-  if (std::equal(track.times.begin(), track.times.end(), times.begin(), times.end())) return;
+  if (track.interpolation == Interpolation::kLinear && track.values.size() == times.size() &&
+      std::equal(track.times.begin(), track.times.end(), times.begin(), times.end()))
+    return;
   std::vector<Quat> values;
   for (double t : times) values.push_back(track.empty() ? neutral : sample(track, t));
   track.times.assign(times.begin(), times.end());
@@ -131,7 +133,7 @@ ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const Arm
   res.angle.assign(arms.size(), std::vector<double>(n, 0.0));
   res.clearance.assign(arms.size(), std::vector<double>(n, 0.0));
   if (arms.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end())) return res;
-  const double max_angle = std::clamp(opt.max_angle, 0.0, M_PI);
+  const double max_angle = std::isfinite(opt.max_angle) ? std::clamp(opt.max_angle, 0.0, M_PI) : 0.0;
   const int steps = std::clamp(opt.bisection_steps, 0, 40);
 
   std::vector<std::vector<Vec3>> axes(arms.size(), std::vector<Vec3>(n, Vec3::Zero()));
@@ -157,10 +159,9 @@ ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const Arm
         return lowest_y(c, arm.vertices, local_to_world(sk, trial)) - opt.floor_y;
       };
       double lo = 0.0, hi = max_angle;
-      if (clearance_at(hi) < 0.0) {
-        res.angle[a][k] = hi;  // out of reach of the turn: as far as it goes
-        continue;
-      }
+      // A turn that cannot clear the floor (the shoulder itself is low: a
+      // crawl, a roll) is not made: the arm is left as the clip has it.
+      if (clearance_at(hi) < 0.0) continue;
       for (int s = 0; s < steps; ++s) {
         const double mid = 0.5 * (lo + hi);
         (clearance_at(mid) >= 0.0 ? hi : lo) = mid;

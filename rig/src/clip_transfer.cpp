@@ -558,6 +558,20 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   lo.phases_given = true;
   lo.lift_swing_soles = phases_from_source;
 
+  // Arms out of the floor before body grounding, which would otherwise lift
+  // the whole body (stance legs then hovering) for a hand under it.
+  if (opt.arms_above_floor && !prepared.arms.empty()) {
+    ArmClearanceOptions ao = opt.arms;
+    ao.floor_y = r.floor_y;
+    ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, r.times, ao);
+    out = std::move(ar.clip);
+    for (size_t k = 0; k < r.times.size(); ++k) {
+      double turn = 0.0;
+      for (const std::vector<double>& a : ar.angle) turn = std::max(turn, k < a.size() ? a[k] : 0.0);
+      r.diagnostics.max_arm_turn = std::max(r.diagnostics.max_arm_turn, turn);
+      r.diagnostics.arm_turn_keys += turn > 0.0 ? 1 : 0;
+    }
+  }
   // Body grounding: raise the hips' world y by the smoothed lift.
   if (opt.ground_body && target.has_skin()) {
     GroundingOptions g = opt.grounding;
@@ -578,18 +592,6 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
       r.feet = std::move(lr.feet);
     } else {
       r.limbs_note = lr.status.message;
-    }
-  }
-  if (opt.arms_above_floor && !prepared.arms.empty()) {
-    ArmClearanceOptions ao = opt.arms;
-    ao.floor_y = r.floor_y;
-    ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, r.times, ao);
-    out = std::move(ar.clip);
-    for (size_t k = 0; k < r.times.size(); ++k) {
-      double turn = 0.0;
-      for (const std::vector<double>& a : ar.angle) turn = std::max(turn, k < a.size() ? a[k] : 0.0);
-      r.diagnostics.max_arm_turn = std::max(r.diagnostics.max_arm_turn, turn);
-      r.diagnostics.arm_turn_keys += turn > 0.0 ? 1 : 0;
     }
   }
   for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);

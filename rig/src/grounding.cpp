@@ -266,6 +266,7 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
 std::vector<double> smooth_lift(std::span<const double> raw, int radius) {
   const int n = static_cast<int>(raw.size());
   if (radius <= 0 || n == 0) return {raw.begin(), raw.end()};
+  radius = std::min(radius, n);  // a wider window sees nothing more
   std::vector<double> dilated(n), out(n);
   for (int i = 0; i < n; ++i) {
     double m = raw[i];
@@ -287,7 +288,9 @@ std::vector<double> smooth_lift(std::span<const double> raw, int radius) {
 int smoothing_samples(std::span<const double> times, double seconds) {
   if (times.size() < 2 || !(seconds > 0)) return 0;
   const double dt = (times.back() - times.front()) / static_cast<double>(times.size() - 1);
-  return dt > 0 ? static_cast<int>(std::lround(seconds / dt)) : 0;
+  if (!(dt > 0)) return 0;
+  // Never more samples than the clip has (a near-zero spacing would overflow).
+  return static_cast<int>(std::lround(std::min(seconds / dt, static_cast<double>(times.size()))));
 }
 
 std::vector<double> ground_lift(const Character& c, const Clip& clip, std::span<const double> times,

@@ -226,7 +226,8 @@ double horizontal_speed(std::span<const double> times, const std::vector<Vec3>& 
 }
 
 // Lowest height above floor_y of a sole point while it is still (horizontal
-// speed within the contact test's); +inf when no point is ever still.
+// speed within the contact test's, at two samples in a row; the higher of
+// the two); +inf when no point is ever still.
 double lowest_still_height(std::span<const double> times, const std::vector<std::vector<Vec3>>& points,
                            double floor_y, double leg_length, const ContactOptions& opt) {
   const int n = static_cast<int>(times.size());
@@ -234,8 +235,11 @@ double lowest_still_height(std::span<const double> times, const std::vector<std:
   double low = std::numeric_limits<double>::infinity();
   for (const auto& traj : points) {
     if (static_cast<int>(traj.size()) != n) continue;
-    for (int k = 0; k < n; ++k)
-      if (horizontal_speed(times, traj, k) <= max_v) low = std::min(low, traj[k].y() - floor_y);
+    // Still at two samples in a row: one slow sample (a landing's turn
+    // point) is no rest.
+    for (int k = 0; k + 1 < n; ++k)
+      if (horizontal_speed(times, traj, k) <= max_v && horizontal_speed(times, traj, k + 1) <= max_v)
+        low = std::min(low, std::max(traj[k].y(), traj[k + 1].y()) - floor_y);
   }
   return low;
 }
@@ -523,6 +527,13 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         // exactly the ankle's dy: inside a phase, re-aim by the residual.
         double aim = dy;
         bool reached = true;
+        // The best pass is kept (the lowest sole point can switch between
+        // passes, so re-aiming need not converge): inside a phase the
+        // smallest |residual|, for a swing sole the least depth under the floor.
+        double best_score = std::numeric_limits<double>::infinity();
+        Transform best[3];
+        bool best_reached = true;
+        const int leg_joints[3] = {leg.thigh, leg.shin, leg.foot};
         for (int pass = 0; pass < 8; ++pass) {
           const TwoBoneSolution sol = solve_two_bone(a, b, c, c + Vec3(0, aim, 0), pole);
           reached = sol.reached;
@@ -546,9 +557,19 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
           const bool to_floor = rep.contact[k] || onto_floor[li][k];
           if ((!to_floor && !opt.lift_swing_soles) || !reached) break;
           const double residual = lowest_sole(tracks[li], local_to_world(sk, out_locals), opt.floor_y);
+          const double score = to_floor ? std::abs(residual) : std::max(0.0, -residual);
+          if (score < best_score) {
+            best_score = score;
+            for (int r = 0; r < 3; ++r) best[r] = out_locals[leg_joints[r]];
+            best_reached = reached;
+          }
           if (!to_floor && residual >= 0.0) break;
           if (std::abs(residual) <= 1e-9 * rep.leg_length) break;
           aim -= residual;
+        }
+        if (std::isfinite(best_score)) {
+          for (int r = 0; r < 3; ++r) out_locals[leg_joints[r]] = best[r];
+          reached = best_reached;
         }
         if (!reached) ++rep.unreached;
         rep.max_correction = std::max(rep.max_correction, std::abs(aim));

@@ -103,6 +103,21 @@ TEST(ArmClearance, TurnsEachArmOutwardByTheLeastAngleThatClearsTheFloor) {
   EXPECT_TRUE(locals[9].rotation.isApprox(c.skeleton.neutral_local[9].rotation, 1e-12));
 }
 
+// With the shoulders themselves under the floor no outward turn clears the
+// arm: it is left as the clip has it (not flung out to the limit).
+TEST(ArmClearance, ATurnThatCannotClearTheFloorIsNotMade) {
+  const Character c = long_armed_biped();
+  const std::vector<ArmSkin> arms = arm_skins(c, carried_object_vertices(c, 1e-6));
+  Clip clip = crouch_once();
+  clip.tracks[0].translation.values[1] = Vec3(0, -0.6, 0);  // shoulders 0.1 under the floor
+  const ArmClearanceResult r = keep_arms_above_floor(c, arms, clip, std::vector<double>{0.0, 1.0, 2.0}, {});
+  for (size_t a = 0; a < 2; ++a) {
+    EXPECT_EQ(r.angle[a][1], 0.0);
+    EXPECT_LT(r.clearance[a][1], 0.0);
+  }
+  EXPECT_EQ(r.clip.tracks.size(), clip.tracks.size());  // no arm track written
+}
+
 TEST(ArmClearance, NoArmsOrNoSamplesIsANoOp) {
   const Character c = long_armed_biped();
   const Clip clip = crouch_once();

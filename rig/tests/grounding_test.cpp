@@ -199,6 +199,9 @@ TEST(Grounding, SmoothingRadiusIsATime) {
   EXPECT_EQ(smoothing_samples(frame_times(1.0, 120.0), 0.04), 5);
   EXPECT_EQ(smoothing_samples(frame_times(1.0, 30.0), 0.0), 0);
   EXPECT_EQ(smoothing_samples(std::vector<double>{0.5}, 0.04), 0);
+  // A near-zero key spacing never gives more samples than the clip has.
+  EXPECT_EQ(smoothing_samples(std::vector<double>{0.0, 1e-300, 2e-300}, 0.04), 3);
+  EXPECT_EQ(smooth_lift(std::vector<double>{0.0, 1.0, 0.0}, 1 << 30), std::vector<double>(3, 1.0));
   // The same clip sampled at 30 and 120 Hz: the lift spreads over the same
   // time around the deep dip (first non-zero within one 30 Hz step).
   const Character c = tailed_biped(true);

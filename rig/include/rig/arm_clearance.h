@@ -4,8 +4,10 @@
 // leave the floor), so the arms make room themselves: at each sample, each
 // upper arm turns outward at the shoulder, about the body's forward axis, by
 // the least angle that keeps that arm's skin at or above the floor. The
-// angles are smoothed over time (never below the needed angle), and the arm
-// is untouched where its skin is already clear.
+// angles are smoothed over time (never below the needed angle), so an arm
+// is turned only where it would go under the floor and next to such
+// samples; a turn that cannot clear it (the shoulder itself is low) is not
+// made.
 #pragma once
 
 #include <span>
@@ -46,7 +48,8 @@ struct ArmClearanceResult {
   // Per arm (arm_skins order), per sample: the outward turn applied (rad).
   std::vector<std::vector<double>> angle;
   // Per arm, per sample: the arm skin's lowest point minus the floor after
-  // the turn (negative: still under it, the turn capped at max_angle).
+  // the turn (negative: still under it, no turn up to max_angle clearing it
+  // or no outward direction at that pose).
   std::vector<std::vector<double>> clearance;
 };
 

@@ -9,12 +9,13 @@
 //        stay where their shin ends)
 //     -> contact phases per foot: the source's feet on their own floor
 //        (contacts_from_source), else detect_leg_contacts on this pre-lift clip
+//     -> arms: an upper arm whose skin would go under the floor turns
+//        outward at the shoulder (keep_arms_above_floor), so grounding
+//        never lifts the body for a hand
 //     -> body grounding: hips world y += ground_lift(t); a foot's skin is in
 //        E (left to the limb solver) only inside its contact phases
 //     -> limb reconciliation: pins those same phases; thigh/shin/foot only,
 //        hips untouched
-//     -> arms: an upper arm whose skin would go under the floor turns
-//        outward at the shoulder (keep_arms_above_floor)
 //
 // Plain data in and out; no exceptions cross this boundary. Lengths are in
 // the target's model units, times in seconds, positions in bind space (Y up).
@@ -60,8 +61,9 @@ struct TransferOptions {
   GroundingOptions grounding; // count_tail etc. (measurement switch; body
                               // grounding only, never the floor alignment)
   bool reconcile_limbs = true;
-  // Last: each upper arm turns outward where its skin would go under the
-  // floor (rig::keep_arms_above_floor; long cartoon arms on a human swing).
+  // Before body grounding: each upper arm turns outward where its skin
+  // would go under the floor (rig::keep_arms_above_floor; long cartoon arms
+  // on a human swing).
   bool arms_above_floor = true;
   ArmClearanceOptions arms;  // floor_y is filled by transfer_clip
   // Contact thresholds and blend time; floor_y and sole_points are filled by
