@@ -7,9 +7,9 @@
 #include <limits>
 #include <numeric>
 
-#include "detect/components.h"
 #include "detect/find_appendages.h"
 #include "metrics/stretch.h"
+#include "rig/arm_clearance.h"
 #include "rig/clip_transfer.h"
 #include "rig/grounding.h"
 #include "rig/limb_contact.h"
@@ -45,31 +45,6 @@ double angle_deg(const rig::Quat& a, const rig::Quat& b) {
   return 2.0 * std::acos(d) * 180.0 / M_PI;
 }
 
-// Per vertex: part of a carried object, a mesh island (welded) whose every
-// vertex a prop bone dominates (rig::prop_joint_mask: a sword on a `Weapon`
-// bone under the hand, a club skinned to a finger bone of a rig with no hand
-// joint). Floor placement ignores props, so the lowest-body-point check does
-// too: a weapon a human arm swing drives through the floor is not the body
-// sinking. Fingers joined to the arm's skin stay body.
-std::vector<char> prop_islands(const rig::Character& c, const rig::Welded& w) {
-  const std::vector<bool> prop_bone = rig::prop_joint_mask(c.skeleton);
-  const int nv = c.mesh.vertex_count();
-  std::vector<char> all_prop(w.count(), 1);  // per welded vertex: every raw vertex prop-dominated
-  for (int v = 0; v < nv; ++v) {
-    const int d = rig::dominant_joint(c.skin.influences[v]);
-    if (d < 0 || !prop_bone[d]) all_prop[w.weld_of[v]] = 0;
-  }
-  std::vector<int> label;
-  const int islands = detect::connected_components(detect::build_graph(w.count(), w.triangles),
-                                                   std::vector<char>(w.count(), 1), label);
-  std::vector<char> island_prop(islands, 1);
-  for (int i = 0; i < w.count(); ++i)
-    if (!all_prop[i]) island_prop[label[i]] = 0;
-  std::vector<char> out(nv, 0);
-  for (int v = 0; v < nv; ++v) out[v] = island_prop[label[w.weld_of[v]]];
-  return out;
-}
-
 // The character's own clip of the source's gait (the scenario's clip "gait"):
 // the shortest clip name with that name token, or -1 (also with no gait).
 int own_gait_clip(const rig::Character& c, const std::string& gait) {
@@ -93,7 +68,9 @@ RetargetTarget prepare_retarget_target(const rig::Character& c, double rate) {
   // Read once per character, for every clip's checks.
   t.welded = rig::weld_by_position(c.mesh.positions, c.mesh.triangles,
                                    kWeldFraction * rig::model_height(c.mesh.positions));
-  t.prop = prop_islands(c, t.welded);
+  // Carried objects (rig::carried_object_vertices, the pipeline's own test):
+  // floor placement ignores them, so the lowest-body-point check does too.
+  t.prop = rig::carried_object_vertices(c, kWeldFraction * rig::model_height(c.mesh.positions));
   return t;
 }
 
@@ -125,7 +102,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   const int n = static_cast<int>(t.times.size());
 
   // Body = every vertex not in T (tail bones' skin, or the rigger tail detect
-  // found). Its lowest point leaves carried objects out (prop_islands); its
+  // found). Its lowest point leaves carried objects out (carried_object_vertices); its
   // torn edges keep them, as Blender's whole-body count does.
   const std::vector<bool> tail_bone = rig::tail_joint_mask(sk);
   const int nv = c.mesh.vertex_count();

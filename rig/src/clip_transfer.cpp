@@ -11,6 +11,9 @@
 namespace rig {
 namespace {
 
+// Weld tolerance x model height for mesh islands (as detect::Params).
+constexpr double kWeldFraction = 1e-4;
+
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 
 // The retargeted clip's key times: the longest track's (retarget samples
@@ -411,11 +414,12 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
   }
   t.floor_y = reference_floor(target, t.support, body_floor);
   if (opt.arms_above_floor && target.has_skin())
-    t.arms = arm_skins(target, carried_object_vertices(target, 1e-4 * model_height(target.mesh.positions)));
+    t.arms = arm_skins(target, carried_object_vertices(target, kWeldFraction * model_height(target.mesh.positions)));
   for (const Leg& leg : find_legs(target.skeleton))
     t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
                                                            opt.sole_band * target_cal.leg_length,
-                                                           opt.sole_points_per_joint)
+                                                           opt.sole_points_per_joint,
+                                                           opt.grounding.contact_shin_fraction)
                                         : joint_sole_points(target.skeleton, leg, t.floor_y));
   return t;
 }

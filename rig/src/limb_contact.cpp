@@ -142,12 +142,12 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& sk, const Leg& leg, dou
 }
 
 std::vector<SolePoint> mesh_sole_points(const Character& ch, const Leg& leg, double floor_y, double band,
-                                        int per_joint) {
-  return mesh_sole_points(ch, group_by_dominant_joint(ch), leg, floor_y, band, per_joint);
+                                        int per_joint, double shin_fraction) {
+  return mesh_sole_points(ch, group_by_dominant_joint(ch), leg, floor_y, band, per_joint, shin_fraction);
 }
 
 std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& groups, const Leg& leg, double floor_y,
-                                        double band, int per_joint) {
+                                        double band, int per_joint, double shin_fraction) {
   std::vector<SolePoint> out;
   // Feet that drive no skin (weightless IK targets: the shoe is skinned to
   // the shin): the sole is the shin's lowest skin.
@@ -196,14 +196,14 @@ std::vector<SolePoint> mesh_sole_points(const Character& ch, const SkinGroups& g
     const std::span<const int> group = groups.of(j);
     add_sole(j, std::vector<int>(group.begin(), group.end()));
   }
-  // Shin skin next to the ankle (within a quarter leg) rides with the foot:
+  // Shin skin next to the ankle (within shin_fraction legs) rides with the foot:
   // on a long digitigrade foot carrying a human roll it is the leg's lowest
   // point (heel-down in stance, under the floor in swing), so it is a sole
   // of its own, chosen the same way.
-  if (foot_skin && leg.shin >= 0 && !out.empty()) {
+  if (foot_skin && leg.shin >= 0 && !out.empty() && shin_fraction > 0) {
     const Skeleton& sk = ch.skeleton;
     auto at = [&](int j) { return Vec3(sk.bind_world[j].block<3, 1>(0, 3)); };
-    const double reach = 0.25 * ((at(leg.shin) - at(leg.thigh)).norm() + (at(leg.foot) - at(leg.shin)).norm());
+    const double reach = shin_fraction * ((at(leg.shin) - at(leg.thigh)).norm() + (at(leg.foot) - at(leg.shin)).norm());
     std::vector<int> near;
     for (int v : groups.of(leg.shin))
       if (v >= 0 && v < nv && (ch.mesh.positions[v] - at(leg.foot)).norm() <= reach) near.push_back(v);
@@ -524,7 +524,8 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         const Quat q_thigh = rotation(wm[leg.thigh]), q_shin = rotation(wm[leg.shin]);
         const Quat q_foot = rotation(wm[leg.foot]);
         // Blended sole skin (heel weighted to the shin) does not move by
-        // exactly the ankle's dy: inside a phase, re-aim by the residual.
+        // exactly the ankle's dy: re-aim by the residual inside a phase and
+        // for a swinging sole lifted onto (or still under) the floor.
         double aim = dy;
         bool reached = true;
         // The best pass is kept (the lowest sole point can switch between

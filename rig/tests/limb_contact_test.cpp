@@ -515,12 +515,18 @@ TEST(ClipTransfer, MismatchedCalibrationIsAnErrorNotAnException) {
 
 // A swinging sole under the floor (no contact phase) is lifted onto the
 // floor only with lift_swing_soles; the knee bends, lengths are kept.
+// Phases given and empty: every sample of both legs is swing.
+LimbContactOptions swing_only() {
+  LimbContactOptions opt;
+  opt.phases_given = true;
+  opt.phases.assign(2, {});
+  return opt;
+}
+
 TEST(LimbContactReconcile, SwingSoleUnderTheFloorIsLiftedOnlyWhenAsked) {
   const Skeleton sk = biped();
   const std::vector<double> times = sample_times(60, 1.0);
-  LimbContactOptions opt;
-  opt.phases_given = true;  // no phases: every sample is swing
-  opt.phases.assign(2, {});
+  LimbContactOptions opt = swing_only();
   const Clip clip = crouch(-0.03, 1.2);
   const LimbContactResult kept = reconcile_limbs(sk, clip, times, opt);
   ASSERT_TRUE(kept.status.ok()) << kept.status.message;
@@ -545,9 +551,7 @@ TEST(LimbContactReconcile, SwingSoleUnderTheFloorIsLiftedOnlyWhenAsked) {
 TEST(LimbContactReconcile, SwingSoleOnTheShinIsReaimedOntoTheFloor) {
   const Skeleton sk = biped();
   const std::vector<double> times = sample_times(30, 1.0);
-  LimbContactOptions opt;
-  opt.phases_given = true;  // no phases: every sample is swing
-  opt.phases.assign(2, {});
+  LimbContactOptions opt = swing_only();
   opt.lift_swing_soles = true;
   for (int shin : {3, 6}) {
     const Vec3 ankle = pos(sk.bind_world[shin + 1]);

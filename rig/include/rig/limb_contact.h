@@ -81,15 +81,20 @@ std::vector<SolePoint> joint_sole_points(const Skeleton& skeleton, const Leg& le
 // the shin is pinned where the mesh draws it. When the foot and toe joints
 // dominate no vertex (a weightless IK foot; the shoe is skinned to the shin),
 // the same from the shin's skin: its lowest band is the sole. Otherwise the
-// shin's skin within a quarter leg (thigh->shin->foot, bind) of the ankle is
-// one more sole chosen the same way: it rides with the foot and, on a long
-// digitigrade foot pitched heel-down, is the leg's lowest point. Falls back
-// to the joint projection when the mesh gives none.
+// shin's skin within shin_fraction x the leg length (thigh->shin->foot,
+// bind) of the ankle is one more sole chosen the same way: it rides with the
+// foot and, on a long digitigrade foot pitched heel-down, is the leg's
+// lowest point. The default is body grounding's
+// GroundingOptions::contact_shin_fraction, so the limb solver pins the same
+// near-ankle skin grounding leaves to it. Falls back to the joint projection
+// when the mesh gives none.
 std::vector<SolePoint> mesh_sole_points(const Character& character, const Leg& leg, double floor_y, double band,
-                                        int per_joint = 24);
+                                        int per_joint = 24,
+                                        double shin_fraction = GroundingOptions{}.contact_shin_fraction);
 // The same from groups built once (group_by_dominant_joint of `character`).
 std::vector<SolePoint> mesh_sole_points(const Character& character, const SkinGroups& groups, const Leg& leg,
-                                        double floor_y, double band, int per_joint = 24);
+                                        double floor_y, double band, int per_joint = 24,
+                                        double shin_fraction = GroundingOptions{}.contact_shin_fraction);
 
 // ---------------------------------------------------------------------------
 // Contact phases.
