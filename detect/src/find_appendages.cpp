@@ -15,6 +15,7 @@
 #include "detect/rigid.h"
 #include "detect/segment_distance.h"
 #include "detect/tail_root.h"
+#include "detect/tube.h"
 #include "format.h"
 #include "rig/roles.h"
 
@@ -277,6 +278,29 @@ bool passes_as_tail_core(const Analysis& a, const Context& x, Region& core) {
   return length_from_ring(a, core, p.chain.length_percentile) >= p.split_min_length * a.height;
 }
 
+// A core that runs on past the tail's base along a fat belly (see
+// trim_to_tube) ends where it stops being a tube, when what is left still
+// passes as a tail core; else it stays as found.
+void trim_core_to_tube(const Analysis& a, const Context& x, int seed, Region& core) {
+  const std::vector<rig::Vec3> normals = area_normals(a.welded_positions, a.welded.triangles);
+  const TubeCut t = trim_to_tube(a.graph, a.welded_positions, normals, core.welded, seed, 0.0,
+                                 x.params.tube_max_closure);
+  if (!t.cut) return;
+  Region trimmed;
+  trimmed.cut_level = core.cut_level;
+  trimmed.welded = t.kept;
+  for (int v : core.vertices)
+    if (std::binary_search(t.kept.begin(), t.kept.end(), a.welded.weld_of[v])) trimmed.vertices.push_back(v);
+  if (!passes_as_tail_core(a, x, trimmed)) return;
+  trimmed.tube_end = t.cut_from_tip;
+  trimmed.tube_end_closure = t.open_closure;
+  trimmed.reason += "; stops being a tube " + fmt("%.3f", t.cut_from_tip / a.height) +
+                    " H from the tip (slice normals sum to " + fmt("%.2f", t.open_closure) + " of their length >= " +
+                    fmt("%.2f", x.params.tube_max_closure) + "): " + std::to_string(core.welded.size() - t.kept.size()) +
+                    " core vertices beyond it left to the body";
+  core = std::move(trimmed);
+}
+
 // Fused tails. Reading chosen: a tail grown out of a thick torso (the T-Rex's,
 // a fused fox's) shares one far region with the torso's far skin (belly,
 // back, flanks), whose centroid falls back onto the spine, so the whole fails
@@ -332,6 +356,7 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
     } else {
       out = std::move(core);
     }
+    trim_core_to_tube(a, x, seed, out);
     return true;
   }
   return false;
@@ -382,8 +407,10 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   // the hind legs' upper joints as thighs for attachment and classification,
   // whatever roles the names gave (a quadruped's `BackLeg.L` is no pelvis).
   a.body = read_body(sk, deforming);
+  // A rump bone a tail may hang from (BodyReading::tail_roots) reads as
+  // pelvis too: a tail core cut at its base hangs from it.
   for (int j = 0; j < nj; ++j) {
-    if (a.body.pelvis_zone[j]) {
+    if (a.body.pelvis_zone[j] || a.body.tail_roots[j]) {
       sk.roles[j].part = rig::BodyPart::kHips;
     } else if (a.body.hind_leg_root[j]) {
       sk.roles[j].part = rig::BodyPart::kThigh;

@@ -48,6 +48,10 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
       j["cut_level"] = r.cut_level;  // fraction of H
       j["root_offset"] = r.root_offset * m;
     }
+    if (r.tube_end > 0.0) {  // cut where it stops being a tube (tube.h)
+      j["tube_end_from_tip"] = r.tube_end * m;
+      j["tube_end_closure"] = r.tube_end_closure;
+    }
     j["length"] = r.length * m;
     j["bones"] = r.bones;
     j["edge_step"] = r.edge_step * m;

@@ -35,6 +35,15 @@ struct Params {
   double split_margin = 0.02;       // cut this x H above the saddle, past the blend fillet (issue 11:
                                     // 0.01 left rump skin of the fillet on the tail; IoU with the
                                     // artist tails of Wolf/Trex/Fox 0.89/0.90/0.81 -> 0.90/0.94/0.90)
+  // A split-off core ends where it stops being a tube (tube.h): the first
+  // slice from the tip, after one closed, whose normals sum to at least this
+  // fraction of their lengths and stay so for a slice on. Along a tube they
+  // cancel (0.01-0.3 on the Rat's, Wolf's and fixtures' tails); half a tube
+  // sums to 2/pi, about what a core cut obliquely shows at its end (0.5-0.74
+  // at the Wolf's and fox_fused's cuts: 0.5 cut them short, Wolf IoU 0.92 ->
+  // 0.85); a belly strip faces one way (0.93 where the Rat's core leaves its
+  // tail, 0.97-1 along its belly).
+  double tube_max_closure = 0.85;
   // Root skin of a split-off tail (issue 11, tail_root.h): the cut leaves the
   // tail's base (between the hind legs, on the rump) on the body's bones
   // beside chain-driven skin. Connected skin no farther than root_grow_radius
@@ -71,6 +80,8 @@ struct Region {
   rig::Vec3 hang_point = rig::Vec3::Zero();     // point the attachment joint is chosen for
   bool on_body = true;        // false when the region lies on separate shells
   double cut_level = 0.0;     // > 0: split off a fused region at skeleton distance > this x H
+  double tube_end = 0.0;      // > 0: the core was cut where it stops being a tube, this far from its tip
+  double tube_end_closure = 0.0;  // the closure of the slice there
   int attachment = -1;        // joint it hangs from (skeleton index)
   rig::Role attachment_role;
   double reach = 0.0;           // max skeleton distance in the region, bind units
