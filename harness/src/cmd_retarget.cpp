@@ -126,6 +126,12 @@ int run(const Options& o) {
   }
   if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
   if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
+  if (r.diagnostics.elbow_cut_keys > 0) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; elbows bent less at %d keys (skin would tear), by up to %.0f deg",
+                  r.diagnostics.elbow_cut_keys, r.diagnostics.max_elbow_cut * 180.0 / M_PI);
+    feet += buf;
+  }
   if (r.diagnostics.arm_turn_keys > 0) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "; arms turned out of the floor at %d keys, up to %.0f deg", r.diagnostics.arm_turn_keys,

@@ -61,18 +61,6 @@ Vec3 outward_axis(const Skeleton& sk, const ArmSkin& arm, std::span<const Mat4> 
   return (out / len).cross(Vec3::UnitY()).normalized();
 }
 
-// Keys `track` at exactly `times` (sampling what it had), neutral when empty.
-void key_at(Track<Quat>& track, const Quat& neutral, std::span<const double> times) {
-  if (track.interpolation == Interpolation::kLinear && track.values.size() == times.size() &&
-      std::equal(track.times.begin(), track.times.end(), times.begin(), times.end()))
-    return;
-  std::vector<Quat> values;
-  for (double t : times) values.push_back(track.empty() ? neutral : sample(track, t));
-  track.times.assign(times.begin(), times.end());
-  track.values = std::move(values);
-  track.interpolation = Interpolation::kLinear;
-}
-
 }  // namespace
 
 std::vector<char> carried_object_vertices(const Character& c, double weld_tolerance) {
@@ -181,7 +169,7 @@ ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const Arm
       it = res.clip.tracks.end() - 1;
       it->joint = j;
     }
-    key_at(it->rotation, sk.neutral_local[j].rotation, times);
+    key_track_at(it->rotation, sk.neutral_local[j].rotation, times);
     for (size_t k = 0; k < n; ++k) {
       res.angle[a][k] = std::min(res.angle[a][k], max_angle);
       if (res.angle[a][k] > 0.0 && !axes[a][k].isZero())

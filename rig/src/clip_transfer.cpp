@@ -11,9 +11,6 @@
 namespace rig {
 namespace {
 
-// Weld tolerance x model height for mesh islands (as detect::Params).
-constexpr double kWeldFraction = 1e-4;
-
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 
 // The retargeted clip's key times: the longest track's (retarget samples
@@ -413,8 +410,10 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
     t.support = sample_support(target, t.groups, body_floor);
   }
   t.floor_y = reference_floor(target, t.support, body_floor);
-  if (opt.arms_above_floor && target.has_skin())
-    t.arms = arm_skins(target, carried_object_vertices(target, kWeldFraction * model_height(target.mesh.positions)));
+  // What the arm carries (a sword under the hand) stays out of the floor
+  // with it: the Bunny's and demon's weapons went 0.4-0.55 m under it.
+  if ((opt.arms_above_floor || opt.elbows_within_skin) && target.has_skin()) t.arms = arm_skins(target, {});
+  if (opt.elbows_within_skin) t.elbows = elbow_skins(target, t.arms);
   for (const Leg& leg : find_legs(target.skeleton))
     t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
                                                            opt.sole_band * target_cal.leg_length,
@@ -562,6 +561,18 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   lo.phases_given = true;
   lo.lift_swing_soles = phases_from_source;
 
+  // Elbows within their skin, before the arms clear the floor (a less bent
+  // elbow moves the hand).
+  if (opt.elbows_within_skin && !prepared.elbows.empty()) {
+    ElbowBendResult er = limit_elbow_bends(target, prepared.elbows, out, r.times, opt.elbows);
+    out = std::move(er.clip);
+    for (size_t k = 0; k < r.times.size(); ++k) {
+      double cut = 0.0;
+      for (const std::vector<double>& e : er.removed) cut = std::max(cut, k < e.size() ? e[k] : 0.0);
+      r.diagnostics.max_elbow_cut = std::max(r.diagnostics.max_elbow_cut, cut);
+      r.diagnostics.elbow_cut_keys += cut > 0.0 ? 1 : 0;
+    }
+  }
   // Arms out of the floor before body grounding, which would otherwise lift
   // the whole body (stance legs then hovering) for a hand under it.
   if (opt.arms_above_floor && !prepared.arms.empty()) {

@@ -73,6 +73,18 @@ Quat sample(const Track<Quat>& tr, double time) {
   return tr.values[s.k0].slerp(s.u, tr.values[s.k1]).normalized();
 }
 
+void key_track_at(Track<Quat>& track, const Quat& neutral, std::span<const double> times) {
+  if (track.interpolation == Interpolation::kLinear && track.values.size() == times.size() &&
+      std::equal(track.times.begin(), track.times.end(), times.begin(), times.end()))
+    return;
+  std::vector<Quat> values;
+  values.reserve(times.size());
+  for (double t : times) values.push_back(track.empty() ? neutral : sample(track, t));
+  track.times.assign(times.begin(), times.end());
+  track.values = std::move(values);
+  track.interpolation = Interpolation::kLinear;
+}
+
 void apply_clip(const Clip& clip, double time, std::span<Transform> locals) {
   for (const JointTracks& jt : clip.tracks) {
     if (jt.joint < 0 || jt.joint >= static_cast<int>(locals.size())) continue;

@@ -20,8 +20,9 @@ namespace rig {
 struct ArmSkin {
   int upper_arm = -1;        // the joint turned (role kUpperArm)
   int other_upper_arm = -1;  // the opposite side's, for the outward direction (-1: none)
-  // Mesh vertices the arm carries: dominant joint the upper arm or below it,
-  // tail skin and carried objects (carried_object_vertices) left out.
+  // Mesh vertices the arm carries: dominant joint the upper arm or below it
+  // (a sword on a bone under the hand included), tail skin and the vertices
+  // arm_skins was told to leave out excepted.
   std::vector<int> vertices;
 };
 
@@ -33,7 +34,9 @@ struct ArmSkin {
 std::vector<char> carried_object_vertices(const Character& character, double weld_tolerance);
 
 // One entry per upper arm of the skeleton's roles (joint order), with its
-// skin; `carried` as carried_object_vertices gives it (empty: none).
+// skin; vertices marked in `carried` (as carried_object_vertices gives
+// them; empty: none) left out. The retarget leaves none out: what a hand
+// holds stays out of the floor with it.
 std::vector<ArmSkin> arm_skins(const Character& character, std::span<const char> carried);
 
 struct ArmClearanceOptions {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "rig/arm_clearance.h"
+#include "rig/elbow_bend.h"
 #include "rig/grounding.h"
 #include "rig/io.h"
 #include "rig/limb_contact.h"
@@ -66,6 +67,10 @@ struct TransferOptions {
   // on a human swing).
   bool arms_above_floor = true;
   ArmClearanceOptions arms;  // floor_y is filled by transfer_clip
+  // Before the arms step: each elbow bends no further than its skin takes
+  // (rig::limit_elbow_bends; a human run's elbows fold a low-poly sleeve).
+  bool elbows_within_skin = true;
+  ElbowBendOptions elbows;
   // Contact thresholds and blend time; floor_y and sole_points are filled by
   // transfer_clip (floor: f_body; sole points from the target's mesh).
   LimbContactOptions limbs;
@@ -103,6 +108,8 @@ struct TransferDiagnostics {
   double max_lift = 0.0;  // largest body grounding lift, model units
   double max_arm_turn = 0.0;  // largest outward arm turn keeping the arms above the floor, rad
   int arm_turn_keys = 0;      // samples where some arm was turned
+  double max_elbow_cut = 0.0; // largest elbow bend removed so the skin holds, rad
+  int elbow_cut_keys = 0;     // samples where some elbow bend was limited
 };
 
 struct TransferResult {
@@ -147,7 +154,8 @@ struct TargetSupport {
   SupportPoints support;                   // sample_support(target, options.grounding)
   double floor_y = 0.0;                    // reference_floor with count_tail off
   std::vector<std::vector<SolePoint>> soles;  // per find_legs leg
-  std::vector<ArmSkin> arms;                  // arm_skins, carried objects left out
+  std::vector<ArmSkin> arms;                  // arm_skins, what the hands carry included
+  std::vector<ElbowSkin> elbows;              // elbow_skins of those arms (elbows_within_skin)
 };
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& options = {});

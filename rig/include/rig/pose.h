@@ -14,6 +14,11 @@ namespace rig {
 Vec3 sample(const Track<Vec3>& track, double time);
 Quat sample(const Track<Quat>& track, double time);
 
+// Keys `track` linearly at exactly `times` (ascending), sampling what it
+// had (`neutral` when it is empty); a linear track already keyed there is
+// left as it is.
+void key_track_at(Track<Quat>& track, const Quat& neutral, std::span<const double> times);
+
 // Overwrites the locals of the joints the clip animates; others keep what the
 // caller put there (usually Skeleton::stored_local or neutral_local).
 // `locals` has one entry per skeleton joint.

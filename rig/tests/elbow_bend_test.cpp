@@ -1,0 +1,125 @@
+// Elbow bends the skin can take: the bend is cut where the elbow's skin
+// would tear, and only there.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "rig/elbow_bend.h"
+#include "rig/pose.h"
+#include "test_skeleton.h"
+
+namespace rig {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// A T-posed biped whose left arm is a tube along +x: shoulder 9 at x 0.25,
+// elbow 10 at 0.55, hand 11 at 0.85; rings every 0.03 of radius 0.05, each
+// rigidly on the upper arm (x < 0.55) or the forearm, so a bend folds the
+// inner elbow more the further it goes.
+Character tube_armed_biped() {
+  Character c;
+  std::vector<test::JointSpec> joints = test::mixamo_biped_joints();
+  joints.push_back({"mixamorig:LeftArm", 1, {0.25, 1.5, 0}});      // 9
+  joints.push_back({"mixamorig:LeftForeArm", 9, {0.55, 1.5, 0}});  // 10
+  joints.push_back({"mixamorig:LeftHand", 10, {0.85, 1.5, 0}});    // 11
+  c.skeleton = make_skeleton(joints);
+  constexpr int kSides = 8, kRings = 21;
+  for (int k = 0; k < kRings; ++k)
+    for (int s = 0; s < kSides; ++s) {
+      const double x = 0.25 + 0.03 * k, a = 2 * kPi * s / kSides;
+      c.mesh.positions.push_back({x, 1.5 + 0.05 * std::cos(a), 0.05 * std::sin(a)});
+      c.skin.influences.push_back({{x < 0.55 - 1e-9 ? 9 : 10, 1.0}});
+    }
+  for (int k = 0; k + 1 < kRings; ++k)
+    for (int s = 0; s < kSides; ++s) {
+      const int a = k * kSides + s, b = k * kSides + (s + 1) % kSides;
+      c.mesh.triangles.push_back({a, b, b + kSides});
+      c.mesh.triangles.push_back({a, b + kSides, a + kSides});
+    }
+  return c;
+}
+
+// The forearm bent by `degrees` about the world z axis (up, towards the
+// head) at t = 1 s, straight at 0 and 2 s.
+Clip bend_once(double degrees) {
+  Clip clip;
+  clip.duration = 2.0;
+  JointTracks fore;
+  fore.joint = 10;
+  const Quat bent(Eigen::AngleAxisd(degrees * kPi / 180.0, Vec3::UnitZ()));
+  fore.rotation = {{0.0, 1.0, 2.0}, {Quat::Identity(), bent, Quat::Identity()}};
+  clip.tracks = {fore};
+  return clip;
+}
+
+double torn(const Character& c, const ElbowSkin& e, const Clip& clip, double t) {
+  const std::vector<Vec3> p = skin_positions(c.mesh, c.skin, c.skeleton, pose_at(c.skeleton, clip, t));
+  int n = 0;
+  for (size_t i = 0; i < e.edges.size(); ++i) {
+    const double r = (p[e.edges[i].first] - p[e.edges[i].second]).norm() / e.bind_length[i];
+    n += r > 1.5 || r < 0.67;
+  }
+  return static_cast<double>(n) / static_cast<double>(e.edges.size());
+}
+
+double bend_degrees(const Clip& clip, double t) {
+  const Quat q = sample(clip.tracks[0].rotation, t);
+  return 2.0 * std::acos(std::min(1.0, std::abs(q.w()))) * 180.0 / kPi;
+}
+
+TEST(ElbowBend, SkinsAreTheUpperArmsAndForearmsEdges) {
+  const Character c = tube_armed_biped();
+  const std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].forearm, 10);
+  EXPECT_EQ(e[0].edges.size(), e[0].bind_length.size());
+  EXPECT_GT(e[0].edges.size(), 20u * 8u * 2u);  // ring, length and diagonal edges
+}
+
+TEST(ElbowBend, ADeepBendIsCutToWhatTheSkinTakes) {
+  const Character c = tube_armed_biped();
+  const std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  ASSERT_EQ(e.size(), 1u);
+  const Clip deep = bend_once(150.0);
+  ElbowBendOptions o;
+  o.smoothing_radius_s = 0.0;
+  o.max_torn_fraction = 0.01;  // the tube is long: its fold is a small share of its edges
+  ASSERT_GT(torn(c, e[0], deep, 1.0), o.max_torn_fraction);  // the test's premise
+  const std::vector<double> times = {0.0, 1.0, 2.0};
+  const ElbowBendResult r = limit_elbow_bends(c, e, deep, times, o);
+  ASSERT_EQ(r.removed.size(), 1u);
+  EXPECT_GT(r.removed[0][1], 0.0);
+  EXPECT_EQ(r.removed[0][0], 0.0);
+  EXPECT_LE(torn(c, e[0], r.clip, 1.0), o.max_torn_fraction);
+  // The least cut: a bend 2 deg deeper than kept would tear.
+  const double kept = bend_degrees(r.clip, 1.0);
+  EXPECT_NEAR(kept + r.removed[0][1] * 180.0 / kPi, 150.0, 1e-6);
+  EXPECT_GT(torn(c, e[0], bend_once(kept + 2.0), 1.0), o.max_torn_fraction);
+  EXPECT_GT(kept, 10.0);
+}
+
+TEST(ElbowBend, ABendTheSkinTakesIsLeftAsItIs) {
+  const Character c = tube_armed_biped();
+  const std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  const Clip mild = bend_once(5.0);
+  ASSERT_LE(torn(c, e[0], mild, 1.0), ElbowBendOptions{}.max_torn_fraction);
+  const ElbowBendResult r = limit_elbow_bends(c, e, mild, std::vector<double>{0.0, 1.0, 2.0});
+  EXPECT_EQ(r.removed[0], std::vector<double>(3, 0.0));
+  EXPECT_TRUE(r.clip.tracks[0].rotation.values[1].isApprox(mild.tracks[0].rotation.values[1], 1e-15));
+}
+
+TEST(ElbowBend, NoElbowsOrNoSamplesIsANoOp) {
+  const Character c = tube_armed_biped();
+  const Clip deep = bend_once(150.0);
+  EXPECT_TRUE(limit_elbow_bends(c, {}, deep, std::vector<double>{0.0, 1.0}).removed.empty());
+  const std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  const ElbowBendResult r = limit_elbow_bends(c, e, deep, std::vector<double>{});
+  EXPECT_EQ(r.clip.tracks[0].rotation.values.size(), 3u);
+  EXPECT_TRUE(elbow_skins(Character{}, {}).empty());
+}
+
+}  // namespace
+}  // namespace rig
