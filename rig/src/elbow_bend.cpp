@@ -10,21 +10,23 @@
 namespace rig {
 namespace {
 
-// Fraction of `e`'s edges torn under world matrices `world`.
+// Fraction of `e`'s edges torn under world matrices `world`; each vertex is
+// skinned once (`skinned` is scratch).
 double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat4> world, const ElbowBendOptions& o,
-                     std::vector<Mat4>& skinning) {
+                     std::vector<Mat4>& skinning, std::vector<Vec3>& skinned) {
   const Skeleton& sk = c.skeleton;
   skinning.resize(world.size());
   for (size_t j = 0; j < world.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
-  auto skinned = [&](int v) {
+  skinned.resize(e.vertices.size());
+  for (size_t i = 0; i < e.vertices.size(); ++i) {
     Eigen::Vector4d p = Eigen::Vector4d::Zero();
-    const Eigen::Vector4d bind = c.mesh.positions[v].homogeneous();
-    for (const Influence& in : c.skin.influences[v]) p += in.weight * (skinning[in.joint] * bind);
-    return Vec3(p.head<3>());
-  };
+    const Eigen::Vector4d bind = c.mesh.positions[e.vertices[i]].homogeneous();
+    for (const Influence& in : c.skin.influences[e.vertices[i]]) p += in.weight * (skinning[in.joint] * bind);
+    skinned[i] = p.head<3>();
+  }
   int torn = 0;
   for (size_t i = 0; i < e.edges.size(); ++i) {
-    const double ratio = (skinned(e.edges[i].first) - skinned(e.edges[i].second)).norm() / e.bind_length[i];
+    const double ratio = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).norm() / e.bind_length[i];
     torn += !(ratio <= o.max_stretch && ratio >= o.min_stretch);
   }
   return e.edges.empty() ? 0.0 : static_cast<double>(torn) / static_cast<double>(e.edges.size());
@@ -67,15 +69,27 @@ std::vector<ElbowSkin> elbow_skins(const Character& c, std::span<const ArmSkin> 
     }
     ElbowSkin e;
     e.forearm = forearm;
+    std::vector<int> index(static_cast<size_t>(nv), -1);
+    for (int v = 0; v < nv; ++v)
+      if (on[v]) {
+        index[v] = static_cast<int>(e.vertices.size());
+        e.vertices.push_back(v);
+      }
+    std::vector<std::pair<int, int>> edges;
     for (const auto& t : c.mesh.triangles)
       for (int k = 0; k < 3; ++k) {
-        const int a = t[k], b = t[(k + 1) % 3];
-        if (a < 0 || b < 0 || a >= nv || b >= nv || !on[a] || !on[b] || a > b) continue;
-        const double len = (c.mesh.positions[a] - c.mesh.positions[b]).norm();
-        if (!(len > 0.0) || !std::isfinite(len)) continue;
-        e.edges.emplace_back(a, b);
-        e.bind_length.push_back(len);
+        const int a = std::min(t[k], t[(k + 1) % 3]), b = std::max(t[k], t[(k + 1) % 3]);
+        if (a < 0 || b >= nv || a == b || !on[a] || !on[b]) continue;
+        edges.emplace_back(index[a], index[b]);
       }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    for (const auto& [a, b] : edges) {
+      const double len = (c.mesh.positions[e.vertices[a]] - c.mesh.positions[e.vertices[b]]).norm();
+      if (!(len > 0.0) || !std::isfinite(len)) continue;
+      e.edges.emplace_back(a, b);
+      e.bind_length.push_back(len);
+    }
     if (!e.edges.empty()) out.push_back(std::move(e));
   }
   return out;
@@ -95,6 +109,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<Transform> locals;
   std::vector<Mat4> world, skinning;
+  std::vector<Vec3> skinned;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
@@ -107,7 +122,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
         std::vector<Transform> trial = locals;
         trial[j].rotation = bent(bind, rel[e][k], share);
         world = local_to_world(sk, trial);
-        return torn_fraction(c, elbows[e], world, o, skinning);
+        return torn_fraction(c, elbows[e], world, o, skinning, skinned);
       };
       if (torn_at(1.0) <= o.max_torn_fraction) continue;
       if (torn_at(0.0) > o.max_torn_fraction) continue;  // not the elbow's doing

@@ -21,8 +21,10 @@ namespace rig {
 
 struct ElbowSkin {
   int forearm = -1;  // the joint whose bend is limited (role kForearm)
-  // Mesh edges with both ends on the upper arm's or the forearm's skin, and
-  // their bind lengths (> 0).
+  // Mesh vertices on the upper arm's or the forearm's skin (ascending), the
+  // edges between them (as indices into `vertices`, each once) and their
+  // bind lengths (> 0).
+  std::vector<int> vertices;
   std::vector<std::pair<int, int>> edges;
   std::vector<double> bind_length;
 };
