@@ -13,6 +13,17 @@ namespace {
 
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 
+// Diagnostics of a per-limb, per-key change (an arm turn, an elbow cut): the
+// largest over all, and the keys where some limb changed.
+void add_largest_per_key(const std::vector<std::vector<double>>& per_limb, size_t keys, double& largest, int& changed) {
+  for (size_t k = 0; k < keys; ++k) {
+    double most = 0.0;
+    for (const std::vector<double>& v : per_limb) most = std::max(most, k < v.size() ? v[k] : 0.0);
+    largest = std::max(largest, most);
+    changed += most > 0.0 ? 1 : 0;
+  }
+}
+
 // The retargeted clip's key times: the longest track's (retarget samples
 // every animated track at the same times).
 std::vector<double> key_times(const Clip& clip) {
@@ -566,12 +577,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (opt.elbows_within_skin && !prepared.elbows.empty()) {
     ElbowBendResult er = limit_elbow_bends(target, prepared.elbows, out, r.times, opt.elbows);
     out = std::move(er.clip);
-    for (size_t k = 0; k < r.times.size(); ++k) {
-      double cut = 0.0;
-      for (const std::vector<double>& e : er.removed) cut = std::max(cut, k < e.size() ? e[k] : 0.0);
-      r.diagnostics.max_elbow_cut = std::max(r.diagnostics.max_elbow_cut, cut);
-      r.diagnostics.elbow_cut_keys += cut > 0.0 ? 1 : 0;
-    }
+    add_largest_per_key(er.removed, r.times.size(), r.diagnostics.max_elbow_cut, r.diagnostics.elbow_cut_keys);
   }
   // Arms out of the floor before body grounding, which would otherwise lift
   // the whole body (stance legs then hovering) for a hand under it.
@@ -580,12 +586,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     ao.floor_y = r.floor_y;
     ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, r.times, ao);
     out = std::move(ar.clip);
-    for (size_t k = 0; k < r.times.size(); ++k) {
-      double turn = 0.0;
-      for (const std::vector<double>& a : ar.angle) turn = std::max(turn, k < a.size() ? a[k] : 0.0);
-      r.diagnostics.max_arm_turn = std::max(r.diagnostics.max_arm_turn, turn);
-      r.diagnostics.arm_turn_keys += turn > 0.0 ? 1 : 0;
-    }
+    add_largest_per_key(ar.angle, r.times.size(), r.diagnostics.max_arm_turn, r.diagnostics.arm_turn_keys);
   }
   // Body grounding: raise the hips' world y by the smoothed lift.
   if (opt.ground_body && target.has_skin()) {
