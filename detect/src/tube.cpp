@@ -37,7 +37,10 @@ TubeCut trim_to_tube(const Graph& graph, const std::vector<rig::Vec3>& positions
       max_bins < kBinsPerSlice * 2)
     return out;
   std::vector<char> allowed(static_cast<size_t>(n), 0);
-  for (int v : core) allowed[v] = 1;
+  for (int v : core) {
+    if (v < 0 || v >= n) return out;
+    allowed[v] = 1;
+  }
   if (!allowed[seed]) return out;
   const std::vector<double> g = geodesic_distance(graph, positions, {seed}, allowed);
   double far = 0.0;
@@ -86,7 +89,7 @@ TubeCut trim_to_tube(const Graph& graph, const std::vector<rig::Vec3>& positions
     // slice.
     if (b + 2 * kBinsPerSlice > bins) break;
     bool open = true;
-    for (int k = b + 1; k <= b + kBinsPerSlice && open; ++k) open = !(closure_at(k) >= 0.0 && closure_at(k) < max_closure);
+    for (int k = b + 1; k <= b + kBinsPerSlice && open; ++k) open = closure_at(k) >= max_closure;
     if (!open) continue;
     out.cut = true;
     out.cut_from_tip = (b + 0.5 * kBinsPerSlice) * bin;  // the slice's middle

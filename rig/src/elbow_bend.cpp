@@ -42,6 +42,24 @@ Quat relative(const Quat& bind, const Quat& q) {
   return r;
 }
 
+// An ElbowSkin whose indices all hold for `c` (it is a public struct).
+bool valid(const Character& c, const ElbowSkin& e) {
+  const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  const int nj = c.skeleton.size();
+  if (e.bind_length.size() != e.edges.size()) return false;
+  for (int v : e.vertices) {
+    if (v < 0 || v >= nv) return false;
+    for (const Influence& in : c.skin.influences[v])
+      if (in.joint < 0 || in.joint >= nj) return false;
+  }
+  const int m = static_cast<int>(e.vertices.size());
+  for (size_t i = 0; i < e.edges.size(); ++i)
+    if (e.edges[i].first < 0 || e.edges[i].first >= m || e.edges[i].second < 0 || e.edges[i].second >= m ||
+        !(e.bind_length[i] > 0.0))
+      return false;
+  return true;
+}
+
 double angle_of(const Quat& r) { return 2.0 * std::acos(std::clamp(std::abs(r.w()), 0.0, 1.0)); }
 
 }  // namespace
@@ -50,14 +68,15 @@ std::vector<ElbowSkin> elbow_skins(const Character& c, std::span<const ArmSkin> 
   std::vector<ElbowSkin> out;
   const Skeleton& sk = c.skeleton;
   const int n = sk.size();
-  if (!c.has_skin() || static_cast<int>(sk.roles.size()) != n) return out;
+  if (!c.has_skin() || static_cast<int>(sk.parents.size()) != n) return out;
+  auto part = [&](int j) { return j < static_cast<int>(sk.roles.size()) ? sk.roles[j].part : BodyPart::kNone; };
   const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
   for (const ArmSkin& arm : arms) {
     if (arm.upper_arm < 0 || arm.upper_arm >= n) continue;
     int forearm = -1;  // the first forearm below the upper arm (parents come first)
     for (int j = arm.upper_arm + 1; j < n && forearm < 0; ++j) {
-      if (sk.roles[j].part != BodyPart::kForearm) continue;
-      for (int x = sk.parents[j]; x >= 0; x = sk.parents[x])
+      if (part(j) != BodyPart::kForearm) continue;
+      for (int x = sk.parents[j]; x >= 0 && forearm < 0; x = sk.parents[x])
         if (x == arm.upper_arm) forearm = j;
     }
     if (forearm < 0) continue;
@@ -103,6 +122,9 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   const size_t n = times.size();
   res.removed.assign(elbows.size(), std::vector<double>(n, 0.0));
   if (elbows.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end())) return res;
+  if (!(o.max_torn_fraction >= 0.0) || !std::isfinite(o.max_torn_fraction)) return res;
+  if (sk.inverse_bind.size() != static_cast<size_t>(sk.size()) || sk.neutral_local.size() != static_cast<size_t>(sk.size()))
+    return res;
   const int steps = std::clamp(o.bisection_steps, 0, 30);
   // Per elbow, per sample: the share of the bend removed, and the bend.
   std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
@@ -115,7 +137,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
     apply_clip(clip, times[k], locals);
     for (size_t e = 0; e < elbows.size(); ++e) {
       const int j = elbows[e].forearm;
-      if (j < 0 || j >= sk.size()) continue;
+      if (j < 0 || j >= sk.size() || !valid(c, elbows[e])) continue;
       const Quat bind = sk.neutral_local[j].rotation;
       rel[e][k] = relative(bind, locals[j].rotation);
       auto torn_at = [&](double share) {
@@ -146,7 +168,11 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
     for (size_t k = 0; k < n; ++k) {
       const double share = std::clamp(1.0 - cut[e][k], 0.0, 1.0);
       if (!(share < 1.0)) continue;
-      it->rotation.values[k] = bent(bind, rel[e][k], share);
+      // In the hemisphere of the key it replaces: the track stays
+      // sign-continuous for clients that blend quaternion components.
+      Quat q = bent(bind, rel[e][k], share);
+      if (q.coeffs().dot(it->rotation.values[k].coeffs()) < 0.0) q.coeffs() *= -1.0;
+      it->rotation.values[k] = q;
       res.removed[e][k] = angle_of(rel[e][k]) * (1.0 - share);
     }
   }

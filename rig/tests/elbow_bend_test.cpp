@@ -97,9 +97,48 @@ TEST(ElbowBend, ADeepBendIsCutToWhatTheSkinTakes) {
   EXPECT_LE(torn(c, e[0], r.clip, 1.0), o.max_torn_fraction);
   // The least cut: a bend 2 deg deeper than kept would tear.
   const double kept = bend_degrees(r.clip, 1.0);
-  EXPECT_NEAR(kept + r.removed[0][1] * 180.0 / kPi, 150.0, 1e-6);
   EXPECT_GT(torn(c, e[0], bend_once(kept + 2.0), 1.0), o.max_torn_fraction);
   EXPECT_GT(kept, 10.0);
+  // With the default smoothing the neighbouring keys are cut too, never less.
+  o.smoothing_radius_s = ElbowBendOptions{}.smoothing_radius_s;
+  const std::vector<double> dense = {0.0, 0.5, 0.95, 1.0, 1.05, 1.5, 2.0};
+  const ElbowBendResult s = limit_elbow_bends(c, e, deep, dense, o);
+  EXPECT_LE(torn(c, e[0], s.clip, 1.0), o.max_torn_fraction);
+  EXPECT_GT(s.removed[0][2], 0.0);
+  EXPECT_GT(s.removed[0][4], 0.0);
+}
+
+TEST(ElbowBend, KeysKeepTheirHemisphere) {
+  const Character c = tube_armed_biped();
+  const std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  Clip deep = bend_once(150.0);
+  for (Quat& q : deep.tracks[0].rotation.values) q.coeffs() *= -1.0;  // the same rotations, w <= 0
+  ElbowBendOptions o;
+  o.max_torn_fraction = 0.01;
+  const ElbowBendResult r = limit_elbow_bends(c, e, deep, std::vector<double>{0.0, 1.0, 2.0}, o);
+  ASSERT_GT(r.removed[0][1], 0.0);
+  const auto& v = r.clip.tracks[0].rotation.values;
+  for (size_t k = 1; k < v.size(); ++k) EXPECT_GE(v[k].coeffs().dot(v[k - 1].coeffs()), 0.0) << "key " << k;
+}
+
+TEST(ElbowBend, BadOptionsOrIndicesChangeNothing) {
+  const Character c = tube_armed_biped();
+  std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  const Clip deep = bend_once(150.0);
+  const std::vector<double> times = {0.0, 1.0, 2.0};
+  ElbowBendOptions nan;
+  nan.max_torn_fraction = std::nan("");
+  EXPECT_EQ(limit_elbow_bends(c, e, deep, times, nan).removed[0], std::vector<double>(3, 0.0));
+  e[0].vertices.push_back(1 << 30);
+  ElbowBendOptions o;
+  o.max_torn_fraction = 0.01;
+  EXPECT_EQ(limit_elbow_bends(c, e, deep, times, o).removed[0], std::vector<double>(3, 0.0));
+}
+
+TEST(ElbowBend, MissingTrailingRolesReadAsNone) {
+  Character c = tube_armed_biped();
+  c.skeleton.roles.resize(11);  // the hand's role missing
+  EXPECT_EQ(elbow_skins(c, arm_skins(c, {})).size(), 1u);
 }
 
 TEST(ElbowBend, ABendTheSkinTakesIsLeftAsItIs) {

@@ -9,9 +9,9 @@
 
 namespace detect {
 
-// Area-weighted vertex normals of a triangle mesh (not normalised: a
-// vertex's length is a third of its triangles' area, twice). Triangles with
-// an index outside `positions` are skipped.
+// Area-weighted vertex normals of a triangle mesh (not normalised: each
+// vertex sums the cross products, twice the areas, of its triangles).
+// Triangles with an index outside `positions` are skipped.
 std::vector<rig::Vec3> area_normals(const std::vector<rig::Vec3>& positions,
                                     const std::vector<std::array<int, 3>>& triangles);
 
@@ -31,7 +31,8 @@ struct TubeCut {
 // geodesic distances from the tip) has normals pointing all round, so their
 // sum nearly cancels (closure |sum n| / sum |n| near 0; a flattened tail's
 // top and bottom cancel too), while a strip of belly skin faces one way
-// (closure near 1). Slices kRingsPerSlice (2) edge steps along the
+// (closure near 1). `core` must be ascending (kept stays so); an id outside
+// the graph keeps the whole core. Slices kRingsPerSlice (2) edge steps along the
 // geodesic from the tip (`seed`) wide, and at least `min_slice`, slide a
 // quarter slice at a time over `core` (ascending welded ids); once a slice
 // has closed (below `max_closure`), the first slice that is open (at least

@@ -6,8 +6,12 @@
 // forearm's skin) would be torn (SPEC §7: stretched past 1.5 or crushed below
 // 0.67), the forearm's rotation from its bind local is scaled down to the
 // largest share that keeps the skin within it; the cut is smoothed over time
-// (never less than needed). A bend that tears even at the bind elbow (the
-// shoulder's pose tears it) is left as the clip has it.
+// (a max filter then a moving average; tearing need not fall monotonically
+// with the bend, so between needed cuts this is a smooth guess, not a
+// guarantee). A bend that tears even at the bind elbow (the shoulder's pose
+// tears it) is not cut for itself (a neighbour's smoothed cut may reach it).
+// Elbows whose indices do not hold for the character, and a
+// max_torn_fraction that is not finite and >= 0, change nothing.
 #pragma once
 
 #include <span>
@@ -21,7 +25,9 @@ namespace rig {
 
 struct ElbowSkin {
   int forearm = -1;  // the joint whose bend is limited (role kForearm)
-  // Mesh vertices on the upper arm's or the forearm's skin (ascending), the
+  // Mesh vertices on the upper arm's or the forearm's skin (ascending; twist
+  // helpers' skin is not counted, so a rig that moves the elbow's skin onto
+  // them is judged on what is left), the
   // edges between them (as indices into `vertices`, each once) and their
   // bind lengths (> 0).
   std::vector<int> vertices;
@@ -29,7 +35,8 @@ struct ElbowSkin {
   std::vector<double> bind_length;
 };
 
-// One entry per arm of `arms` that has a forearm below its upper arm.
+// One entry per arm of `arms` that has a forearm below its upper arm (roles
+// missing at the skeleton's end read as none).
 std::vector<ElbowSkin> elbow_skins(const Character& character, std::span<const ArmSkin> arms);
 
 struct ElbowBendOptions {
