@@ -19,6 +19,7 @@ namespace {
 
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 Quat rotation(const Mat4& m) { return Transform::from_matrix(m).rotation; }
+Quat rotation_of_bind(const Skeleton& sk, int j) { return rotation(sk.bind_world[j]); }
 
 bool is_ancestor(const Skeleton& sk, int ancestor, int joint) {
   for (int j = sk.parents[joint]; j >= 0; j = sk.parents[j])
@@ -99,6 +100,51 @@ TwoBoneSolution solve_two_bone(const Vec3& a, const Vec3& b, const Vec3& c, cons
   return s;
 }
 
+HingeLegSolution solve_hinge_leg(const Skeleton& sk, const Leg& leg, const Vec3& a, const Vec3& b, const Vec3& c,
+                                 const Vec3& target, const Vec3& side) {
+  HingeLegSolution s;
+  s.middle = b;
+  s.end = c;
+  s.thigh = rotation_of_bind(sk, leg.thigh);
+  s.shin = rotation_of_bind(sk, leg.shin);
+  const Vec3 a0 = position(sk.bind_world[leg.thigh]), b0 = position(sk.bind_world[leg.shin]),
+             c0 = position(sk.bind_world[leg.foot]);
+  const double l1 = (b - a).norm(), l2 = (c - b).norm(), total = l1 + l2;
+  if (!(l1 > 0) || !(l2 > 0) || leg.bind_knee_offset.isZero() || !((c0 - a0).norm() > 0.0)) return s;
+  const double tiny = 1e-9 * total;
+  const Vec3 at = target - a, ac = c - a;
+  const double dist = at.norm();
+  const Vec3 u = dist > tiny ? Vec3(at / dist) : ac.norm() > tiny ? Vec3(ac.normalized()) : Vec3((b - a) / l1);
+  // Where the knee points: the clip's knee where it clearly bends to the
+  // side (within 60 deg, 5 % of the thigh off the line), the side where it
+  // does not, blended in between, so the direction never jumps.
+  const Vec3 u_old = ac.norm() > tiny ? Vec3(ac.normalized()) : u;
+  const Vec3 off = (b - a) - u_old * (b - a).dot(u_old);
+  const Vec3 v_side = perpendicular_part(side, u, 1e-12, leg.bind_knee_offset);
+  double trust = 0.0;
+  if (off.norm() > tiny) {
+    const double cosine = off.normalized().dot(v_side);
+    trust = smoothstep((cosine - 0.5) / 0.4) * smoothstep((off.norm() / l1 - kBentKneeFraction) / kBentKneeFraction);
+  }
+  const Vec3 v_clip = perpendicular_part(off, u, 1e-12, v_side);
+  Vec3 v = trust * v_clip + (1.0 - trust) * v_side;
+  v = v.norm() > 1e-9 ? Vec3(v.normalized()) : v_side;
+  const double d = std::clamp(dist, std::abs(l1 - l2), total);
+  s.reached = std::abs(dist - d) <= tiny;
+  const double x = d > tiny ? (l1 * l1 - l2 * l2 + d * d) / (2.0 * d) : 0.0;
+  const double h = std::sqrt(std::max(0.0, l1 * l1 - x * x));
+  s.middle = a + u * x + v * h;
+  s.end = a + u * d;
+  // Each bone's world rotation from its bind one, hinge axis onto hinge axis:
+  // the thigh's twist follows the knee, never the noisy plane of a
+  // near-straight clip knee.
+  const Vec3 u0 = (c0 - a0).normalized();
+  const Vec3 n0 = u0.cross(leg.bind_knee_offset.normalized()), n1 = u.cross(v);
+  s.thigh = (frame_rotation(b0 - a0, n0, s.middle - a, n1) * s.thigh).normalized();
+  s.shin = (frame_rotation(c0 - b0, n0, s.end - s.middle, n1) * s.shin).normalized();
+  return s;
+}
+
 std::vector<Leg> find_legs(const Skeleton& sk) {
   std::vector<Leg> legs;
   for (bool front : {false, true})
@@ -125,6 +171,19 @@ std::vector<Leg> find_legs(const Skeleton& sk) {
         leg.detached_foot = true;
       }
       if (n_toe != 1 || !is_ancestor(sk, leg.foot, leg.toe)) leg.toe = -1;
+      const Vec3 a = position(sk.bind_world[leg.thigh]), b = position(sk.bind_world[leg.shin]),
+                 c = position(sk.bind_world[leg.foot]);
+      if ((c - a).norm() > 0.0) {
+        const Vec3 u = (c - a).normalized();
+        const Vec3 off = (b - a) - u * (b - a).dot(u);
+        // Only a knee bent away from the toes (a digitigrade hock): a human
+        // clip's forward knee carried onto it crosses the hip->ankle line.
+        const Vec3 toes = leg.toe >= 0 ? Vec3(position(sk.bind_world[leg.toe]) - c) : Vec3::UnitZ();
+        const Vec3 t = toes - u * toes.dot(u);
+        if (off.norm() >= kBentKneeFraction * (b - a).norm() && t.norm() > 0.0 &&
+            off.normalized().dot(t.normalized()) < -0.5)
+          leg.bind_knee_offset = off;
+      }
       legs.push_back(leg);
     }
   return legs;
@@ -503,6 +562,19 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
 
   // IK per sample; legs are disjoint subtrees, so each reads the input pose.
   std::vector<std::vector<Quat>> keys(legs.size() * 3, std::vector<Quat>(n));
+  // Per leg: the side its knee bends to, in the thigh's parent frame: the
+  // bind knee's to start with (zero for a straight bind leg), then the last
+  // solved knee's. A near-straight knee's offset swings round the hip->ankle
+  // line from sample to sample (a human swing carried onto a digitigrade
+  // hock crosses it), and a lift bent to whichever side it had popped the
+  // knee through 90 deg between keys (T-Rex walk.bvh: the body dipped 23 cm
+  // under the floor between them).
+  std::vector<Vec3> knee_side(legs.size(), Vec3::Zero());
+  for (size_t li = 0; li < legs.size(); ++li) {
+    const int p = sk.parents[legs[li].thigh];
+    const Quat parent_bind = rotation(p < 0 ? sk.root_parent_world[legs[li].thigh] : sk.bind_world[p]);
+    knee_side[li] = parent_bind.conjugate() * legs[li].bind_knee_offset;
+  }
   std::vector<std::vector<Vec3>> foot_moves(legs.size(), std::vector<Vec3>(n));  // detached feet
   for (int k = 0; k < n; ++k) {
     std::vector<Transform> out_locals = locals[k];
@@ -511,7 +583,13 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       const Leg& leg = legs[li];
       FootReport& rep = res.feet[li];
       const double dy = offsets[li][k];
-      if (dy != 0.0) {
+      const int thigh_parent = sk.parents[leg.thigh];
+      const Quat thigh_parent_rot = rotation(thigh_parent < 0 ? sk.root_parent_world[leg.thigh] : wm[thigh_parent]);
+      // A leg with a bent bind knee is a hinge (a digitigrade hock): solved
+      // at every sample from its bind frames, its knee kept to its side.
+      const Vec3 side = thigh_parent_rot * knee_side[li];
+      const bool hinge = !leg.bind_knee_offset.isZero();
+      if (dy != 0.0 || hinge) {
         const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
         // Knees point where the toes do; without a toe, the foot's bind +Z.
         const Vec3 pole = leg.toe >= 0 ? Vec3(position(wm[leg.toe]) - c)
@@ -536,7 +614,17 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         bool best_reached = true;
         const int leg_joints[3] = {leg.thigh, leg.shin, leg.foot};
         for (int pass = 0; pass < 8; ++pass) {
-          const TwoBoneSolution sol = solve_two_bone(a, b, c, c + Vec3(0, aim, 0), pole);
+          TwoBoneSolution sol;
+          if (hinge) {
+            const HingeLegSolution hs = solve_hinge_leg(sk, leg, a, b, c, c + Vec3(0, aim, 0), side);
+            sol.upper = (hs.thigh * q_thigh.conjugate()).normalized();
+            sol.lower = (hs.shin * q_shin.conjugate()).normalized();
+            sol.middle = hs.middle;
+            sol.end = hs.end;
+            sol.reached = hs.reached;
+          } else {
+            sol = solve_two_bone(a, b, c, c + Vec3(0, aim, 0), pole);
+          }
           reached = sol.reached;
           out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
           out_locals[leg.shin].rotation =
@@ -574,6 +662,17 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         }
         if (!reached) ++rep.unreached;
         rep.max_correction = std::max(rep.max_correction, std::abs(aim));
+      }
+      {
+        // The side the knee now bends to, for the next sample.
+        const std::vector<Mat4> solved = local_to_world(sk, out_locals);
+        const Vec3 a = position(solved[leg.thigh]), b = position(solved[leg.shin]), c = position(solved[leg.foot]);
+        const double l1 = (b - a).norm();
+        if ((c - a).norm() > 1e-12 * l1) {
+          const Vec3 u = (c - a).normalized();
+          const Vec3 off = (b - a) - u * (b - a).dot(u);
+          if (off.norm() >= kBentKneeFraction * l1) knee_side[li] = thigh_parent_rot.conjugate() * off;
+        }
       }
       foot_moves[li][k] = out_locals[leg.foot].translation;
       const int joints[3] = {leg.thigh, leg.shin, leg.foot};

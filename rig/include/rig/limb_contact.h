@@ -53,7 +53,32 @@ struct Leg {
   // the root like IK targets): it is placed in world space, where the shin's
   // bind offset puts it.
   bool detached_foot = false;
+  // The bind knee's offset from the hip->ankle line (world) when it is a
+  // digitigrade hock: at least kBentKneeFraction of the thigh off the line
+  // and bent away from the toes (more than 120 deg from them; the foot's
+  // bind +Z without a toe). Zero for a straight or forward-bent bind knee,
+  // which keeps solve_two_bone.
+  Vec3 bind_knee_offset = Vec3::Zero();
 };
+
+inline constexpr double kBentKneeFraction = 0.05;
+
+struct HingeLegSolution {
+  Quat thigh = Quat::Identity(), shin = Quat::Identity();  // new world rotations
+  Vec3 middle = Vec3::Zero(), end = Vec3::Zero();          // new knee and ankle
+  bool reached = false;
+};
+
+// A leg with a bent bind knee (bind_knee_offset) solved as a hinge: hip a,
+// knee b, ankle c (world) with the ankle at `target`, the knee bending
+// towards the clip's knee where that clearly bends to `side` (within 60 deg
+// of it, at least kBentKneeFraction of the thigh off the hip->ankle line),
+// towards `side` where it does not, blended in between. Each bone's world
+// rotation is its bind one turned hinge axis onto hinge axis, so the thigh's
+// twist follows the knee and a near-straight knee crossing the line never
+// flips the leg. A leg with a straight bind knee gets its bind rotations.
+HingeLegSolution solve_hinge_leg(const Skeleton& skeleton, const Leg& leg, const Vec3& a, const Vec3& b, const Vec3& c,
+                                 const Vec3& target, const Vec3& side);
 
 // One leg per (front, side) whose thigh, shin and foot roles occur exactly
 // once and where the thigh is an ancestor of the shin; the foot is below the
