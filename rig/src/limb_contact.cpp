@@ -562,9 +562,9 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
 
   // IK per sample; legs are disjoint subtrees, so each reads the input pose.
   std::vector<std::vector<Quat>> keys(legs.size() * 3, std::vector<Quat>(n));
-  // Per leg: the side its knee bends to, in the thigh's parent frame: the
-  // bind knee's to start with (zero for a straight bind leg), then the last
-  // solved knee's. A near-straight knee's offset swings round the hip->ankle
+  // Per hock leg (Leg::bind_knee_offset): the side its knee bends to, in
+  // the thigh's parent frame: the bind knee's to start with, then the last
+  // solved knee's (zero and unused for other legs). A near-straight knee's offset swings round the hip->ankle
   // line from sample to sample (a human swing carried onto a digitigrade
   // hock crosses it), and a lift bent to whichever side it had popped the
   // knee through 90 deg between keys (T-Rex walk.bvh: the body dipped 23 cm
@@ -585,8 +585,8 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       const double dy = offsets[li][k];
       const int thigh_parent = sk.parents[leg.thigh];
       const Quat thigh_parent_rot = rotation(thigh_parent < 0 ? sk.root_parent_world[leg.thigh] : wm[thigh_parent]);
-      // A leg with a bent bind knee is a hinge (a digitigrade hock): solved
-      // at every sample from its bind frames, its knee kept to its side.
+      // A digitigrade hock is a hinge: solved at every sample from its bind
+      // frames, its knee kept to its side (solve_hinge_leg).
       const Vec3 side = thigh_parent_rot * knee_side[li];
       const bool hinge = !leg.bind_knee_offset.isZero();
       if (dy != 0.0 || hinge) {
@@ -663,7 +663,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         if (!reached) ++rep.unreached;
         rep.max_correction = std::max(rep.max_correction, std::abs(aim));
       }
-      {
+      if (hinge) {
         // The side the knee now bends to, for the next sample.
         const std::vector<Mat4> solved = local_to_world(sk, out_locals);
         const Vec3 a = position(solved[leg.thigh]), b = position(solved[leg.shin]), c = position(solved[leg.foot]);
