@@ -60,6 +60,19 @@ Quat frame_rotation(const Vec3& dir0, const Vec3& n0, const Vec3& dir1, const Ve
   return Quat(r).normalized();
 }
 
+// Knee and ankle of a chain a -> knee -> ankle with bones l1, l2 whose ankle
+// goes `dist` along unit u (clamped to what the bones reach), the knee
+// bending towards unit v (perpendicular to u).
+void place_knee(const Vec3& a, const Vec3& u, const Vec3& v, double l1, double l2, double dist, double tiny,
+                Vec3& middle, Vec3& end, bool& reached) {
+  const double d = std::clamp(dist, std::abs(l1 - l2), l1 + l2);
+  reached = std::abs(dist - d) <= tiny;
+  const double x = d > tiny ? (l1 * l1 - l2 * l2 + d * d) / (2.0 * d) : 0.0;
+  const double h = std::sqrt(std::max(0.0, l1 * l1 - x * x));
+  middle = a + u * x + v * h;
+  end = a + u * d;
+}
+
 double smoothstep(double s) {
   s = std::clamp(s, 0.0, 1.0);
   return s * s * (3.0 - 2.0 * s);
@@ -89,12 +102,7 @@ TwoBoneSolution solve_two_bone(const Vec3& a, const Vec3& b, const Vec3& c, cons
   const Vec3 v = perpendicular_part(v_old, u, 1e-12, pole);
   const Vec3 n_old = u_old.cross(v_old), n_new = u.cross(v);
 
-  const double d = std::clamp(dist, std::abs(l1 - l2), total);
-  s.reached = std::abs(dist - d) <= tiny;
-  const double x = d > tiny ? (l1 * l1 - l2 * l2 + d * d) / (2.0 * d) : 0.0;
-  const double h = std::sqrt(std::max(0.0, l1 * l1 - x * x));
-  s.middle = a + u * x + v * h;
-  s.end = a + u * d;
+  place_knee(a, u, v, l1, l2, dist, tiny, s.middle, s.end, s.reached);
   s.upper = frame_rotation(b - a, n_old, s.middle - a, n_new);
   s.lower = frame_rotation(c - b, n_old, s.end - s.middle, n_new);
   return s;
@@ -129,12 +137,7 @@ HingeLegSolution solve_hinge_leg(const Skeleton& sk, const Leg& leg, const Vec3&
   const Vec3 v_clip = perpendicular_part(off, u, 1e-12, v_side);
   Vec3 v = trust * v_clip + (1.0 - trust) * v_side;
   v = v.norm() > 1e-9 ? Vec3(v.normalized()) : v_side;
-  const double d = std::clamp(dist, std::abs(l1 - l2), total);
-  s.reached = std::abs(dist - d) <= tiny;
-  const double x = d > tiny ? (l1 * l1 - l2 * l2 + d * d) / (2.0 * d) : 0.0;
-  const double h = std::sqrt(std::max(0.0, l1 * l1 - x * x));
-  s.middle = a + u * x + v * h;
-  s.end = a + u * d;
+  place_knee(a, u, v, l1, l2, dist, tiny, s.middle, s.end, s.reached);
   // Each bone's world rotation from its bind one, hinge axis onto hinge axis:
   // the thigh's twist follows the knee, never the noisy plane of a
   // near-straight clip knee.
