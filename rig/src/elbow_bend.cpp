@@ -126,6 +126,9 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   if (sk.inverse_bind.size() != static_cast<size_t>(sk.size()) || sk.neutral_local.size() != static_cast<size_t>(sk.size()))
     return res;
   const int steps = std::clamp(o.bisection_steps, 0, 30);
+  std::vector<char> usable(elbows.size(), 0);  // checked once, not per sample
+  for (size_t e = 0; e < elbows.size(); ++e)
+    usable[e] = elbows[e].forearm >= 0 && elbows[e].forearm < sk.size() && valid(c, elbows[e]);
   // Per elbow, per sample: the share of the bend removed, and the bend.
   std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
   std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
@@ -137,7 +140,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
     apply_clip(clip, times[k], locals);
     for (size_t e = 0; e < elbows.size(); ++e) {
       const int j = elbows[e].forearm;
-      if (j < 0 || j >= sk.size() || !valid(c, elbows[e])) continue;
+      if (!usable[e]) continue;
       const Quat bind = sk.neutral_local[j].rotation;
       rel[e][k] = relative(bind, locals[j].rotation);
       auto torn_at = [&](double share) {

@@ -19,7 +19,14 @@ namespace {
 
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 Quat rotation(const Mat4& m) { return Transform::from_matrix(m).rotation; }
-Quat rotation_of_bind(const Skeleton& sk, int j) { return rotation(sk.bind_world[j]); }
+
+// The knee b's offset from the hip a -> ankle c line (zero for a folded chain).
+Vec3 knee_offset(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ac = c - a;
+  if (!(ac.norm() > 0.0)) return Vec3::Zero();
+  const Vec3 u = ac.normalized();
+  return (b - a) - u * (b - a).dot(u);
+}
 
 bool is_ancestor(const Skeleton& sk, int ancestor, int joint) {
   for (int j = sk.parents[joint]; j >= 0; j = sk.parents[j])
@@ -113,8 +120,8 @@ HingeLegSolution solve_hinge_leg(const Skeleton& sk, const Leg& leg, const Vec3&
   HingeLegSolution s;
   s.middle = b;
   s.end = c;
-  s.thigh = rotation_of_bind(sk, leg.thigh);
-  s.shin = rotation_of_bind(sk, leg.shin);
+  s.thigh = rotation(sk.bind_world[leg.thigh]);
+  s.shin = rotation(sk.bind_world[leg.shin]);
   const Vec3 a0 = position(sk.bind_world[leg.thigh]), b0 = position(sk.bind_world[leg.shin]),
              c0 = position(sk.bind_world[leg.foot]);
   const double l1 = (b - a).norm(), l2 = (c - b).norm(), total = l1 + l2;
@@ -126,12 +133,13 @@ HingeLegSolution solve_hinge_leg(const Skeleton& sk, const Leg& leg, const Vec3&
   // Where the knee points: the clip's knee where it clearly bends to the
   // side (within 60 deg, 5 % of the thigh off the line), the side where it
   // does not, blended in between, so the direction never jumps.
-  const Vec3 u_old = ac.norm() > tiny ? Vec3(ac.normalized()) : u;
-  const Vec3 off = (b - a) - u_old * (b - a).dot(u_old);
+  const Vec3 off = knee_offset(a, b, c);
   const Vec3 v_side = perpendicular_part(side, u, 1e-12, leg.bind_knee_offset);
   double trust = 0.0;
   if (off.norm() > tiny) {
     const double cosine = off.normalized().dot(v_side);
+    // Full trust from cos 0.9 and 2 x kBentKneeFraction, none below cos 0.5
+    // (60 deg) or kBentKneeFraction.
     trust = smoothstep((cosine - 0.5) / 0.4) * smoothstep((off.norm() / l1 - kBentKneeFraction) / kBentKneeFraction);
   }
   const Vec3 v_clip = perpendicular_part(off, u, 1e-12, v_side);
@@ -178,7 +186,7 @@ std::vector<Leg> find_legs(const Skeleton& sk) {
                  c = position(sk.bind_world[leg.foot]);
       if ((c - a).norm() > 0.0) {
         const Vec3 u = (c - a).normalized();
-        const Vec3 off = (b - a) - u * (b - a).dot(u);
+        const Vec3 off = knee_offset(a, b, c);
         // Only a knee bent away from the toes (a digitigrade hock): a human
         // clip's forward knee carried onto it crosses the hip->ankle line.
         const Vec3 toes = leg.toe >= 0 ? Vec3(position(sk.bind_world[leg.toe]) - c) : Vec3::UnitZ();
@@ -669,13 +677,9 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       if (hinge) {
         // The side the knee now bends to, for the next sample.
         const std::vector<Mat4> solved = local_to_world(sk, out_locals);
-        const Vec3 a = position(solved[leg.thigh]), b = position(solved[leg.shin]), c = position(solved[leg.foot]);
-        const double l1 = (b - a).norm();
-        if ((c - a).norm() > 1e-12 * l1) {
-          const Vec3 u = (c - a).normalized();
-          const Vec3 off = (b - a) - u * (b - a).dot(u);
-          if (off.norm() >= kBentKneeFraction * l1) knee_side[li] = thigh_parent_rot.conjugate() * off;
-        }
+        const Vec3 a = position(solved[leg.thigh]), b = position(solved[leg.shin]);
+        const Vec3 off = knee_offset(a, b, position(solved[leg.foot]));
+        if (off.norm() >= kBentKneeFraction * (b - a).norm()) knee_side[li] = thigh_parent_rot.conjugate() * off;
       }
       foot_moves[li][k] = out_locals[leg.foot].translation;
       const int joints[3] = {leg.thigh, leg.shin, leg.foot};

@@ -147,8 +147,8 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
 // What transfer_clip reads off the target's mesh alone (its support points,
 // floor, sole points and arm skin): the same for every clip, so a caller
 // transferring many clips onto one character prepares it once. Built for the
-// options' grounding, sole_band, sole_points_per_joint and arms_above_floor
-// (arm skin is gathered only when that is on).
+// options' grounding, sole_band, sole_points_per_joint, arms_above_floor and
+// elbows_within_skin (arm skin is gathered only when one of those is on).
 struct TargetSupport {
   SkinGroups groups;
   SupportPoints support;                   // sample_support(target, options.grounding)
