@@ -222,7 +222,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   for (int i = 0; i < w.count(); ++i) bind_w[i] = c.mesh.positions[w.representative[i]];
 
   double foot_err = kNaN, lowest_err = kNaN, lift = 0.0, lowest_min = kInf, lowest_max = -kInf, prop_min = kInf;
-  std::string lowest_where;
+  std::string lowest_where, foot_where;
   std::vector<long> stance_per_foot(2, 0);
   std::vector<double> ratios;
   std::vector<int> torn_by_joint(sk.size(), 0);
@@ -269,7 +269,11 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
       ++stance_per_foot[side];
       double y = kInf;
       for (int v : foot_v[side]) y = std::min(y, pos[v].y());
-      foot_err = std::max(std::isnan(foot_err) ? 0.0 : foot_err, std::abs(y - floor) * mpu);
+      const double err = std::abs(y - floor) * mpu;
+      if (std::isnan(foot_err) || err > foot_err) {
+        foot_err = err;
+        foot_where = fmt("%.3f m", (y - floor) * mpu) + " at " + fmt("%.2f s", t.times[k]) + (side == 0 ? " (left)" : " (right)");
+      }
     }
   }
   const long min_foot = std::min(stance_per_foot[0], stance_per_foot[1]);
@@ -307,7 +311,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
             std::to_string(source_feet) + " source feet; stance keys per target foot (left " +
                 std::to_string(stance_per_foot[0]) + ", right " + std::to_string(stance_per_foot[1]) + ")");
   add_check(r, pre + "stance_foot_error_max_m", foot_err, "<=", kFloorTolerance,
-            "lowest leg vertex vs the floor, source stance keys");
+            "lowest leg vertex vs the floor, source stance keys" + (foot_where.empty() ? "" : ": worst " + foot_where));
   add_check(r, pre + "lowest_point_error_max_m", lowest_err, "<=", kFloorTolerance,
             "lowest body vertex (carried props excluded) vs the floor, source stance keys: worst " + lowest_where +
                 "; max body lift " + fmt("%.3f m", lift * mpu));

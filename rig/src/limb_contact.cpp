@@ -391,6 +391,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
   std::vector<FootTrack> tracks = track_feet(sk, legs, world, opt);
   std::vector<std::vector<double>> offsets(legs.size(), std::vector<double>(n, 0.0));
   std::vector<std::vector<char>> onto_floor(legs.size(), std::vector<char>(n, 0));  // swing soles lifted to it
+  std::vector<std::vector<double>> unlifted(legs.size(), std::vector<double>(n, 0.0));  // their offset before the lift
   for (size_t li = 0; li < legs.size(); ++li) {
     FootReport& rep = tracks[li].report;
     if (opt.phases_given) {
@@ -434,6 +435,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       // A swinging sole under the floor (a long foot carrying a pointed
       // toe) is lifted onto it: the knee bends, the body stays.
       if (opt.lift_swing_soles && rep.clearance_before[k] + offsets[li][k] < 0.0) {
+        unlifted[li][k] = offsets[li][k];
         offsets[li][k] = -rep.clearance_before[k];
         onto_floor[li][k] = 1;
       }
@@ -494,6 +496,14 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
         Transform best[3];
         bool best_reached = true;
         const int leg_joints[3] = {leg.thigh, leg.shin, leg.foot};
+        // The last aims with the sole under and over the floor.
+        struct Bracket {
+          double aim = std::numeric_limits<double>::quiet_NaN();
+          double residual = 0.0;
+        };
+        Bracket under, over;
+        int last_side = -1;  // which of them the last pass replaced
+        const bool lifted = !rep.contact[k] && onto_floor[li][k];
         for (int pass = 0; pass < 8; ++pass) {
           TwoBoneSolution sol;
           if (hinge) {
@@ -510,32 +520,57 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
           out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
           out_locals[leg.shin].rotation =
               ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
-          // The foot keeps its animated world rotation: the sole lands flat as
-          // the source placed it, just moved by dy.
+          // The foot keeps its animated world rotation in stance: the sole
+          // lands flat as the source placed it, just moved by dy. A hinge
+          // leg's shin is solved from its bind frames, far from the clip's,
+          // so out of stance its foot keeps the clip's ankle bend on the
+          // solved shin instead (kept in world, the T-Rex's run ankles folded
+          // by up to 170 deg against the clip's 63), blended by the pin weight.
+          const Quat foot_world = hinge ? (sol.lower * q_foot).normalized().slerp(rep.weight[k], q_foot) : q_foot;
           if (leg.detached_foot) {
             // Its parent is outside the leg: keep the world rotation, move
             // the joint to the solved ankle.
-            out_locals[leg.foot].rotation = (parent_rot(leg.foot).conjugate() * q_foot).normalized();
+            out_locals[leg.foot].rotation = (parent_rot(leg.foot).conjugate() * foot_world).normalized();
             const int fp = sk.parents[leg.foot];
             const Mat4 pw = fp < 0 ? sk.root_parent_world[leg.foot] : wm[fp];
             out_locals[leg.foot].translation = (pw.inverse() * sol.end.homogeneous()).head<3>();
           } else {
-            out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * q_foot).normalized();
+            out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * foot_world).normalized();
           }
           // Also a swinging sole lifted onto the floor, or one still under
           // it (lift_swing_soles): shin skin by the ankle turns with the knee.
           const bool to_floor = rep.contact[k] || onto_floor[li][k];
           if ((!to_floor && !opt.lift_swing_soles) || !reached) break;
           const double residual = lowest_sole(tracks[li], local_to_world(sk, out_locals), opt.floor_y);
-          const double score = to_floor ? std::abs(residual) : std::max(0.0, -residual);
+          // Under the floor always scores its depth; over it, a sole at its
+          // unlifted aim is as good as it gets.
+          const double score = !to_floor || (lifted && aim <= unlifted[li][k] && residual >= 0.0)
+                                   ? std::max(0.0, -residual)
+                                   : std::abs(residual);
           if (score < best_score) {
             best_score = score;
             for (int r = 0; r < 3; ++r) best[r] = out_locals[leg_joints[r]];
             best_reached = reached;
           }
-          if (!to_floor && residual >= 0.0) break;
+          if ((!to_floor || (lifted && aim <= unlifted[li][k])) && residual >= 0.0) break;
           if (std::abs(residual) <= 1e-9 * rep.leg_length) break;
-          aim -= residual;
+          // Newton's step (the sole moves about as the ankle does); once
+          // aims under and over the floor are known, false position between
+          // them (Illinois): a foot that turns with its shin tips the sole
+          // further than the ankle moves, and plain steps swung the T-Rex's
+          // run toes from 2.1 m over to 1.7 m under the floor. A swing sole
+          // lifted onto the floor is never pulled below its unlifted aim:
+          // turned with the shin, it may clear the floor by itself.
+          const int floor_side = residual < 0.0 ? 0 : 1;
+          if (floor_side == last_side) (floor_side == 0 ? over : under).residual *= 0.5;  // Illinois: a kept end pulls less
+          last_side = floor_side;
+          (floor_side == 0 ? under : over) = Bracket{aim, residual};
+          double next = aim - residual;
+          if (std::isfinite(under.aim) && std::isfinite(over.aim))
+            next = under.aim - under.residual * (over.aim - under.aim) / (over.residual - under.residual);
+          if (lifted && next < unlifted[li][k]) next = unlifted[li][k];
+          if (next == aim) break;
+          aim = next;
         }
         if (std::isfinite(best_score)) {
           for (int r = 0; r < 3; ++r) out_locals[leg_joints[r]] = best[r];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rig/limb_contact.h"
+#include "rig/pose.h"
 #include "test_skeleton.h"
 
 namespace rig {
@@ -21,6 +22,9 @@ Skeleton hocked_biped() {
   joints[4].position.z() = -0.1;  // left shin (knee)
   return test::make_skeleton(joints);
 }
+
+Quat rot(const Mat4& m) { return Transform::from_matrix(m).rotation; }
+Quat axis_angle(double angle, const Vec3& axis) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
 
 Vec3 offset_from_line(const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 u = (c - a).normalized();
@@ -62,6 +66,58 @@ TEST(HingeLeg, TheKneeKeepsItsSideAndTurnsSmoothly) {
     }
     previous_thigh = s.thigh;
     previous_shin = s.shin;
+  }
+}
+
+// A human knee and ankle carried onto the hock (thigh forward, knee bent
+// forward, foot bent at the ankle), the ankle `ankle_height` over the floor.
+Clip human_leg_on_hock(const Skeleton& sk, double ankle_height) {
+  Clip c;
+  c.name = "swing";
+  c.duration = 1.0;
+  const Quat rots[3] = {axis_angle(-0.5, Vec3::UnitX()), axis_angle(1.0, Vec3::UnitX()),
+                        axis_angle(-0.2, Vec3::UnitX())};
+  for (int r = 0; r < 3; ++r) {
+    JointTracks jt;
+    jt.joint = 3 + r;  // left thigh, shin, foot
+    jt.rotation = {{0.0}, {(sk.neutral_local[3 + r].rotation * rots[r]).normalized()}};
+    c.tracks.push_back(jt);
+  }
+  const double ankle_y = pos(pose_at(sk, c, 0.0)[5]).y();
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0}, {sk.neutral_local[0].translation + Vec3(0, ankle_height - ankle_y, 0)}};
+  c.tracks.push_back(hips);
+  return c;
+}
+
+// The hinge solver turns the shin far from the clip's; out of stance the
+// foot keeps the clip's ankle bend on that shin (kept in world, a human
+// swing folded the T-Rex's ankles by up to 170 deg), in stance its world
+// rotation (the sole lands as the source placed it).
+TEST(HingeLeg, TheFootKeepsTheAnkleBendInSwingAndItsWorldRotationInStance) {
+  const Skeleton sk = hocked_biped();
+  const std::vector<double> times = {0.0, 0.5, 1.0};
+  for (const bool stance : {false, true}) {
+    const Clip clip = human_leg_on_hock(sk, stance ? 0.0 : 0.2);
+    LimbContactOptions opt;
+    opt.phases_given = true;
+    opt.phases.assign(2, {});
+    if (stance) opt.phases[0] = {ContactPhase{0, 2}};
+    const LimbContactResult r = reconcile_limbs(sk, clip, times, opt);
+    ASSERT_TRUE(r.status.ok()) << r.status.message;
+    EXPECT_EQ(r.feet[0].unreached, 0);
+    const auto before = pose_at(sk, clip, 0.5), after = pose_at(sk, r.clip, 0.5);
+    // The shin really was re-solved (the two rules differ by this much).
+    ASSERT_GT(rot(before[4]).angularDistance(rot(after[4])), 0.3) << stance;
+    const Quat bend_before = rot(before[4]).conjugate() * rot(before[5]);
+    const Quat bend_after = rot(after[4]).conjugate() * rot(after[5]);
+    if (stance) {
+      EXPECT_LT(rot(before[5]).angularDistance(rot(after[5])), 1e-9);
+      EXPECT_NEAR(r.feet[0].clearance_after[1], 0.0, 1e-9);
+    } else {
+      EXPECT_LT(bend_before.angularDistance(bend_after), 1e-9);
+    }
   }
 }
 
