@@ -1,6 +1,7 @@
-// `harness stretch FILE --clip NAME --tail-from REF.glb [--samples 24]
+// `harness stretch FILE --clip NAME [--tail-from REF.glb] [--samples 24]
 // [--json]`: edge stretch of a file's clip with the tail vertex set taken
-// from a reference rig with the same vertex order (the artist's original),
+// from a reference rig with the same vertex order (the artist's original;
+// default the file itself, and with no tail every edge is body),
 // measured with our own skinning; the twin of
 // scripts/blender/measure_stretch.py (definitions in file_stretch.h).
 #include <cstdio>
@@ -26,8 +27,8 @@ Command add_stretch_command(CLI::App& root) {
                               "(our skinning; compare scripts/blender/measure_stretch.py)");
   c.app->add_option("FILE", opt->file, "rigged character")->required();
   c.app->add_option("--clip", opt->clip, "clip name")->required();
-  c.app->add_option("--tail-from", opt->reference, "reference rig whose tail bones define the tail vertices")
-      ->required();
+  c.app->add_option("--tail-from", opt->reference,
+                    "reference rig whose tail bones define the tail vertices (default: FILE; no tail: all body)");
   c.app->add_option("--samples", opt->samples, "evenly spaced samples over the clip (default 24)")
       ->check(CLI::Range(1, 10000));
   c.app->add_option("--worst", opt->worst, "also list the N most deformed edges (where the mesh tears)")
@@ -39,6 +40,7 @@ Command add_stretch_command(CLI::App& root) {
       return int(kExitBadInput);
     };
     rig::Character file, ref;
+    if (opt->reference.empty()) opt->reference = opt->file;
     if (rig::Status s = rig::load(opt->file, file); !s.ok()) return fail(s.message);
     if (rig::Status s = rig::load(opt->reference, ref); !s.ok()) return fail(s.message);
     if (!file.has_skin()) return fail(opt->file + ": no skinned mesh");
@@ -64,8 +66,11 @@ Command add_stretch_command(CLI::App& root) {
     for (const auto& [name, st, n] : {std::tuple{"tail", fs.tail, fs.tail_edges}, {"body", fs.body, fs.body_edges}})
       std::printf("  %-5s %7ld %6.2f %6.2f %6.2f %6.2f%%\n", name, n, st.p95, st.p99, st.max,
                   100.0 * st.torn_fraction);
-    std::printf("  tip range in the '%s' frame: %.4g units (%.2f %% of H = %.4g)\n", fs.frame_bone.c_str(),
-                fs.tip_range, fs.height > 0 ? 100.0 * fs.tip_range / fs.height : 0.0, fs.height);
+    if (fs.tip_vertices > 0)
+      std::printf("  tip range in the '%s' frame: %.4g units (%.2f %% of H = %.4g)\n", fs.frame_bone.c_str(),
+                  fs.tip_range, fs.height > 0 ? 100.0 * fs.tip_range / fs.height : 0.0, fs.height);
+    else
+      std::printf("  no tail in %s: every edge is body\n", opt->reference.c_str());
     if (!fs.worst.empty()) std::printf("  most deformed edges (vertices, set, ratio at its worst, time, bones):\n");
     for (const WorstEdge& w : fs.worst)
       std::printf("    %6d-%-6d %-4s %6.3f  t=%.3f s  %s\n", w.a, w.b, w.tail ? "tail" : "body", w.ratio, w.time,

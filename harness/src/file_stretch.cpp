@@ -47,19 +47,23 @@ Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, c
     ++out.tail_vertices;
     if (deepest < 0 || depth[dom[v]] > depth[deepest]) deepest = dom[v];
   }
-  if (deepest < 0) return bad("the reference has no vertex dominated by a tail bone");
-  for (int j = 0; j < rs.size(); ++j)
+  // No tail (a tailless character, or one measured against itself): every
+  // edge is body and there is no tip to follow.
+  for (int j = 0; j < rs.size() && deepest >= 0; ++j)
     if (tail_bone[j] && (rs.parents[j] < 0 || !tail_bone[rs.parents[j]])) {
       tail_root = j;
       break;
     }
-  if (tail_root < 0 || rs.parents[tail_root] < 0) return bad("the reference tail root has no parent bone");
-  out.frame_bone = rs.names[rs.parents[tail_root]];
-  const int frame = file.skeleton.find(out.frame_bone);
-  if (frame < 0) return bad("the file has no bone '" + out.frame_bone + "' (the reference tail's parent)");
+  int frame = -1;
   std::vector<int> tip;
-  for (int v = 0; v < nv; ++v)
-    if (dom[v] == deepest) tip.push_back(v);
+  if (deepest >= 0) {
+    if (tail_root < 0 || rs.parents[tail_root] < 0) return bad("the reference tail root has no parent bone");
+    out.frame_bone = rs.names[rs.parents[tail_root]];
+    frame = file.skeleton.find(out.frame_bone);
+    if (frame < 0) return bad("the file has no bone '" + out.frame_bone + "' (the reference tail's parent)");
+    for (int v = 0; v < nv; ++v)
+      if (dom[v] == deepest) tip.push_back(v);
+  }
   out.tip_vertices = static_cast<int>(tip.size());
 
   std::vector<std::pair<int, int>> tail_edges, body_edges;
@@ -79,6 +83,7 @@ Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, c
     const auto posed = rig::skin_positions(file.mesh, file.skin, file.skeleton, world);
     append_edge_ratios(file.mesh.positions, posed, tail_edges, tail_ratios);
     append_edge_ratios(file.mesh.positions, posed, body_edges, body_ratios);
+    if (tip.empty()) continue;
     Eigen::Vector3d c = Eigen::Vector3d::Zero();
     for (int v : tip) c += posed[v];
     c /= static_cast<double>(tip.size());

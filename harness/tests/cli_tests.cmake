@@ -65,6 +65,12 @@ foreach(name fox fox_fused mouse mouse_chained caped skirted sheath eared longha
   set_tests_properties(fixture_info_readback_${name} PROPERTIES FIXTURES_REQUIRED fixture_files)
 endforeach()
 
+# `harness stretch` with no --tail-from measures a file against itself; a
+# tailless character has no tail set, so every edge is body (exit 0, no tip).
+add_test(NAME cli_stretch_tailless_all_body
+  COMMAND sh -c "out=$(\"$<TARGET_FILE:harness>\" stretch \"${TAILRIG_FIXTURE_FILES_DIR}/tailless.glb\" --clip walk) || exit 1; echo \"$out\" | grep -Eq '^ +tail +0 ' || { echo \"expected no tail edges: $out\"; exit 1; }; echo \"$out\" | grep -Eq '^ +body +[1-9][0-9]* ' || { echo \"expected body edges: $out\"; exit 1; }; echo \"$out\" | grep -q 'every edge is body'")
+set_tests_properties(cli_stretch_tailless_all_body PROPERTIES FIXTURES_REQUIRED fixture_files)
+
 # A humanoid rigger's T-Rex (tail weights given to the legs by strip-tail),
 # fixed: one chain, valid for the Khronos validator, readable by info with its
 # Tail_* bones (issue 5; skipped when the asset is absent).
