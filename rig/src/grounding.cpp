@@ -69,11 +69,51 @@ std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> expli
     }
     return tail;
   }
-  for (int j = 0; j < n; ++j) {
-    const bool none = j >= static_cast<int>(sk.roles.size()) || sk.roles[j].part == BodyPart::kNone;
-    if (!none) continue;
+  auto none = [&](int j) { return j >= static_cast<int>(sk.roles.size()) || sk.roles[j].part == BodyPart::kNone; };
+  // By shape, for tails whose bones carry no "tail" name (any language, or
+  // exported as Bone.012): a chain of at least two role-none joints hanging
+  // from the hips through role-none joints only, with no body bone below it
+  // (a quadruped's Back -> Tail1.., as detect::read_body reads existing tails).
+  std::vector<char> role_below(static_cast<size_t>(n), 0), depth_below(static_cast<size_t>(n), 0);
+  for (int j = n - 1; j >= 0; --j) {
+    if (!none(j)) role_below[j] = 1;
     const int p = sk.parents[j];
-    tail[j] = name_has_token(sk.names[j], "tail") || (p >= 0 && tail[p]);
+    if (p < 0 || p >= j) continue;
+    role_below[p] = role_below[p] || role_below[j];
+    depth_below[p] = static_cast<char>(std::max<int>(depth_below[p], std::min(depth_below[j] + 1, 2)));
+  }
+  // Per joint: reached from the hips through role-none joints (the hips included).
+  std::vector<char> from_hips(static_cast<size_t>(n), 0);
+  for (int j = 0; j < n; ++j) {
+    const int p = sk.parents[j];
+    if (j < static_cast<int>(sk.roles.size()) && sk.roles[j].part == BodyPart::kHips) from_hips[j] = 1;
+    else if (none(j) && p >= 0 && p < j && from_hips[p]) from_hips[j] = 1;
+  }
+  // A tail leads away from the head: some joint of it lies farther from the
+  // head than its first (rump bones running forward along the trunk, a rat's
+  // Hips -> Torso, are no tail).
+  int head = -1;
+  for (int j = 0; j < n && head < 0; ++j)
+    if (j < static_cast<int>(sk.roles.size()) && sk.roles[j].part == BodyPart::kHead) head = j;
+  const bool positions = sk.bind_world.size() == static_cast<size_t>(n);
+  auto away_from_head = [&](int first) {
+    if (head < 0 || !positions) return true;
+    const Vec3 h = sk.bind_world[head].block<3, 1>(0, 3);
+    const double d0 = (sk.bind_world[first].block<3, 1>(0, 3) - h).norm();
+    for (int x = first + 1; x < n; ++x) {
+      bool below = false;
+      for (int y = sk.parents[x]; y >= first && !below; y = sk.parents[y]) below = y == first;
+      if (below && (sk.bind_world[x].block<3, 1>(0, 3) - h).norm() > d0) return true;
+    }
+    return false;
+  };
+  for (int j = 0; j < n; ++j) {
+    if (!none(j)) continue;
+    const int p = sk.parents[j];
+    const bool parent_tail = p >= 0 && p < j && tail[p];
+    const bool chain_from_hips = p >= 0 && p < j && from_hips[p] && !role_below[j] && depth_below[j] >= 1 &&
+                                 !parent_tail && away_from_head(j);
+    tail[j] = name_has_token(sk.names[j], "tail") || parent_tail || chain_from_hips;
   }
   return tail;
 }

@@ -34,7 +34,9 @@ constexpr double kReach = 0.15;      // x H above the lowest limb: still a leg
 constexpr double kNoLegs = 0.3;      // lowest limb this x H above the model's bottom: no legs
 constexpr double kFootReach = 2.0;   // x the chain's last bone (a leaf's bone length is unknown)
 constexpr double kFootBelow = 0.7;   // cosine between (end -> foot) and down
-constexpr double kArmUp = 0.1;       // x H: an arm's end is not above its root by more
+constexpr double kArmUp = 0.1;       // x H: an arm's end is not above its root by more ...
+constexpr double kArmSteep = 0.5;    // ... and by more than this x its reach (a T-pose's fingers
+                                     // rise a little over a long reach; ears and horns point up)
 constexpr int kMaxChain = 8;
 
 struct Limb {
@@ -237,14 +239,20 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
   }
   if (hips < 0 || excluded[hips] || in_limb[hips]) return false;
   if (head < 0 || !descends_from(sk, head, hips)) {
+    // The highest central leaf; where none is (a head whose only children
+    // are ears, eyes or a jaw off the centre line: limbs here), the highest
+    // central joint.
     head = -1;
-    double best = -kInf;
-    for (int j = 0; j < n; ++j)
-      if (!excluded[j] && !in_limb[j] && j != hips && kids[j].empty() && !lateral(j) && descends_from(sk, j, hips) &&
-          pos(sk, j).y() > best) {
-        best = pos(sk, j).y();
-        head = j;
-      }
+    for (const bool leaf_only : {true, false}) {
+      double best = -kInf;
+      for (int j = 0; j < n; ++j)
+        if (!excluded[j] && !in_limb[j] && j != hips && (kids[j].empty() || !leaf_only) && !lateral(j) &&
+            descends_from(sk, j, hips) && pos(sk, j).y() > best) {
+          best = pos(sk, j).y();
+          head = j;
+        }
+      if (head >= 0) break;
+    }
   }
 
   std::vector<Role> roles(n);
@@ -282,7 +290,17 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     const Limb& l = limbs[i];
     const int m = static_cast<int>(l.chain.size());
     int a = anchor_of(l);
-    if (a < 0 || m - a < 2) a = m > 4 ? m - 4 : 0;
+    if (a < 0 || m - a < 2) {
+      a = m > 4 ? m - 4 : 0;
+      // A first bone that runs sideways rather than down spans the pelvis'
+      // width (a T-Rex's BackLeg -> BackUpLeg), as a clavicle does for an
+      // arm: the thigh is the next, while thigh, shin and foot remain.
+      while (m - a > 3) {
+        const Vec3 d = pos(sk, l.chain[a + 1]) - pos(sk, l.chain[a]);
+        if (!(std::abs(d.y()) < Eigen::Vector2d(d.x(), d.z()).norm())) break;
+        ++a;
+      }
+    }
     if (m - a < 2) a = std::max(0, m - 2);
     const BodyPart parts[] = {BodyPart::kThigh, BodyPart::kShin, BodyPart::kFoot, BodyPart::kToe};
     const Side side = side_of(l);
@@ -300,7 +318,8 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
       int attach = parent(l.chain.front());
       for (int step = 0; step < 2 && attach >= 0 && !trunk[attach] && !in_limb[attach]; ++step) attach = parent(attach);
       if (attach < 0 || !trunk[attach]) continue;
-      if (pos(sk, l.chain.back()).y() > pos(sk, l.chain.front()).y() + kArmUp * H) continue;
+      const Vec3 reach = pos(sk, l.chain.back()) - pos(sk, l.chain.front());
+      if (reach.y() > kArmUp * H && reach.y() > kArmSteep * reach.norm()) continue;
       if (best < 0 || l.chain.size() > limbs[best].chain.size()) best = i;
     }
     if (best < 0) continue;

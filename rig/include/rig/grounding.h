@@ -70,8 +70,11 @@ struct GroundingOptions {
 // changes ("mixamorig:Tail1", "TailBase", "tail_02"; not "Retail").
 bool name_has_token(std::string_view name, std::string_view token);
 
-// Per joint: a tail bone (role none and a "tail" name token, or a role-none
-// descendant of one), or exactly the caller's set when given.
+// Per joint: a tail bone, or exactly the caller's set when given. A tail
+// bone has role none and a "tail" name token, or is a role-none descendant
+// of one, or lies on a chain of at least two role-none joints hanging from
+// the hips (through role-none joints only) with no body bone below it: the
+// names help, the shape decides too (a tail exported as Bone.012).
 std::vector<bool> tail_joint_mask(const Skeleton& skeleton, std::span<const int> explicit_tail = {});
 
 // Per joint: a prop or accessory bone (a `Weapon` under a hand, a hat under

@@ -1,0 +1,87 @@
+// Names help, never decide alone (issue 11): the shared characters with every
+// joint renamed j0..jN read the same body roles and the same tail bones as
+// with their names, as far as the shape tells them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "rig/grounding.h"
+#include "rig/io.h"
+#include "rig/roles.h"
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The character as loaded, and a copy whose joints are named j<index>, its
+// roles read again from the skeleton and skin alone.
+bool load_both(const std::string& rel, Character& named, Character& unnamed) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/" + rel;
+  if (!fs::exists(path) || !load(path, named).ok()) return false;
+  unnamed = named;
+  for (int j = 0; j < unnamed.skeleton.size(); ++j) unnamed.skeleton.names[j] = "j" + std::to_string(j);
+  assign_roles(unnamed.skeleton, unnamed.mesh, unnamed.skin);
+  return true;
+}
+
+#define LOAD_BOTH(rel)                                                                    \
+  Character named, unnamed;                                                               \
+  if (!load_both(rel, named, unnamed)) GTEST_SKIP() << "asset missing: " << rel << " (set TAILRIG_ASSETS)";
+
+std::string role_at(const Character& c, const std::string& name_in_named, const Character& named) {
+  const int j = named.skeleton.find(name_in_named);
+  return j < 0 ? "missing" : role_name(c.skeleton.roles[j]);
+}
+
+// A T-Rex's legs start with a bone across the pelvis' width (BackLeg ->
+// BackUpLeg, level): the thigh is the bone after it, and the tail, named
+// nothing, is still the tail (was: BackLeg read as the thigh, and the
+// unnamed tail on the floor lifted the retargeted walk by 3.2 m).
+TEST(RolesUnnamed, TrexLegsStartAfterTheHipBoneAndTheTailIsReadByShape) {
+  LOAD_BOTH("characters/Trex.glb");
+  for (const char* name : {"BackLeg.L", "BackUpLeg.L", "BackLowLeg.L", "BackFoot.L", "BackUpLeg.R", "FrontUpLeg.L"})
+    EXPECT_EQ(role_at(unnamed, name, named), role_at(named, name, named)) << name;
+  EXPECT_EQ(role_at(unnamed, "BackUpLeg.R", named), "right thigh");
+  const std::vector<bool> by_name = tail_joint_mask(named.skeleton), by_shape = tail_joint_mask(unnamed.skeleton);
+  int tail = 0;
+  for (int j = 0; j < named.skeleton.size(); ++j) {
+    EXPECT_EQ(by_shape[j], by_name[j]) << named.skeleton.names[j];
+    tail += by_shape[j] ? 1 : 0;
+  }
+  EXPECT_EQ(tail, 6);  // Back (the rump bone the tail hangs from) and Tail1..5
+}
+
+// A head whose only children are ears (lateral chains) is no leaf: the head
+// is then the highest central joint, and the arms hang from the trunk up to
+// it (was: no head, so no spine and no arms).
+TEST(RolesUnnamed, BunnyHeadWithEarsAndItsArmsAreFound) {
+  LOAD_BOTH("characters/Bunny.glb");
+  for (const char* name : {"Body", "Hips", "Torso", "Neck", "Head", "UpperArm.L", "LowerArm.R", "UpperLeg.L"})
+    EXPECT_EQ(role_at(unnamed, name, named), role_at(named, name, named)) << name;
+}
+
+// T-pose arms whose finger tips rise a little over a long reach are arms
+// (was: any end more than 0.1 H above the shoulder read as pointing up).
+TEST(RolesUnnamed, DemonTPoseArmsWithRisingFingersAreArms) {
+  LOAD_BOTH("characters/demon.gltf");
+  for (const char* name : {"Shoulder.L", "UpperArm.L", "LowerArm.L", "UpperArm.R", "LowerArm.R", "Head"})
+    EXPECT_EQ(role_at(unnamed, name, named), role_at(named, name, named)) << name;
+}
+
+// Rump bones that run forward along the trunk (a rat's Hips -> Torso, no
+// name saying so) are no tail; the chain that leads away from the head is.
+TEST(RolesUnnamed, RatRumpBonesRunningForwardAreNoTail) {
+  Character rat;
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/Rat.glb";
+  if (!fs::exists(path)) GTEST_SKIP() << "asset missing: " << path;
+  ASSERT_TRUE(load(path, rat).ok());
+  const std::vector<bool> mask = tail_joint_mask(rat.skeleton);
+  for (const char* name : {"Hips", "Torso"}) EXPECT_FALSE(mask[rat.skeleton.find(name)]) << name;
+  for (const char* name : {"Back", "Tail1", "Tail7"}) EXPECT_TRUE(mask[rat.skeleton.find(name)]) << name;
+}
+
+}  // namespace
+}  // namespace rig
