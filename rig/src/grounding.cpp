@@ -95,18 +95,17 @@ std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> expli
   int head = -1;
   for (int j = 0; j < n && head < 0; ++j)
     if (j < static_cast<int>(sk.roles.size()) && sk.roles[j].part == BodyPart::kHead) head = j;
-  const bool positions = sk.bind_world.size() == static_cast<size_t>(n);
-  auto away_from_head = [&](int first) {
-    if (head < 0 || !positions) return true;
-    const Vec3 h = sk.bind_world[head].block<3, 1>(0, 3);
-    const double d0 = (sk.bind_world[first].block<3, 1>(0, 3) - h).norm();
-    for (int x = first + 1; x < n; ++x) {
-      bool below = false;
-      for (int y = sk.parents[x]; y >= first && !below; y = sk.parents[y]) below = y == first;
-      if (below && (sk.bind_world[x].block<3, 1>(0, 3) - h).norm() > d0) return true;
-    }
-    return false;
+  const bool positions = head >= 0 && sk.bind_world.size() == static_cast<size_t>(n);
+  // Per joint: the largest distance from the head of a joint below it.
+  std::vector<double> farthest_below(static_cast<size_t>(n), -1.0);
+  auto head_distance = [&](int j) {
+    return (sk.bind_world[j].block<3, 1>(0, 3) - sk.bind_world[head].block<3, 1>(0, 3)).norm();
   };
+  for (int j = n - 1; j >= 0 && positions; --j) {
+    const int p = sk.parents[j];
+    if (p >= 0 && p < j) farthest_below[p] = std::max({farthest_below[p], farthest_below[j], head_distance(j)});
+  }
+  auto away_from_head = [&](int first) { return !positions || farthest_below[first] > head_distance(first); };
   for (int j = 0; j < n; ++j) {
     if (!none(j)) continue;
     const int p = sk.parents[j];
