@@ -49,14 +49,11 @@ Status measure_file_stretch(const rig::Character& file, const rig::Clip& clip, c
   }
   // No tail (a tailless character, or one measured against itself): every
   // edge is body and there is no tip to follow.
-  for (int j = 0; j < rs.size() && deepest >= 0; ++j)
-    if (tail_bone[j] && (rs.parents[j] < 0 || !tail_bone[rs.parents[j]])) {
-      tail_root = j;
-      break;
-    }
   int frame = -1;
   std::vector<int> tip;
   if (deepest >= 0) {
+    for (int j = 0; j < rs.size() && tail_root < 0; ++j)
+      if (tail_bone[j] && (rs.parents[j] < 0 || !tail_bone[rs.parents[j]])) tail_root = j;
     if (tail_root < 0 || rs.parents[tail_root] < 0) return bad("the reference tail root has no parent bone");
     out.frame_bone = rs.names[rs.parents[tail_root]];
     frame = file.skeleton.find(out.frame_bone);

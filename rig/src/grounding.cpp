@@ -74,13 +74,13 @@ std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> expli
   // exported as Bone.012): a chain of at least two role-none joints hanging
   // from the hips through role-none joints only, with no body bone below it
   // (a quadruped's Back -> Tail1.., as detect::read_body reads existing tails).
-  std::vector<char> role_below(static_cast<size_t>(n), 0), depth_below(static_cast<size_t>(n), 0);
+  std::vector<char> role_below(static_cast<size_t>(n), 0), has_child(static_cast<size_t>(n), 0);
   for (int j = n - 1; j >= 0; --j) {
     if (!none(j)) role_below[j] = 1;
     const int p = sk.parents[j];
     if (p < 0 || p >= j) continue;
     role_below[p] = role_below[p] || role_below[j];
-    depth_below[p] = static_cast<char>(std::max<int>(depth_below[p], std::min(depth_below[j] + 1, 2)));
+    has_child[p] = 1;
   }
   // Per joint: reached from the hips through role-none joints (the hips included).
   std::vector<char> from_hips(static_cast<size_t>(n), 0);
@@ -110,7 +110,7 @@ std::vector<bool> tail_joint_mask(const Skeleton& sk, std::span<const int> expli
     if (!none(j)) continue;
     const int p = sk.parents[j];
     const bool parent_tail = p >= 0 && p < j && tail[p];
-    const bool chain_from_hips = p >= 0 && p < j && from_hips[p] && !role_below[j] && depth_below[j] >= 1 &&
+    const bool chain_from_hips = p >= 0 && p < j && from_hips[p] && !role_below[j] && has_child[j] &&
                                  !parent_tail && away_from_head(j);
     tail[j] = name_has_token(sk.names[j], "tail") || parent_tail || chain_from_hips;
   }

@@ -37,19 +37,19 @@ std::string role_at(const Character& c, const std::string& name_in_named, const 
 }
 
 // A T-Rex's legs start with a bone across the pelvis' width (BackLeg ->
-// BackUpLeg, level): the thigh is the bone after it, and the tail, named
-// nothing, is still the tail (was: BackLeg read as the thigh, and the
-// unnamed tail on the floor lifted the retargeted walk by 3.2 m).
+// BackUpLeg, level): the thigh is the bone after it (was: BackLeg read as the
+// thigh, which floated the unnamed T-Rex's retargeted walk by 3.2 m), and the
+// tail, named nothing, is the same tail as with its names (was: none).
 TEST(RolesUnnamed, TrexLegsStartAfterTheHipBoneAndTheTailIsReadByShape) {
   LOAD_BOTH("characters/Trex.glb");
   for (const char* name : {"BackLeg.L", "BackUpLeg.L", "BackLowLeg.L", "BackFoot.L", "BackUpLeg.R", "FrontUpLeg.L"})
     EXPECT_EQ(role_at(unnamed, name, named), role_at(named, name, named)) << name;
   EXPECT_EQ(role_at(unnamed, "BackUpLeg.R", named), "right thigh");
-  const std::vector<bool> by_name = tail_joint_mask(named.skeleton), by_shape = tail_joint_mask(unnamed.skeleton);
+  const std::vector<bool> named_tail = tail_joint_mask(named.skeleton), unnamed_tail = tail_joint_mask(unnamed.skeleton);
   int tail = 0;
   for (int j = 0; j < named.skeleton.size(); ++j) {
-    EXPECT_EQ(by_shape[j], by_name[j]) << named.skeleton.names[j];
-    tail += by_shape[j] ? 1 : 0;
+    EXPECT_EQ(unnamed_tail[j], named_tail[j]) << named.skeleton.names[j];
+    tail += unnamed_tail[j] ? 1 : 0;
   }
   EXPECT_EQ(tail, 6);  // Back (the rump bone the tail hangs from) and Tail1..5
 }
