@@ -146,6 +146,9 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
       l.chain.push_back(best);
     }
     if (l.chain.size() < 2) continue;  // a lone lateral joint (pole target, detached foot) is no limb
+    // Limbs go out from the centre line; a branch that comes back to it is
+    // trunk (a rat's off-centre Shoulders -> Neck -> Head, not an arm).
+    if (offset(l.chain.back()) * l.x_sign <= kLateral * H) continue;
     for (int j : l.chain) in_limb[j] = 1;
     limbs.push_back(std::move(l));
   }
@@ -292,12 +295,13 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     int a = anchor_of(l);
     if (a < 0 || m - a < 2) {
       a = m > 4 ? m - 4 : 0;
-      // A first bone that runs sideways rather than down spans the pelvis'
-      // width (a T-Rex's BackLeg -> BackUpLeg), as a clavicle does for an
-      // arm: the thigh is the next, while thigh, shin and foot remain.
-      while (m - a > 3) {
+      // A first bone that runs sideways more than down or along the body
+      // spans the pelvis' width (a T-Rex's BackLeg -> BackUpLeg, a wolf's FrontShoulder ->
+      // FrontUpperLeg), as a clavicle does for an arm: the thigh is the
+      // next, while thigh and shin remain.
+      while (m - a > 2) {
         const Vec3 d = pos(sk, l.chain[a + 1]) - pos(sk, l.chain[a]);
-        if (!(std::abs(d.y()) < Eigen::Vector2d(d.x(), d.z()).norm())) break;
+        if (!(std::abs(d.x()) > Eigen::Vector2d(d.y(), d.z()).norm())) break;
         ++a;
       }
     }
@@ -332,7 +336,10 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     const int p = parent(l.chain.front());
     if (a == 0 && p >= 0 && !trunk[p] && named[p].part == BodyPart::kShoulder) roles[p] = {BodyPart::kShoulder, side};
     const BodyPart parts[] = {BodyPart::kUpperArm, BodyPart::kForearm, BodyPart::kHand};
-    for (int k = a; k < m && k - a < 3; ++k) roles[l.chain[k]] = {parts[k - a], side};
+    // A forearm that fans out into three or more bones has no hand bone: its
+    // children are fingers (none of them is the hand).
+    const int arm_parts = a + 1 < m && kids[l.chain[a + 1]].size() >= 3 ? 2 : 3;
+    for (int k = a; k < m && k - a < arm_parts; ++k) roles[l.chain[k]] = {parts[k - a], side};
   }
   sk.roles = std::move(roles);
   return true;

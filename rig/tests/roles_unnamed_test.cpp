@@ -83,5 +83,39 @@ TEST(RolesUnnamed, RatRumpBonesRunningForwardAreNoTail) {
   for (const char* name : {"Back", "Tail1", "Tail7"}) EXPECT_TRUE(mask[rat.skeleton.find(name)]) << name;
 }
 
+// A forearm that fans straight into fingers has no hand bone: no finger
+// takes the hand role (was: Index1 / Middle1 read as the hand).
+TEST(RolesUnnamed, FingersOffTheForearmAreNoHand) {
+  for (const char* rel : {"characters/Bunny.glb", "characters/demon.gltf"}) {
+    LOAD_BOTH(rel);
+    int hands = 0;
+    for (int j = 0; j < unnamed.skeleton.size(); ++j) {
+      hands += unnamed.skeleton.roles[j].part == BodyPart::kHand ? 1 : 0;
+      EXPECT_EQ(role_name(unnamed.skeleton.roles[j]), role_name(named.skeleton.roles[j]))
+          << rel << " " << named.skeleton.names[j];
+    }
+    EXPECT_EQ(hands, 0) << rel;
+  }
+}
+
+// A rat's Shoulders sits off the centre line but its chain (Neck, Head)
+// comes back to it: trunk, not a right arm; the head is the head.
+TEST(RolesUnnamed, RatHeadChainOffCentreIsNoArm) {
+  LOAD_BOTH("characters/Rat.glb");
+  for (const char* name : {"Shoulders", "Neck", "Head", "Hips", "Torso", "FrontUpLeg.R", "BackUpLeg.L"})
+    EXPECT_EQ(role_at(unnamed, name, named), role_at(named, name, named)) << name;
+  EXPECT_EQ(role_at(unnamed, "Head", named), "head");
+}
+
+// A wolf's front leg starts with a bone running sideways off the chest
+// (FrontShoulder -> FrontUpperLeg): the thigh is the next one even when
+// only thigh and shin follow (was: FrontShoulder read as the thigh).
+TEST(RolesUnnamed, WolfFrontLegsStartAfterTheSidewaysShoulderBone) {
+  LOAD_BOTH("characters/Wolf.glb");
+  for (const char* name : {"FrontShoulder.L", "FrontUpperLeg.L", "FrontLowerLeg.L", "FrontUpperLeg.R", "Back"})
+    EXPECT_EQ(role_at(unnamed, name, named), role_at(named, name, named)) << name;
+  EXPECT_EQ(role_at(unnamed, "FrontUpperLeg.R", named), "right thigh");
+}
+
 }  // namespace
 }  // namespace rig
