@@ -130,10 +130,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   for (int j = 0; j < sk.size(); ++j)
     if (sk.roles[j].part == BodyPart::kThigh) thighs.push_back(j);
   std::vector<std::vector<rig::Quat>> thigh_rot(thighs.size());
-  std::vector<int> torn_keys;
-  for (int i = 0; i < kTornSamples && n > 0; ++i)
-    torn_keys.push_back(n == 1 ? 0 : static_cast<int>(std::lround(double(i) * (n - 1) / (kTornSamples - 1))));
-  for (int k : torn_keys) {
+  for (int k = 0; k < n; ++k) {  // every key: the widest swing is not missed between samples
     std::vector<rig::Transform> locals = sk.neutral_local;
     rig::apply_clip(t.clip, t.times[k], locals);
     for (size_t q = 0; q < thighs.size(); ++q) thigh_rot[q].push_back(locals[thighs[q]].rotation);
@@ -225,29 +222,32 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   std::string lowest_where, foot_where;
   std::vector<long> stance_per_foot(2, 0);
   std::vector<double> ratios;
+  // SPEC §7: 24 evenly spaced times over the clip (as `harness stretch`,
+  // Blender's measure_stretch.py and the artist clip below), not keys: a
+  // short clip's keys would repeat.
+  std::vector<double> torn_times;
+  for (int i = 0; i < kTornSamples && n > 0; ++i) torn_times.push_back(t.clip.duration * i / kTornSamples);
   std::vector<int> torn_by_joint(sk.size(), 0);
-  size_t next_torn = 0;
+  for (double time : torn_times) {
+    std::vector<rig::Transform> locals = sk.neutral_local;
+    rig::apply_clip(t.clip, time, locals);
+    const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
+    for (int i = 0; i < w.count(); ++i) posed_w[i] = pos[w.representative[i]];
+    for (const auto& [a, b] : body_edges) {  // as append_edge_ratios, keeping who tears
+      const double l0 = (bind_w[a] - bind_w[b]).norm();
+      if (!(l0 > 0)) continue;
+      const double ratio = (posed_w[a] - posed_w[b]).norm() / l0;
+      ratios.push_back(ratio);
+      if (ratio > kTornAbove || ratio < kTornBelow)
+        ++torn_by_joint[std::max(0, rig::dominant_joint(c.skin.influences[w.representative[a]]))];
+    }
+  }
   for (int k = 0; k < n; ++k) {
     lift = std::max(lift, k < static_cast<int>(t.lift.size()) ? t.lift[k] : 0.0);
-    const bool in_stance = stance_of_side[0][k] || stance_of_side[1][k];
-    const bool torn_sample = next_torn < torn_keys.size() && torn_keys[next_torn] == k;
-    if (!in_stance && !torn_sample) continue;
+    if (!stance_of_side[0][k] && !stance_of_side[1][k]) continue;
     std::vector<rig::Transform> locals = sk.neutral_local;
     rig::apply_clip(t.clip, t.times[k], locals);
     const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
-    while (next_torn < torn_keys.size() && torn_keys[next_torn] == k) {  // duplicates for short clips
-      for (int i = 0; i < w.count(); ++i) posed_w[i] = pos[w.representative[i]];
-      for (const auto& [a, b] : body_edges) {  // as append_edge_ratios, keeping who tears
-        const double l0 = (bind_w[a] - bind_w[b]).norm();
-        if (!(l0 > 0)) continue;
-        const double ratio = (posed_w[a] - posed_w[b]).norm() / l0;
-        ratios.push_back(ratio);
-        if (ratio > kTornAbove || ratio < kTornBelow)
-          ++torn_by_joint[std::max(0, rig::dominant_joint(c.skin.influences[w.representative[a]]))];
-      }
-      ++next_torn;
-    }
-    if (!in_stance) continue;
     double low = kInf;
     int low_v = -1;
     for (int v = 0; v < nv; ++v) {
@@ -326,7 +326,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
     add_check(r, pre + "rigger_tail_vertices", tail_found, "==", 0,
               "no-tail character: skin kept out of body grounding as a boneless tail");
   add_check(r, pre + "body_torn_fraction", torn.torn_fraction, "<=", e.body_torn_max,
-            std::to_string(body_edges.size()) + " body edges x " + std::to_string(torn_keys.size()) + " samples, p99 " +
+            std::to_string(body_edges.size()) + " body edges x " + std::to_string(torn_times.size()) + " samples, p99 " +
                 fmt("%.3f", torn.p99) + (worst.empty() ? "" : "; torn skin mostly on " + worst));
   r.metrics[pre + "body_lift_max_m"] = lift * mpu;
   r.metrics[pre + "body_p99"] = torn.p99;
