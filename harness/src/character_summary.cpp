@@ -21,6 +21,7 @@ nlohmann::json summarize(const rig::Character& c) {
   s["height_m"] = h * c.meters_per_unit;
   s["unit_guess"] = c.meters_per_unit == 1.0 ? "metres" : c.meters_per_unit == 0.01 ? "centimetres"
                     : c.meters_per_unit == 0.001 ? "millimetres" : "other";
+  s["unit_declared"] = c.unit_declared;
   json prims = json::array();
   for (const auto& p : c.mesh.primitives)
     prims.push_back({{"mesh", p.mesh}, {"primitive", p.primitive}, {"name", p.name}, {"vertices", p.vertex_count}});
@@ -62,8 +63,9 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
   std::fprintf(out, "%s: %s %s\n", s["file"].get<std::string>().c_str(), s["format"].get<std::string>().c_str(),
                s["kind"].get<std::string>().c_str());
   if (s["kind"] == "character") {
-    std::fprintf(out, "  height H: %.4g units = %.3f m (unit guess: %s)\n", s["height_units"].get<double>(),
-                 s["height_m"].get<double>(), s["unit_guess"].get<std::string>().c_str());
+    std::fprintf(out, "  height H: %.4g units = %.3f m (unit %s: %s)\n", s["height_units"].get<double>(),
+                 s["height_m"].get<double>(), s["unit_declared"].get<bool>() ? "declared by the file" : "guess",
+                 s["unit_guess"].get<std::string>().c_str());
     std::fprintf(out, "  vertices: %d raw, %d welded; triangles: %d raw, %d welded; %zu primitive(s)\n",
                  s["vertices"]["raw"].get<int>(), s["vertices"]["welded"].get<int>(),
                  s["triangles"]["raw"].get<int>(), s["triangles"]["welded"].get<int>(), s["primitives"].size());

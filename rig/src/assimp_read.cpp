@@ -275,12 +275,19 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
   }
   if (zero_keys)
     notes.push_back(path + ": " + std::to_string(zero_keys) + " zero rotation keys replaced by the previous key (or identity)");
-  // FBX declares its unit (UnitScaleFactor is centimetres per unit).
+  // FBX declares its unit (UnitScaleFactor is centimetres per unit). Assimp
+  // stores it as a float, and aiMetadata::Get only answers for the stored
+  // type: a double read never finds it.
   double unit_scale = 0;
-  if (scene->mMetaData && scene->mMetaData->Get("UnitScaleFactor", unit_scale) && unit_scale > 0)
-    out.meters_per_unit = unit_scale * 0.01;
-  else
-    out.meters_per_unit = 0;  // unknown: load() guesses from the height
+  if (scene->mMetaData) {
+    float as_float = 0;
+    if (scene->mMetaData->Get("UnitScaleFactor", as_float)) unit_scale = as_float;
+    else scene->mMetaData->Get("UnitScaleFactor", unit_scale);
+  }
+  out.meters_per_unit = std::isfinite(unit_scale) && unit_scale > 0 && unit_scale < 1e6
+                            ? unit_scale * 0.01
+                            : 0;  // unknown: load() guesses from the height
+  out.unit_declared = out.meters_per_unit > 0;
   if (out.has_skin()) assign_roles(out.skeleton, out.mesh, out.skin);
   else assign_roles(out.skeleton);
   Status ok = Status::Ok();

@@ -69,7 +69,10 @@ int add_ibm(Writer& w, const Skeleton& sk, const std::vector<int>& joint_of_skin
             const Mat4& mesh_to_world) {
   std::vector<float> ibm;
   for (int j : joint_of_skin_index) {
-    const Mat4 file_ibm = sk.inverse_bind[j] * mesh_to_world;
+    Mat4 file_ibm = sk.inverse_bind[j] * mesh_to_world;
+    // glTF wants affine inverse binds: the bottom row exactly 0 0 0 1 (an
+    // FBX offset matrix read by Assimp can carry 0.99999994 there).
+    file_ibm.row(3) << 0, 0, 0, 1;
     for (int i = 0; i < 16; ++i) ibm.push_back(static_cast<float>(file_ibm(i % 4, i / 4)));
   }
   return w.add_accessor(ibm, static_cast<int>(joint_of_skin_index.size()),
@@ -175,7 +178,13 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
   const Skeleton& sk = c.skeleton;
   tinygltf::Scene scene;
   // Joint nodes; roots under one node carrying root_parent_world when it is
-  // not identity (e.g. an Armature scaled 0.01).
+  // not identity (e.g. an Armature scaled 0.01). glTF is metres: a source
+  // that declares other units (an FBX in centimetres) gets its scale to
+  // metres there, so viewers show it at its size (mesh, binds and clips stay
+  // in its units). A guessed unit is only a guess: written as it is.
+  Mat4 to_metres = Mat4::Identity();
+  const double mpu = c.meters_per_unit;
+  if (c.unit_declared && std::isfinite(mpu) && mpu > 0 && mpu != 1.0) to_metres.topLeftCorner<3, 3>() *= mpu;
   std::vector<int> joint_node(sk.size());
   int armature = -1;
   for (int j = 0; j < sk.size(); ++j) {
@@ -184,13 +193,14 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
     set_node_trs(n, sk.stored_local[j]);
     joint_node[j] = static_cast<int>(m.nodes.size());
     m.nodes.push_back(n);
+    const Mat4 root_parent = to_metres * sk.root_parent_world[j];
     if (sk.parents[j] >= 0) {
       m.nodes[joint_node[sk.parents[j]]].children.push_back(joint_node[j]);
-    } else if (!sk.root_parent_world[j].isIdentity(0)) {
+    } else if (!root_parent.isIdentity(0)) {
       if (armature < 0) {
         tinygltf::Node a;
         a.name = "Armature";
-        set_node_trs(a, Transform::from_matrix(sk.root_parent_world[j]));
+        set_node_trs(a, Transform::from_matrix(root_parent));
         armature = static_cast<int>(m.nodes.size());
         m.nodes.push_back(a);
         scene.nodes.push_back(armature);

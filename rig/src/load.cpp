@@ -94,8 +94,10 @@ Status load(const std::string& path, Character& out) {
   if (!s.ok()) return s;
   const double h = extent_height(out);
   if (!std::isfinite(h)) return Status::Error(Status::Code::kBadData, path + ": model extent is not finite");
-  if (out.meters_per_unit <= 0 || f == FileFormat::kGlb || f == FileFormat::kGltf || f == FileFormat::kBvh)
+  if (out.meters_per_unit <= 0 || f == FileFormat::kGlb || f == FileFormat::kGltf || f == FileFormat::kBvh) {
     out.meters_per_unit = guess_meters_per_unit(h);
+    out.unit_declared = false;
+  }
   return s;  // with its notes
 }
 

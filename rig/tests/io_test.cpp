@@ -294,5 +294,20 @@ TEST(Load, BvhIsAClipSource) {
   ASSERT_GE(hips, 0);
 }
 
+// FBX says its unit in GlobalSettings (UnitScaleFactor, centimetres per
+// unit; Assimp keeps it as a float): it is taken, not guessed from the height.
+TEST(Load, FbxUnitIsDeclaredByTheFile) {
+  const std::string in = asset("clips/cmu_07_01_walk.fbx");
+  REQUIRE_ASSET(in);
+  Character c;
+  ASSERT_TRUE(load(in, c).ok());
+  EXPECT_TRUE(c.unit_declared);
+  EXPECT_DOUBLE_EQ(c.meters_per_unit, 0.01);
+  Character bvh;
+  REQUIRE_ASSET(asset("clips/walk.bvh"));
+  ASSERT_TRUE(load(asset("clips/walk.bvh"), bvh).ok());
+  EXPECT_FALSE(bvh.unit_declared);  // BVH has no unit: guessed
+}
+
 }  // namespace
 }  // namespace rig

@@ -122,7 +122,8 @@ struct GltfSource;  // the original glTF document, kept to write edits in place
 struct Character {
   std::string source_path;
   FileFormat format = FileFormat::kOther;
-  double meters_per_unit = 1.0;  // guessed from the file and model height
+  double meters_per_unit = 1.0;  // declared by the file (FBX), else guessed from the model height
+  bool unit_declared = false;    // meters_per_unit is the file's own (FBX UnitScaleFactor)
   Skeleton skeleton;
   Mesh mesh;
   Skin skin;
