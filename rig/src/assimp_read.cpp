@@ -29,6 +29,31 @@ Mat4 to_mat4(const aiMatrix4x4& a) {
 bool matrix_ok(const Mat4& m) { return m.allFinite() && m.cwiseAbs().maxCoeff() <= kMaxCoordinate; }
 bool value_ok(double v) { return std::isfinite(v) && std::abs(v) <= kMaxCoordinate; }
 
+// True when every key of the channel holds the node's own transform (an
+// exporter's constant track for an armature object), so it animates nothing.
+bool channel_holds_rest(const aiNodeAnim* ch, const aiMatrix4x4& rest) {
+  aiVector3D scale, position;
+  aiQuaternion rotation;
+  rest.Decompose(scale, rotation, position);
+  auto near = [](const aiVector3D& a, const aiVector3D& b) {
+    const double tol = 1e-6 * std::max(1.0, static_cast<double>(b.Length()));
+    return (a - b).Length() <= tol;
+  };
+  for (unsigned k = 0; k < ch->mNumPositionKeys; ++k)
+    if (!near(ch->mPositionKeys[k].mValue, position)) return false;
+  for (unsigned k = 0; k < ch->mNumScalingKeys; ++k)
+    if (!near(ch->mScalingKeys[k].mValue, scale)) return false;
+  for (unsigned k = 0; k < ch->mNumRotationKeys; ++k) {
+    const aiQuaternion& q = ch->mRotationKeys[k].mValue;
+    const double dot = q.w * rotation.w + q.x * rotation.x + q.y * rotation.y + q.z * rotation.z;
+    const double norms = std::sqrt(static_cast<double>(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w) *
+                                   (rotation.x * rotation.x + rotation.y * rotation.y + rotation.z * rotation.z +
+                                    rotation.w * rotation.w));
+    if (!(std::abs(dot) >= (1.0 - 1e-6) * norms)) return false;  // float keys: within 0.1 deg
+  }
+  return true;
+}
+
 }  // namespace
 
 Status load_assimp(const std::string& path, FileFormat format, Character& out) {
@@ -117,6 +142,33 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
       joints.insert(n);
     }
   if (joints.size() > static_cast<size_t>(kMaxJoints)) return bad("more than " + std::to_string(kMaxJoints) + " joints");
+  // A top joint that is no bone and animates nothing (an armature object:
+  // Blender's FBX export puts the unit scale 100 on it) is one of the nodes
+  // above the roots, not a joint: a joint's bind scale is a bone's scaled
+  // rest, which Blender's glTF importer cannot show (the rest mesh comes out
+  // 100x too small). Its children become the roots.
+  std::vector<char> animates(nodes.size(), 0);
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a)
+    for (unsigned c = 0; c < scene->mAnimations[a]->mNumChannels; ++c) {
+      const aiNodeAnim* ch = scene->mAnimations[a]->mChannels[c];
+      auto it = node_by_name.find(ch->mNodeName.C_Str());
+      if (it != node_by_name.end() && !channel_holds_rest(ch, nodes[it->second]->mTransformation))
+        animates[it->second] = 1;
+    }
+  for (bool folded = true; folded;) {  // joints are closed under ancestors: a child joint's parent is a joint
+    folded = false;
+    std::set<int> with_child_joint;
+    for (int j : joints)
+      if (parent[j] >= 0) with_child_joint.insert(parent[j]);
+    for (int n : joints) {
+      const bool top = parent[n] < 0 || !joints.count(parent[n]);
+      if (top && with_child_joint.count(n) && !offset_world.count(n) && !animates[n]) {
+        joints.erase(n);
+        folded = true;
+        break;
+      }
+    }
+  }
   Skeleton& sk = out.skeleton;
   std::map<int, int> joint_of_node;
   for (int n : joints) {  // std::set iterates ascending node ids = parents first

@@ -13,6 +13,7 @@
 #include "gltf_source.h"
 #include "string_sink.h"
 #include "rig/safe_write.h"
+#include "rig/units.h"
 
 namespace rig {
 namespace {
@@ -178,13 +179,7 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
   const Skeleton& sk = c.skeleton;
   tinygltf::Scene scene;
   // Joint nodes; roots under one node carrying root_parent_world when it is
-  // not identity (e.g. an Armature scaled 0.01). glTF is metres: a source
-  // that declares other units (an FBX in centimetres) gets its scale to
-  // metres there, so viewers show it at its size (mesh, binds and clips stay
-  // in its units). A guessed unit is only a guess: written as it is.
-  Mat4 to_metres = Mat4::Identity();
-  const double mpu = c.meters_per_unit;
-  if (c.unit_declared && std::isfinite(mpu) && mpu > 0 && mpu != 1.0) to_metres.topLeftCorner<3, 3>() *= mpu;
+  // not identity (e.g. an Armature scaled 0.01).
   std::vector<int> joint_node(sk.size());
   int armature = -1;
   for (int j = 0; j < sk.size(); ++j) {
@@ -193,14 +188,13 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
     set_node_trs(n, sk.stored_local[j]);
     joint_node[j] = static_cast<int>(m.nodes.size());
     m.nodes.push_back(n);
-    const Mat4 root_parent = to_metres * sk.root_parent_world[j];
     if (sk.parents[j] >= 0) {
       m.nodes[joint_node[sk.parents[j]]].children.push_back(joint_node[j]);
-    } else if (!root_parent.isIdentity(0)) {
+    } else if (!sk.root_parent_world[j].isIdentity(0)) {
       if (armature < 0) {
         tinygltf::Node a;
         a.name = "Armature";
-        set_node_trs(a, Transform::from_matrix(root_parent));
+        set_node_trs(a, Transform::from_matrix(sk.root_parent_world[j]));
         armature = static_cast<int>(m.nodes.size());
         m.nodes.push_back(a);
         scene.nodes.push_back(armature);
@@ -492,7 +486,18 @@ Status save_glb(const Character& c, const std::string& path) {
                          path + ": is the input file; refusing to overwrite it (choose another --out)");
   if (Status s = check_model(c); !s.ok()) return s;
   std::vector<std::string> notes;
-  return c.gltf ? save_in_place(c, path, notes) : save_new(c, path, notes);
+  if (c.gltf) return save_in_place(c, path, notes);
+  // glTF is metres: a source that declares other units (an FBX in
+  // centimetres) is written in metres, so viewers show it at its size (a
+  // scale node above the joints would do in theory, but Blender's importer
+  // then shows the rest mesh at the wrong size). A guessed unit is only a
+  // guess: written as it is.
+  if (c.unit_declared && c.meters_per_unit != 1.0) {
+    Character metric = c;
+    express_in_metres(metric);
+    return save_new(metric, path, notes);
+  }
+  return save_new(c, path, notes);
 }
 
 }  // namespace rig
