@@ -97,6 +97,12 @@ Command add_fix_command(CLI::App& root) {
         bake_lines = bake_report_lines(br);
         report["bake"] = bake_report_json(br);
       }
+    } else if (mode != detect::Mode::kReport && result.chains > 0 && !result.character.clips.empty()) {
+      // Viewers play only keys: an unbaked chain rides the hips rigidly.
+      bake_lines.push_back("note: the new Tail_* chain has no keys in the file's " +
+                           std::to_string(result.character.clips.size()) +
+                           " clips, so it follows the hips rigidly there: --bake (or harness bake OUT) gives it "
+                           "the spring's swing");
     }
     if (!opt->report.empty()) {
       if (rig::Status s = rig::write_file_atomic(opt->report, report.dump(2) + "\n"); !s.ok()) {

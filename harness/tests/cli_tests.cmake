@@ -104,6 +104,11 @@ foreach(asset Bunny.glb Witch.glb demon.gltf)
   set_tests_properties(cli_fix_no_chain_valid_${id} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
+# An unbaked grown chain has no keys, so viewers show it riding the hips:
+# fix says so and how to bake; with --bake it does not.
+add_test(NAME cli_fix_unbaked_chain_says_so
+  COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture fox --density 0.6 --out \"${work}/unbaked_fox.glb\" >/dev/null || exit 1; \"$h\" fix \"${work}/unbaked_fox.glb\" --out \"${work}/unbaked_fox_fixed.glb\" | grep -q 'no keys in the file.s 8 clips.*--bake' || { echo 'missing the bake note'; exit 1; }; \"$h\" fix \"${work}/unbaked_fox.glb\" --bake --out \"${work}/baked_fox_fixed.glb\" | grep -q 'no keys' && { echo 'bake note printed with --bake'; exit 1; }; exit 0")
+
 # Viewer placement in `info` (SPEC §5): the rigger's mouse has no tail bone,
 # so no skin is ignored; after `fix` the Tail_* skin is left out of the floor.
 add_test(NAME cli_info_viewer_placement_ignores_tail_skin
