@@ -86,8 +86,12 @@ Status load(const std::string& path, Character& out) {
   const FileFormat f = format_of(path);
   Status s;
   try {
-    if (f == FileFormat::kGlb || f == FileFormat::kGltf) s = load_gltf(path, out);
-    else s = load_assimp(path, f, out);
+    if (f == FileFormat::kGlb || f == FileFormat::kGltf) {
+      if (Status c = check_gltf_compression(path); !c.ok()) return c;
+      s = load_gltf(path, out);
+    } else {
+      s = load_assimp(path, f, out);
+    }
   } catch (const std::exception& e) {
     return Status::Error(Status::Code::kBadData, path + ": " + e.what());
   }

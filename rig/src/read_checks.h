@@ -18,4 +18,10 @@ int make_key_times_increasing(Clip& clip);
 // one-line kBadData naming the line, or Ok when Assimp may parse it.
 Status check_bvh(const std::string& path);
 
+// A glTF/GLB whose JSON requires a compression extension tailrig cannot
+// decode (Draco, meshopt): kUnsupported naming it, else Ok. Read from the
+// JSON alone, before any buffer: a meshopt file's fallback buffer has no
+// bytes, so a full parse fails first with a message about its length.
+Status check_gltf_compression(const std::string& path);
+
 }  // namespace rig

@@ -294,6 +294,19 @@ TEST(Load, BvhIsAClipSource) {
   ASSERT_GE(hips, 0);
 }
 
+// A meshopt-compressed file (gltfpack -c) has a fallback buffer without
+// bytes: it is named as unsupported compression, not as a broken buffer.
+TEST(Load, CompressedGltfIsNamedUnsupported) {
+  const std::string path = temp_path("meshopt.gltf");
+  std::ofstream(path) << R"({"asset":{"version":"2.0"},"extensionsUsed":["EXT_meshopt_compression"],)"
+                      << R"("extensionsRequired":["EXT_meshopt_compression"],"buffers":[{"byteLength":4096}]})";
+  Character c;
+  const Status s = load(path, c);
+  EXPECT_EQ(s.code, Status::Code::kUnsupported);
+  EXPECT_NE(s.message.find("EXT_meshopt_compression"), std::string::npos) << s.message;
+  EXPECT_EQ(s.message.find('\n'), std::string::npos);
+}
+
 // FBX says its unit in GlobalSettings (UnitScaleFactor, centimetres per
 // unit; Assimp keeps it as a float): it is taken, not guessed from the height.
 TEST(Load, FbxUnitIsDeclaredByTheFile) {
