@@ -336,9 +336,19 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     const int p = parent(l.chain.front());
     if (a == 0 && p >= 0 && !trunk[p] && named[p].part == BodyPart::kShoulder) roles[p] = {BodyPart::kShoulder, side};
     const BodyPart parts[] = {BodyPart::kUpperArm, BodyPart::kForearm, BodyPart::kHand};
-    // A forearm that fans out into three or more bones has no hand bone: its
-    // children are fingers (none of them is the hand).
-    const int arm_parts = a + 1 < m && kids[l.chain[a + 1]].size() >= 3 ? 2 : 3;
+    // A forearm whose far end fans out into three or more bones has no hand
+    // bone: those children are fingers (none of them is the hand). Twist
+    // and corrective bones along the forearm (an Unreal lowerarm) do not
+    // count, and a child named a hand is the hand.
+    int arm_parts = 3;
+    if (a + 2 < m && named[l.chain[a + 2]].part != BodyPart::kHand) {
+      const int forearm = l.chain[a + 1];
+      double reach = 0;
+      for (int k : kids[forearm]) reach = std::max(reach, (pos(sk, k) - pos(sk, forearm)).norm());
+      int at_wrist = 0;
+      for (int k : kids[forearm]) at_wrist += (pos(sk, k) - pos(sk, forearm)).norm() >= 0.8 * reach ? 1 : 0;
+      if (reach > 0 && at_wrist >= 3) arm_parts = 2;
+    }
     for (int k = a; k < m && k - a < arm_parts; ++k) roles[l.chain[k]] = {parts[k - a], side};
   }
   sk.roles = std::move(roles);

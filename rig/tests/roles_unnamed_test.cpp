@@ -10,6 +10,7 @@
 #include "rig/grounding.h"
 #include "rig/io.h"
 #include "rig/roles.h"
+#include "test_skeleton.h"
 
 namespace rig {
 namespace {
@@ -95,6 +96,38 @@ TEST(RolesUnnamed, FingersOffTheForearmAreNoHand) {
           << rel << " " << named.skeleton.names[j];
     }
     EXPECT_EQ(hands, 0) << rel;
+  }
+}
+
+// An Unreal-style forearm carries twist and corrective bones beside the hand
+// (four children): the hand, at the wrist, is still the hand; three fingers
+// fanning out at the wrist are not.
+TEST(RolesUnnamed, TwistBonesBesideTheHandKeepTheHand) {
+  for (const bool fingers_on_forearm : {false, true}) {
+    std::vector<test::JointSpec> j = test::mixamo_biped_joints();
+    for (const double s : {1.0, -1.0}) {
+      const int base = static_cast<int>(j.size());
+      j.push_back({"shoulder", 1, {s * 0.05, 1.45, 0}});
+      j.push_back({"upper_arm", base, {s * 0.15, 1.45, 0}});
+      j.push_back({"forearm", base + 1, {s * 0.45, 1.45, 0}});
+      if (fingers_on_forearm) {
+        for (const double z : {-0.02, 0.0, 0.02}) j.push_back({"finger", base + 2, {s * 0.72, 1.45, z}});
+      } else {
+        j.push_back({"hand", base + 2, {s * 0.72, 1.45, 0}});
+        for (const double x : {0.52, 0.6}) j.push_back({"twist", base + 2, {s * x, 1.45, 0}});
+        j.push_back({"corrective", base + 2, {s * 0.45, 1.45, 0}});
+        for (const double z : {-0.02, 0.0, 0.02}) j.push_back({"finger", base + 3, {s * 0.8, 1.45, z}});
+      }
+    }
+    for (auto& spec : j) spec.name = "j";  // nothing said by names
+    Skeleton sk = test::make_skeleton(j);
+    int hands = 0, forearms = 0;
+    for (const Role& r : sk.roles) {
+      hands += r.part == BodyPart::kHand ? 1 : 0;
+      forearms += r.part == BodyPart::kForearm ? 1 : 0;
+    }
+    EXPECT_EQ(forearms, 2) << fingers_on_forearm;
+    EXPECT_EQ(hands, fingers_on_forearm ? 0 : 2) << fingers_on_forearm;
   }
 }
 
