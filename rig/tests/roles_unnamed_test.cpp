@@ -23,7 +23,9 @@ bool load_both(const std::string& rel, Character& named, Character& unnamed) {
   const std::string path = std::string(TAILRIG_ASSETS) + "/" + rel;
   if (!fs::exists(path) || !load(path, named).ok()) return false;
   unnamed = named;
-  for (int j = 0; j < unnamed.skeleton.size(); ++j) unnamed.skeleton.names[j] = "j" + std::to_string(j);
+  // Not "j" + std::to_string(j): GCC 12 at -O3 reports a false -Wrestrict there.
+  for (int j = 0; j < unnamed.skeleton.size(); ++j)
+    unnamed.skeleton.names[j] = std::string(1, 'j').append(std::to_string(j));
   assign_roles(unnamed.skeleton, unnamed.mesh, unnamed.skin);
   return true;
 }
@@ -119,7 +121,7 @@ TEST(RolesUnnamed, TwistBonesBesideTheHandKeepTheHand) {
         for (const double z : {-0.02, 0.0, 0.02}) j.push_back({"finger", base + 3, {s * 0.8, 1.45, z}});
       }
     }
-    for (auto& spec : j) spec.name = "j";  // nothing said by names
+    for (auto& spec : j) spec.name.assign(1, 'j');  // nothing said by names
     Skeleton sk = test::make_skeleton(j);
     int hands = 0, forearms = 0;
     for (const Role& r : sk.roles) {
