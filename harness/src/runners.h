@@ -19,7 +19,7 @@ struct RunOptions {
 rig::Status run_edge_stretch(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 // Kinds starting with "solver_" (run_solver_invariants.cpp).
 rig::Status run_solver_invariant(const Scenario& s, const RunOptions& o, ScenarioResult& out);
-// Kinds starting with "grounding_" (run_grounding.cpp): body grounding and
+// Kinds starting with "grounding_" (run_grounding*.cpp): body grounding and
 // calibration scenarios of SPEC §5-6.
 rig::Status run_grounding_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 // Kinds starting with "retarget_" (run_retarget.cpp): mocap retargeted onto
