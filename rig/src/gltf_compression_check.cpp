@@ -39,13 +39,18 @@ std::string json_text(const std::string& path) {
 
 }  // namespace
 
+bool is_compression_extension(std::string_view name) {
+  return name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression" ||
+         name == "KHR_meshopt_compression";
+}
+
 Status check_gltf_compression(const std::string& path) {
   const nlohmann::json j = nlohmann::json::parse(json_text(path), nullptr, false);
   if (!j.is_object() || !j.contains("extensionsRequired") || !j["extensionsRequired"].is_array()) return Status::Ok();
   for (const auto& e : j["extensionsRequired"]) {
     if (!e.is_string()) continue;
     const std::string name = e.get<std::string>();
-    if (name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression" || name == "KHR_meshopt_compression")
+    if (is_compression_extension(name))
       return Status::Error(Status::Code::kUnsupported, path + ": requires extension " + name +
                                                            ", which tailrig cannot decode (export uncompressed)");
   }

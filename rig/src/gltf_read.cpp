@@ -97,10 +97,8 @@ Status load_gltf(const std::string& path, Character& out) {
   }
   err.clear();  // tinygltf's warnings are no part of our messages
   std::vector<std::string> notes;
-  for (const std::string& e : m.extensionsRequired)
-    if (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression" || e == "KHR_meshopt_compression")
-      return Status::Error(Status::Code::kUnsupported,
-                           path + ": requires extension " + e + ", which tailrig cannot decode (export uncompressed)");
+  // Required compression extensions were refused before the parse
+  // (check_gltf_compression, in load()).
   // Every accessor and buffer view within range, even those we never read
   // (the writer copies them).
   for (size_t v = 0; v < m.bufferViews.size(); ++v) {

@@ -11,6 +11,7 @@
 
 #include "gltf_document.h"
 #include "gltf_source.h"
+#include "read_checks.h"
 #include "string_sink.h"
 #include "rig/safe_write.h"
 #include "rig/units.h"
@@ -338,7 +339,7 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
   const GltfSource& src = *c.gltf;
   tinygltf::Model m = src.model;
   for (const std::string& e : m.extensionsUsed)
-    if (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression")
+    if (is_compression_extension(e))
       return Status::Error(Status::Code::kUnsupported,
                            "cannot rewrite a compressed document (" + e + ")");
   const Skeleton& sk = c.skeleton;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "rig/io.h"
 #include "rig/model.h"
@@ -23,5 +24,9 @@ Status check_bvh(const std::string& path);
 // JSON alone, before any buffer: a meshopt file's fallback buffer has no
 // bytes, so a full parse fails first with a message about its length.
 Status check_gltf_compression(const std::string& path);
+
+// True for the glTF mesh compression extensions tailrig cannot decode or
+// rewrite (Draco, meshopt).
+bool is_compression_extension(std::string_view name);
 
 }  // namespace rig
