@@ -4,6 +4,8 @@
 // driven by the source's ankles.
 #include "clip_transfer_legs.h"
 
+#include "rig/facing.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -130,6 +132,11 @@ int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleto
                          position(ss.bind_world[s.foot]) - position(ss.bind_world[s.thigh]),
                          position(sk.bind_world[d.foot]) - position(sk.bind_world[d.thigh])});
   if (pairs.empty()) return 0;
+  // The source's ankle offsets turned onto the target's facing (see
+  // retarget); knees bend toward the target's forward.
+  const Facing src_facing = facing_from_roles(ss), dst_facing = facing_from_roles(sk);
+  const Eigen::Matrix3d face = dst_facing.to_canonical.transpose() * src_facing.to_canonical;
+  const Vec3 forward = dst_facing.forward();
   const int n = static_cast<int>(times.size());
   std::vector<std::vector<Quat>> rot(pairs.size() * 3, std::vector<Quat>(n));
   std::vector<std::vector<Vec3>> foot_t(pairs.size(), std::vector<Vec3>(n));
@@ -143,8 +150,8 @@ int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleto
       const Leg& leg = p.d;
       const Vec3 rel = position(sw[p.s.foot]) - position(sw[p.s.thigh]);
       const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
-      const Vec3 target = a + p.d_bind + (rel - p.s_bind) * p.scale;
-      const Vec3 pole = rotation_of(wm[leg.foot]) * (rotation_of(sk.bind_world[leg.foot]).conjugate() * Vec3::UnitZ());
+      const Vec3 target = a + p.d_bind + face * (rel - p.s_bind) * p.scale;
+      const Vec3 pole = rotation_of(wm[leg.foot]) * (rotation_of(sk.bind_world[leg.foot]).conjugate() * forward);
       const TwoBoneSolution sol = solve_two_bone(a, b, c, target, pole);
       auto parent_rot = [&](int j) {
         const int q = sk.parents[j];

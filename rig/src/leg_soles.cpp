@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "leg_geometry.h"
+#include "rig/facing.h"
 #include "rig/grounding.h"  // dominant_joint
 
 namespace rig {
@@ -25,6 +26,7 @@ bool is_ancestor(const Skeleton& sk, int ancestor, int joint) {
 
 std::vector<Leg> find_legs(const Skeleton& sk) {
   std::vector<Leg> legs;
+  const Vec3 forward = facing_from_roles(sk).forward();  // toes' way when a leg has none
   for (bool front : {false, true})
     for (Side side : {Side::kLeft, Side::kRight}) {
       Leg leg;
@@ -56,7 +58,7 @@ std::vector<Leg> find_legs(const Skeleton& sk) {
         const Vec3 off = knee_offset(a, b, c);
         // Only a knee bent away from the toes (a digitigrade hock): a human
         // clip's forward knee carried onto it crosses the hip->ankle line.
-        const Vec3 toes = leg.toe >= 0 ? Vec3(position(sk.bind_world[leg.toe]) - c) : Vec3::UnitZ();
+        const Vec3 toes = leg.toe >= 0 ? Vec3(position(sk.bind_world[leg.toe]) - c) : forward;
         const Vec3 t = toes - u * toes.dot(u);
         if (off.norm() >= kBentKneeFraction * (b - a).norm() && t.norm() > 0.0 &&
             off.normalized().dot(t.normalized()) < -0.5)

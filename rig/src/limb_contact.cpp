@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "leg_geometry.h"
+#include "rig/facing.h"
 #include "rig/pose.h"
 
 namespace rig {
@@ -248,6 +249,7 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
     res.status = Status::Error(Status::Code::kBadData, "limb contact: no leg with thigh, shin and foot roles");
     return res;
   }
+  const Vec3 forward = facing_from_roles(sk).forward();
 
   std::vector<std::vector<Transform>> locals;
   const std::vector<std::vector<Mat4>> world = poses(sk, clip, times, &locals);
@@ -337,10 +339,11 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
       const bool hinge = !leg.bind_knee_offset.isZero();
       if (dy != 0.0 || hinge) {
         const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
-        // Knees point where the toes do; without a toe, the foot's bind +Z.
+        // Knees point where the toes do; without a toe, where the character
+        // faced in bind pose, carried by the foot.
         const Vec3 pole = leg.toe >= 0 ? Vec3(position(wm[leg.toe]) - c)
                                        : Vec3(rotation(wm[leg.foot]) *
-                                              (rotation(sk.bind_world[leg.foot]).conjugate() * Vec3::UnitZ()));
+                                              (rotation(sk.bind_world[leg.foot]).conjugate() * forward));
         auto parent_rot = [&](int j) {
           const int p = sk.parents[j];
           return p < 0 ? rotation(sk.root_parent_world[j]) : rotation(wm[p]);

@@ -109,6 +109,7 @@ Calibration calibrate(const Skeleton& sk) {
   } else {
     c.leg_length = c.hips_bind_height > 0 ? c.hips_bind_height : 1.0;
   }
+  c.facing = facing_from_roles(sk);
   return c;
 }
 
@@ -148,11 +149,17 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   const int nt = dst.size();
   std::vector<int> source_of(nt, -1);
   for (const auto& [tj, sj] : map_joints_by_role(src, dst)) source_of[tj] = sj;
-  // Per mapped joint: source bind^-1 * target bind.
+  // The source's facing turned onto the target's (a clip walking along +Z
+  // onto a character built facing +X walks along +X): source bind space ->
+  // target bind space, a turn about Y (identity when they face alike).
+  const Eigen::Matrix3d face = dst.facing.to_canonical.transpose() * src.facing.to_canonical;
+  const Quat face_turn = Quat(face).normalized();
+  // Per mapped joint: source bind^-1 * F^-1 * target bind.
   std::vector<Quat> offset(nt, Quat::Identity());
   for (int j = 0; j < nt; ++j) {
     if (source_of[j] >= 0) {
-      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * dst.bind_world_rotation[j])
+      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * face_turn.conjugate() *
+                   dst.bind_world_rotation[j])
                       .normalized();
     }
   }
@@ -240,7 +247,7 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
       Transform& l = dst_locals[j];
       l = dst.neutral_local[j];
       if (source_of[j] >= 0) {
-        const Quat want = (src_rot[source_of[j]] * offset[j]).normalized();
+        const Quat want = (face_turn * src_rot[source_of[j]] * offset[j]).normalized();
         l.rotation = (pr.conjugate() * want).normalized();
         Track<Quat>& tr = out.tracks[j].rotation;
         if (!tr.values.empty() && tr.values.back().coeffs().dot(l.rotation.coeffs()) < 0) {
@@ -249,7 +256,7 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
         tr.values.push_back(l.rotation);
       }
       const Vec3 shift =
-          move_hips ? Vec3((position(src_world[src.hips]) - src.hips_bind_position) * scale) : Vec3::Zero();
+          move_hips ? Vec3(face * (position(src_world[src.hips]) - src.hips_bind_position) * scale) : Vec3::Zero();
       if (j == ground_root) {  // ancestors come first: the hips below see it
         const Vec3 travel(shift.x(), 0.0, shift.z());
         l.translation += pw.block<3, 3>(0, 0).inverse() * travel;

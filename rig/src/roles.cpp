@@ -6,6 +6,8 @@
 #include <cctype>
 #include <map>
 
+#include "rig/facing.h"
+#include "rig/grounding.h"  // dominant_joint
 #include "rig/model.h"
 #include "roles_shape.h"
 
@@ -287,12 +289,108 @@ int leg_count(const Skeleton& sk) {
   return n;
 }
 
+namespace {
+
+bool usable_positions(const Skeleton& sk) {
+  return sk.bind_world.size() == static_cast<size_t>(sk.size()) && sk.parents.size() == static_cast<size_t>(sk.size());
+}
+
+// How strongly the roles say the character faces `facing`'s forward (a
+// length; negative: it faces the other way). Mirrored limbs give the
+// lateral axis but not its sign: toes stand ahead of their foot, and without
+// toes a foot's skin reaches forward of the ankle (the median of the
+// vertices within a shin's length of it).
+double forward_evidence(const Skeleton& sk, const Facing& facing, const Mesh* mesh, const Skin* skin) {
+  const Vec3 fwd = facing.forward();
+  auto at = [&](int j) { return Vec3(sk.bind_world[j].block<3, 1>(0, 3)); };
+  double toes = 0;
+  bool any_toe = false;
+  for (int j = 0; j < sk.size(); ++j) {
+    const int p = sk.parents[j];
+    if (sk.roles[j].part == BodyPart::kToe && p >= 0 && p < sk.size() && sk.roles[p].part == BodyPart::kFoot) {
+      toes += fwd.dot(at(j) - at(p));
+      any_toe = true;
+    }
+  }
+  if (any_toe || !mesh || !skin) return toes;
+  const int nv = std::min(mesh->vertex_count(), static_cast<int>(skin->influences.size()));
+  // Per foot: the ankle and a shin's length (the shin of its side; feet
+  // hang under the root on some rigs).
+  struct Foot {
+    int joint;
+    double reach;
+  };
+  std::vector<Foot> feet;
+  for (int f = 0; f < sk.size(); ++f) {
+    if (sk.roles[f].part != BodyPart::kFoot) continue;
+    double reach = 0;
+    for (int s = 0; s < sk.size(); ++s)
+      if (sk.roles[s].part == BodyPart::kShin && sk.roles[s].side == sk.roles[f].side &&
+          sk.roles[s].front == sk.roles[f].front)
+        reach = std::max(reach, (at(f) - at(s)).norm());
+    if (reach > 0 && std::isfinite(reach)) feet.push_back({f, reach});
+  }
+  // The skin each foot dominates; where no foot dominates any (shoes
+  // weighted to the shins, feet that are IK targets), the skin at its sole:
+  // lower than kSoleBand x the reach above the ankle.
+  constexpr double kSoleBand = 0.25;
+  auto median_along = [&](const Foot& f, bool own) {
+    std::vector<double> along;
+    for (int v = 0; v < nv; ++v) {
+      const Vec3 d = mesh->positions[v] - at(f.joint);
+      if (!d.allFinite() || d.norm() > f.reach) continue;
+      if (own ? dominant_joint(skin->influences[v]) != f.joint : d.y() >= kSoleBand * f.reach) continue;
+      along.push_back(fwd.dot(d));
+    }
+    if (along.empty()) return 0.0;
+    std::nth_element(along.begin(), along.begin() + static_cast<std::ptrdiff_t>(along.size() / 2), along.end());
+    return along[along.size() / 2];
+  };
+  double evidence = 0;
+  for (const bool own : {true, false}) {
+    for (const Foot& f : feet) evidence += median_along(f, own);
+    if (evidence != 0) break;
+  }
+  return evidence;
+}
+
+// Runs `assign` on the skeleton turned into the canonical frame (facing +Z,
+// left +X; rig/facing.h); roles do not depend on the frame they were read in.
+// Without sided names, the facing's sign comes from forward_evidence: read
+// backwards, the roles are read again facing the other way.
+template <typename Assign>
+void assign_facing_forward(Skeleton& sk, const Mesh* mesh, const Skin* skin, Assign assign) {
+  bool from_names = false;
+  const bool positions = usable_positions(sk);
+  Facing facing = positions ? facing_from_skeleton(sk, &from_names) : Facing{};
+  auto run = [&](const Facing& f) {
+    if (f.canonical()) return assign(sk);
+    Skeleton turned = sk;
+    Mat4 turn = Mat4::Identity();
+    turn.block<3, 3>(0, 0) = f.to_canonical;
+    for (Mat4& m : turned.bind_world) m = turn * m;
+    assign(turned);
+    sk.roles = std::move(turned.roles);
+  };
+  run(facing);
+  if (from_names || !positions || sk.roles.size() != static_cast<size_t>(sk.size())) return;
+  if (forward_evidence(sk, facing, mesh, skin) < 0) run(facing_with_left(-facing.left()));
+}
+
+}  // namespace
+
 void assign_roles(Skeleton& sk) {
-  if (!assign_roles_by_shape(sk, {})) assign_roles_by_name(sk);
+  assign_facing_forward(sk, nullptr, nullptr, [](Skeleton& s) {
+    if (!assign_roles_by_shape(s, {})) assign_roles_by_name(s);
+  });
 }
 
 void assign_roles(Skeleton& sk, const Mesh& mesh, const Skin& skin) {
-  if (!assign_roles_by_shape(sk, skin_low_per_joint(sk, mesh, skin))) assign_roles_by_name(sk);
+  // Lowest skin per joint: a height, the same in either frame.
+  const std::vector<double> low = skin_low_per_joint(sk, mesh, skin);
+  assign_facing_forward(sk, &mesh, &skin, [&](Skeleton& s) {
+    if (!assign_roles_by_shape(s, low)) assign_roles_by_name(s);
+  });
 }
 
 }  // namespace rig

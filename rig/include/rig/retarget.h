@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "rig/facing.h"
 #include "rig/model.h"
 
 namespace rig {
@@ -33,6 +34,9 @@ struct Calibration {
   // Thigh -> shin -> foot chain length in bind space (mean of the sides that
   // have the full chain); falls back to hips_bind_height, then 1.
   double leg_length = 0.0;
+  // Which way the skeleton faces (from its sided roles, rig/facing.h):
+  // clips are turned from the source's facing onto the target's.
+  Facing facing;
 
   int size() const { return static_cast<int>(names.size()); }
 };
@@ -50,9 +54,11 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& source,
 
 // Retargets `clip` (animating `source`'s skeleton) onto `target`.
 // - Mapped joint: target world rotation(t) =
-//     source world rotation(t) * source bind rotation^-1 * target bind rotation.
+//     F * source world rotation(t) * source bind rotation^-1 * F^-1 * target bind rotation,
+//   F the turn about Y from the source's facing to the target's (identity
+//   when both face the same way).
 // - Unmapped target joints keep their neutral local.
-// - Hips position: target bind hips + (source hips(t) - source bind hips) *
+// - Hips position: target bind hips + F * (source hips(t) - source bind hips) *
 //   target leg length / source leg length (root motion kept).
 // Source joints the clip does not animate hold their neutral local.
 // Output: a clip on the target's joints, sampled at `sample_rate` Hz over the

@@ -1,0 +1,41 @@
+// Which way a character faces in its bind space.
+//
+// glTF characters face +Z with their left on +X (Y up), and the role,
+// retarget and limb code reason in that frame. Assets modelled along another
+// horizontal axis are common (a quadruped built along X, a character turned
+// to face -Z): they are read in that frame after a turn about Y.
+//
+// A facing within kFacingSnapDeg of a model axis is snapped to it, so the
+// turn is an exact permutation of X and Z (an axis-aligned character's
+// positions are turned without rounding; a glTF-facing one is untouched).
+#pragma once
+
+#include "rig/model.h"
+
+namespace rig {
+
+inline constexpr double kFacingSnapDeg = 20.0;
+
+struct Facing {
+  // Bind space -> canonical frame (forward +Z, left +X): a turn about Y.
+  Eigen::Matrix3d to_canonical = Eigen::Matrix3d::Identity();
+  bool canonical() const { return to_canonical == Eigen::Matrix3d::Identity(); }
+  Vec3 forward() const { return to_canonical.transpose() * Vec3::UnitZ(); }  // bind space
+  Vec3 left() const { return to_canonical.transpose() * Vec3::UnitX(); }     // bind space
+};
+
+// The facing whose left is this horizontal direction (bind space; its y is
+// ignored). Canonical when the direction has no horizontal length.
+Facing facing_with_left(const Vec3& left);
+
+// Before roles: from the sides the joint names give (the left body joints'
+// mean minus the right ones'), else from mirrored sibling limbs (the axis
+// only: of its two signs the one nearer +X; `from_names` false). Canonical
+// when neither shows an axis.
+Facing facing_from_skeleton(const Skeleton& skeleton, bool* from_names = nullptr);
+
+// After roles: the left body joints' mean minus the right ones'. Canonical
+// without sided roles.
+Facing facing_from_roles(const Skeleton& skeleton);
+
+}  // namespace rig
