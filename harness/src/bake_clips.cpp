@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "rig/facing.h"
 #include "rig/pose.h"
 #include "rig/roles.h"
 #include "rig/weld.h"
@@ -69,8 +70,7 @@ Status character_chain(const rig::Character& c, solver::ChainParams& params, sol
                        std::string* forward_axis) {
   const rig::Skeleton& sk = c.skeleton;
   params.meters_per_unit = c.meters_per_unit > 0 ? c.meters_per_unit : 1.0;
-  // Facing: glTF characters face +Z, but the tail's bind direction decides
-  // (it points backwards); snapped to the nearest horizontal model axis.
+  // Facing: glTF characters face +Z; others are turned (see below).
   const double fwd_default[3] = {0, 0, 1}, lat_default[3] = {1, 0, 0};
   std::copy(fwd_default, fwd_default + 3, params.forward_axis);
   std::copy(lat_default, lat_default + 3, params.lateral_axis);
@@ -82,7 +82,19 @@ Status character_chain(const rig::Character& c, solver::ChainParams& params, sol
   const Vector3d t = sk.bind_world[end].block<3, 1>(0, 3) - sk.bind_world[root].block<3, 1>(0, 3);
   const double hx = t.x(), hz = t.z();
   std::string axis = "+Z";
-  if (std::hypot(hx, hz) > 0.2 * t.norm()) {
+  // The body's sides decide where they exist (rig/facing.h: any heading);
+  // else the tail's bind direction, snapped to a model axis.
+  bool sided = false;
+  const rig::Facing facing = rig::facing_from_roles(sk, &sided);
+  if (sided && !facing.canonical()) {
+    const Vector3d fwd = facing.forward(), lat = facing.left();
+    for (int k = 0; k < 3; ++k) params.forward_axis[k] = fwd[k], params.lateral_axis[k] = lat[k];
+    char buf[64];
+    if (std::abs(fwd.x()) == 1 || std::abs(fwd.z()) == 1)
+      axis = fwd.z() != 0 ? (fwd.z() > 0 ? "+Z" : "-Z") : (fwd.x() > 0 ? "+X" : "-X");
+    else
+      axis = (std::snprintf(buf, sizeof buf, "(%.3f, 0, %.3f)", fwd.x(), fwd.z()), buf);
+  } else if (!sided && std::hypot(hx, hz) > 0.2 * t.norm()) {
     Vector3d fwd = std::abs(hz) >= std::abs(hx) ? Vector3d(0, 0, hz > 0 ? -1 : 1) : Vector3d(hx > 0 ? -1 : 1, 0, 0);
     const Vector3d lat = Vector3d::UnitY().cross(fwd);
     for (int k = 0; k < 3; ++k) params.forward_axis[k] = fwd[k], params.lateral_axis[k] = lat[k];

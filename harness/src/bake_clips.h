@@ -65,7 +65,7 @@ struct BakeClipsReport {
   double height_m = 0;
   double meters_per_unit = 1;
   std::vector<std::string> bones;  // baked tail bones, root first
-  std::string forward_axis;        // "+Z", "-Z", "+X", "-X"
+  std::string forward_axis;        // "+Z", "-Z", "+X", "-X" or "(x, 0, z)"
   std::vector<ClipBakeReport> clips;
 };
 

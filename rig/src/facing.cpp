@@ -161,11 +161,14 @@ Facing facing_from_skeleton(const Skeleton& sk, bool* from_names) {
   return facing_with_left(axis);
 }
 
-Facing facing_from_roles(const Skeleton& sk) {
+Facing facing_from_roles(const Skeleton& sk, bool* found) {
+  if (found) *found = false;
   if (!usable(sk) || sk.roles.size() != static_cast<size_t>(sk.size())) return {};
-  return facing_with_left(left_minus_right(sk, [&](int j) {
+  const Vec3 left = left_minus_right(sk, [&](int j) {
     return sk.roles[j].part == BodyPart::kNone ? Side::kCenter : sk.roles[j].side;
-  }));
+  });
+  if (found) *found = std::hypot(left.x(), left.z()) > 0;
+  return facing_with_left(left);
 }
 
 }  // namespace rig

@@ -35,7 +35,7 @@ Facing facing_with_left(const Vec3& left);
 Facing facing_from_skeleton(const Skeleton& skeleton, bool* from_names = nullptr);
 
 // After roles: the left body joints' mean minus the right ones'. Canonical
-// without sided roles.
-Facing facing_from_roles(const Skeleton& skeleton);
+// without sided roles (`found` false).
+Facing facing_from_roles(const Skeleton& skeleton, bool* found = nullptr);
 
 }  // namespace rig
