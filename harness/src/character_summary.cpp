@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "rig/facing.h"
 #include "rig/placement.h"
 #include "rig/weld.h"
 
@@ -44,6 +45,12 @@ nlohmann::json summarize(const rig::Character& c) {
                       {"vertices", vertices_per_bone[j]}, {"bind_position", {p.x(), p.y(), p.z()}}});
   }
   s["skeleton"] = joints;
+  // Which way the body faces (rig/facing.h): glTF's +Z, or where its sides
+  // say; roles, retarget and bake read the character turned to face +Z.
+  bool sided = false;
+  const rig::Facing facing = rig::facing_from_roles(sk, &sided);
+  const Eigen::Vector3d fwd = facing.forward();
+  s["facing"] = {{"forward", {fwd.x(), fwd.y(), fwd.z()}}, {"from_roles", sided}};
   int unweighted = 0;
   for (const auto& infl : c.skin.influences) unweighted += infl.empty();
   s["skin"] = {{"max_influences", max_infl}, {"unweighted_vertices", unweighted}};
@@ -80,6 +87,13 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
                  pl["tail_vertices"].get<int>());
   }
   const auto& joints = s["skeleton"];
+  if (s.contains("facing") && s["facing"]["from_roles"].get<bool>()) {
+    const auto& f = s["facing"]["forward"];
+    const double fx = f[0].get<double>(), fz = f[2].get<double>();
+    const char* axis = fz == 1 ? "+Z (glTF)" : fz == -1 ? "-Z" : fx == 1 ? "+X" : fx == -1 ? "-X" : nullptr;
+    if (axis) std::fprintf(out, "  facing: %s, from the body's sides\n", axis);
+    else std::fprintf(out, "  facing: (%.3f, 0, %.3f), from the body's sides\n", fx, fz);
+  }
   std::fprintf(out, "  skeleton: %zu joints\n", joints.size());
   std::function<void(int, int)> tree = [&](int j, int depth) {
     const auto& jj = joints[j];

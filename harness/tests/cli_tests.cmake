@@ -132,3 +132,10 @@ set_tests_properties(cli_fix_prop_says_why PROPERTIES SKIP_RETURN_CODE 77)
 # detected and reported but not rewritten, and the output says why.
 add_test(NAME cli_fix_no_tail_leaves_tail
   COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture fox --density 0.5 --out \"${work}/fox_no_tail.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"${work}/fox_no_tail.glb\" --no-tail --out \"${work}/fox_no_tail_fixed.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo 'the tail was rewritten'; exit 1; }; echo \"$out\" | grep -q 'tail .*switched off for this fix' || { echo 'no reason for the tail left alone'; exit 1; }")
+
+# A quadruped built facing +X (rig/facing.h): info reads its facing and its
+# pelvis, strip-tail then fix grows one chain, the bake's hips frame faces +X
+# and the file is valid (was: 0 chains, hips on the chest).
+add_test(NAME cli_turned_wolf_fix_bake_valid
+  COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} test -f \"${TAILRIG_ASSETS}/characters/Wolf.glb\" || exit 77; h=\"$<TARGET_FILE:harness>\"; w=\"${work}/turned_wolf\"; mkdir -p \"$w\"; /usr/bin/python3 \"${CMAKE_SOURCE_DIR}/scripts/turn_glb.py\" \"${TAILRIG_ASSETS}/characters/Wolf.glb\" \"$w/wolf_x.glb\" 90 || exit 1; info=$(\"$h\" info \"$w/wolf_x.glb\") || exit 1; echo \"$info\" | grep -q 'facing: +X' || { echo 'facing +X not read'; exit 1; }; echo \"$info\" | grep -Eq '^ +Back  \\[hips\\]' || { echo 'pelvis not on Back'; exit 1; }; \"$h\" strip-tail \"$w/wolf_x.glb\" --out \"$w/stripped.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"$w/stripped.glb\" --bake --clips 'AnimalArmature|Walk' --out \"$w/fixed.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 1 chain, ' || { echo 'expected one chain'; exit 1; }; echo \"$out\" | grep -q 'facing +X' || { echo 'bake not facing +X'; exit 1; }; node \"${validate}\" \"$w/fixed.glb\"")
+set_tests_properties(cli_turned_wolf_fix_bake_valid PROPERTIES SKIP_RETURN_CODE 77)
