@@ -54,6 +54,35 @@ bool channel_holds_rest(const aiNodeAnim* ch, const aiMatrix4x4& rest) {
   return true;
 }
 
+// FBX declares its axes (GlobalSettings UpAxis, FrontAxis, CoordAxis and
+// their signs); Assimp reports them but does not apply them, so a Z-up file
+// (Blender's axis_up='Z', 3ds Max) lay on its back. The turn onto Y up,
+// applied above the root node: rows are the file's axes that become X, Y, Z.
+// Identity for a Y-up file or without the settings; only a proper rotation
+// (a front sign that would mirror the file is flipped: which way the
+// character faces is read from its body, rig/facing.h).
+Mat4 axes_to_y_up(const aiScene* scene) {
+  Mat4 m = Mat4::Identity();
+  if (!scene->mMetaData) return m;
+  int32_t up = 1, up_sign = 1, front = 2, front_sign = 1, coord = 0, coord_sign = 1;
+  const aiMetadata* md = scene->mMetaData;
+  if (!md->Get("UpAxis", up) || !md->Get("FrontAxis", front) || !md->Get("CoordAxis", coord)) return m;
+  md->Get("UpAxisSign", up_sign);
+  md->Get("FrontAxisSign", front_sign);
+  md->Get("CoordAxisSign", coord_sign);
+  auto ok = [](int32_t axis, int32_t sign) { return axis >= 0 && axis <= 2 && (sign == 1 || sign == -1); };
+  if (!ok(up, up_sign) || !ok(front, front_sign) || !ok(coord, coord_sign) || up == front || up == coord ||
+      front == coord)
+    return m;
+  Eigen::Matrix3d r = Eigen::Matrix3d::Zero();
+  r(0, coord) = coord_sign;
+  r(1, up) = up_sign;
+  r(2, front) = front_sign;
+  if (r.determinant() < 0) r.row(2) = -r.row(2);
+  m.block<3, 3>(0, 0) = r;
+  return m;
+}
+
 }  // namespace
 
 Status load_assimp(const std::string& path, FileFormat format, Character& out) {
@@ -95,8 +124,9 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     }
   }
   std::vector<Mat4> world(nodes.size());
+  const Mat4 axes = axes_to_y_up(scene);
   for (size_t i = 0; i < nodes.size(); ++i) {
-    world[i] = (parent[i] >= 0 ? world[parent[i]] : Mat4::Identity()) * to_mat4(nodes[i]->mTransformation);
+    world[i] = (parent[i] >= 0 ? world[parent[i]] : axes) * to_mat4(nodes[i]->mTransformation);
     if (!matrix_ok(world[i]))
       return bad("node '" + std::string(nodes[i]->mName.C_Str()) + "' has a NaN, infinite or implausible transform");
   }
@@ -183,7 +213,7 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
       return bad("joint '" + std::string(nodes[n]->mName.C_Str()) + "': singular or implausible bind transform");
     sk.bind_world.push_back(bind);
     sk.inverse_bind.push_back(bind.inverse());
-    const Mat4 parent_world = p >= 0 ? world[p] : (parent[n] >= 0 ? world[parent[n]] : Mat4::Identity());
+    const Mat4 parent_world = p >= 0 ? world[p] : (parent[n] >= 0 ? world[parent[n]] : axes);
     sk.root_parent_world.push_back(p >= 0 ? Mat4::Identity() : parent_world);
     sk.stored_local.push_back(Transform::from_matrix(parent_world.inverse() * world[n]));
   }
