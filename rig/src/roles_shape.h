@@ -13,7 +13,9 @@ namespace rig {
 std::vector<double> skin_low_per_joint(const Skeleton& skeleton, const Mesh& mesh, const Skin& skin);
 
 // Roles from shape and names together; false (roles untouched) when the
-// shape shows no leg, so the caller falls back to names.
+// shape shows no leg, so the caller falls back to names. Both read the
+// skeleton in the canonical frame (facing +Z, left +X): rig::assign_roles
+// turns it there first (rig/facing.h).
 // `skin_low`: per joint lowest dominated skin y, or empty (skeleton only).
 bool assign_roles_by_shape(Skeleton& skeleton, std::span<const double> skin_low);
 
