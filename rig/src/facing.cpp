@@ -22,22 +22,30 @@ bool usable(const Skeleton& sk) {
 }
 
 // Mean of the left joints minus the right ones', horizontal; zero when one
-// side has none. `side(j)` gives a joint's side.
-template <typename SideOf>
-Vec3 left_minus_right(const Skeleton& sk, SideOf side) {
-  Vec3 l = Vec3::Zero(), r = Vec3::Zero();
-  int nl = 0, nr = 0;
-  for (int j = 0; j < sk.size(); ++j) {
-    const Vec3 p = pos(sk, j);
-    if (!p.allFinite()) continue;
-    const Side s = side(j);
-    if (s == Side::kLeft) l += p, ++nl;
-    if (s == Side::kRight) r += p, ++nr;
+// side has none. `role(j)` gives a joint's role. The limbs' first bones
+// (thighs, clavicles, upper arms) where there are some on both sides: they
+// sit at the trunk, where a bind pose caught mid-stride does not stagger
+// them as it does knees and feet.
+template <typename RoleOf>
+Vec3 left_minus_right(const Skeleton& sk, RoleOf role) {
+  for (const bool proximal_only : {true, false}) {
+    Vec3 l = Vec3::Zero(), r = Vec3::Zero();
+    int nl = 0, nr = 0;
+    for (int j = 0; j < sk.size(); ++j) {
+      const Vec3 p = pos(sk, j);
+      const Role ro = role(j);
+      const bool proximal =
+          ro.part == BodyPart::kThigh || ro.part == BodyPart::kShoulder || ro.part == BodyPart::kUpperArm;
+      if (!p.allFinite() || ro.part == BodyPart::kNone || (proximal_only && !proximal)) continue;
+      if (ro.side == Side::kLeft) l += p, ++nl;
+      if (ro.side == Side::kRight) r += p, ++nr;
+    }
+    if (nl == 0 || nr == 0) continue;
+    Vec3 d = l / nl - r / nr;
+    d.y() = 0;
+    return d;
   }
-  if (nl == 0 || nr == 0) return Vec3::Zero();
-  Vec3 d = l / nl - r / nr;
-  d.y() = 0;
-  return d;
+  return Vec3::Zero();
 }
 
 // Median distance from each joint, mirrored across the plane through `at`
@@ -148,10 +156,7 @@ Facing facing_with_left(const Vec3& left) {
 Facing facing_from_skeleton(const Skeleton& sk, bool* from_names) {
   if (from_names) *from_names = false;
   if (!usable(sk)) return {};
-  const Vec3 named = left_minus_right(sk, [&](int j) {
-    const Role r = role_from_name(sk.names[j]);
-    return r.part == BodyPart::kNone ? Side::kCenter : r.side;
-  });
+  const Vec3 named = left_minus_right(sk, [&](int j) { return role_from_name(sk.names[j]); });
   if (named.norm() > 0) {
     if (from_names) *from_names = true;
     return facing_with_left(named);
@@ -164,9 +169,7 @@ Facing facing_from_skeleton(const Skeleton& sk, bool* from_names) {
 Facing facing_from_roles(const Skeleton& sk, bool* found) {
   if (found) *found = false;
   if (!usable(sk) || sk.roles.size() != static_cast<size_t>(sk.size())) return {};
-  const Vec3 left = left_minus_right(sk, [&](int j) {
-    return sk.roles[j].part == BodyPart::kNone ? Side::kCenter : sk.roles[j].side;
-  });
+  const Vec3 left = left_minus_right(sk, [&](int j) { return sk.roles[j]; });
   if (found) *found = std::hypot(left.x(), left.z()) > 0;
   return facing_with_left(left);
 }

@@ -12,6 +12,7 @@
 #include "rig/io.h"
 #include "rig/pose.h"
 #include "rig/roles.h"
+#include "test_skeleton.h"
 #include "turned_character.h"
 
 namespace rig {
@@ -53,6 +54,28 @@ TEST(Facing, QuarterTurnsAreExactPermutations) {
   EXPECT_NEAR((t.forward() - Vec3(std::sin(a), 0, std::cos(a))).norm(), 0.0, 1e-12);
   EXPECT_NEAR((t.to_canonical * t.forward() - Vec3::UnitZ()).norm(), 0.0, 1e-12);
   EXPECT_TRUE(facing_with_left(Vec3::UnitY()).canonical());  // no horizontal length
+}
+
+// A named biped caught mid-stride in its bind pose (left leg forward, right
+// leg back): the thighs at the pelvis say where its sides are, so it faces
+// +Z. Its knees and feet alone would point the facing 65 deg off.
+TEST(Facing, StrideInTheBindPoseDoesNotTurnTheFacing) {
+  const Skeleton sk = test::make_skeleton({
+      {"Hips", -1, Vec3(0, 1.0, 0)},
+      {"LeftUpLeg", 0, Vec3(0.1, 0.9, 0)},
+      {"LeftLeg", 1, Vec3(0.1, 0.5, 0.25)},
+      {"LeftFoot", 2, Vec3(0.1, 0.1, 0.4)},
+      {"RightUpLeg", 0, Vec3(-0.1, 0.9, 0)},
+      {"RightLeg", 4, Vec3(-0.1, 0.5, -0.25)},
+      {"RightFoot", 5, Vec3(-0.1, 0.1, -0.4)},
+      {"Spine", 0, Vec3(0, 1.3, 0)},
+      {"Head", 7, Vec3(0, 1.7, 0)},
+  });
+  bool named = false;
+  EXPECT_TRUE(facing_from_skeleton(sk, &named).canonical());
+  EXPECT_TRUE(named);
+  EXPECT_TRUE(facing_from_roles(sk).canonical());
+  EXPECT_EQ(role_name(sk.roles[1]), "left thigh");
 }
 
 // Every shared character, with its names and with every joint renamed j<i>,

@@ -29,14 +29,16 @@ struct Facing {
 Facing facing_with_left(const Vec3& left);
 
 // Before roles: from the sides the joint names give (the left body joints'
-// mean minus the right ones'), else from mirrored sibling limbs (the axis
+// mean minus the right ones': the limbs' first bones where both sides name
+// some), else from mirrored sibling limbs (the axis
 // only: of its two signs the one nearer +X, `from_names` false; assign_roles
 // then checks the sign against the toes and feet). Canonical when neither
 // shows an axis. Names decide: a rig that names its sides from the viewer's
 // side reads as facing away.
 Facing facing_from_skeleton(const Skeleton& skeleton, bool* from_names = nullptr);
 
-// After roles: the left body joints' mean minus the right ones'. Canonical
+// After roles: the left body joints' mean minus the right ones' (the limbs'
+// first bones where both sides have some). Canonical
 // without sided roles (`found` false).
 Facing facing_from_roles(const Skeleton& skeleton, bool* found = nullptr);
 
