@@ -89,11 +89,13 @@ Status character_chain(const rig::Character& c, solver::ChainParams& params, sol
   if (sided && !facing.canonical()) {
     const Vector3d fwd = facing.forward(), lat = facing.left();
     for (int k = 0; k < 3; ++k) params.forward_axis[k] = fwd[k], params.lateral_axis[k] = lat[k];
-    char buf[64];
-    if (std::abs(fwd.x()) == 1 || std::abs(fwd.z()) == 1)
+    if (std::abs(fwd.x()) == 1 || std::abs(fwd.z()) == 1) {
       axis = fwd.z() != 0 ? (fwd.z() > 0 ? "+Z" : "-Z") : (fwd.x() > 0 ? "+X" : "-X");
-    else
-      axis = (std::snprintf(buf, sizeof buf, "(%.3f, 0, %.3f)", fwd.x(), fwd.z()), buf);
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "(%.3f, 0, %.3f)", fwd.x(), fwd.z());
+      axis = buf;
+    }
   } else if (!sided && std::hypot(hx, hz) > 0.2 * t.norm()) {
     Vector3d fwd = std::abs(hz) >= std::abs(hx) ? Vector3d(0, 0, hz > 0 ? -1 : 1) : Vector3d(hx > 0 ? -1 : 1, 0, 0);
     const Vector3d lat = Vector3d::UnitY().cross(fwd);

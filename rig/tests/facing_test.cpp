@@ -12,6 +12,7 @@
 #include "rig/io.h"
 #include "rig/pose.h"
 #include "rig/roles.h"
+#include "renamed_character.h"
 #include "test_skeleton.h"
 #include "turned_character.h"
 
@@ -28,13 +29,6 @@ bool load_asset(const std::string& rel, Character& c) {
 #define LOAD_ASSET(var, rel) \
   Character var;             \
   if (!load_asset(rel, var)) GTEST_SKIP() << "asset missing: " << rel << " (set TAILRIG_ASSETS)";
-
-Character renamed(const Character& in) {
-  Character c = in;
-  for (int j = 0; j < c.skeleton.size(); ++j) c.skeleton.names[j] = std::string(1, 'j').append(std::to_string(j));
-  assign_roles(c.skeleton, c.mesh, c.skin);
-  return c;
-}
 
 TEST(Facing, QuarterTurnsAreExactPermutations) {
   EXPECT_TRUE(facing_with_left(Vec3::UnitX()).canonical());
@@ -86,7 +80,7 @@ TEST(Facing, TurnedCharactersReadTheSameRoles) {
   for (const char* file : {"Wolf.glb", "Fox.glb", "Rat.glb", "Trex.glb", "CyberpunkCharacter.glb", "Bunny.glb",
                            "Witch.glb"}) {
     LOAD_ASSET(named, std::string("characters/") + file);
-    const Character unnamed = renamed(named);
+    const Character unnamed = test::renamed(named);
     for (const Character* c : {static_cast<const Character*>(&named), &unnamed})
       for (double deg : {33.0, 90.0, 180.0, 270.0}) {
         SCOPED_TRACE(std::string(file) + (c == &named ? " named" : " renamed") + " turned " + std::to_string(deg));

@@ -10,6 +10,7 @@
 #include "rig/grounding.h"
 #include "rig/io.h"
 #include "rig/roles.h"
+#include "renamed_character.h"
 #include "test_skeleton.h"
 
 namespace rig {
@@ -22,11 +23,7 @@ namespace fs = std::filesystem;
 bool load_both(const std::string& rel, Character& named, Character& unnamed) {
   const std::string path = std::string(TAILRIG_ASSETS) + "/" + rel;
   if (!fs::exists(path) || !load(path, named).ok()) return false;
-  unnamed = named;
-  // Not "j" + std::to_string(j): GCC 12 at -O3 reports a false -Wrestrict there.
-  for (int j = 0; j < unnamed.skeleton.size(); ++j)
-    unnamed.skeleton.names[j] = std::string(1, 'j').append(std::to_string(j));
-  assign_roles(unnamed.skeleton, unnamed.mesh, unnamed.skin);
+  unnamed = test::renamed(named);
   return true;
 }
 
