@@ -4,6 +4,7 @@
 
 #include "character_summary.h"
 #include "command.h"
+#include "notes.h"
 #include "rig/io.h"
 
 namespace harness {
@@ -20,8 +21,9 @@ Command add_info_command(CLI::App& root) {
   c.app->add_flag("--json", opt->json, "Print JSON instead of text");
   c.run = [opt] {
     rig::Character ch;
-    if (rig::Status s = rig::load(opt->file, ch); !s.ok()) {
-      std::fprintf(stderr, "harness info: %s\n", s.message.c_str());
+    const rig::Status loaded = rig::load(opt->file, ch);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "harness info: %s\n", loaded.message.c_str());
       return int(kExitBadInput);
     }
     if (!ch.has_skin() && ch.clips.empty()) {
@@ -32,6 +34,7 @@ Command add_info_command(CLI::App& root) {
     const nlohmann::json s = summarize(ch);
     if (opt->json) std::printf("%s\n", s.dump(2).c_str());
     else print_summary(s, stdout);
+    print_notes("harness info", loaded);
     return int(kExitOk);
   };
   return c;

@@ -12,6 +12,7 @@
 
 #include "bake_clips.h"
 #include "command.h"
+#include "notes.h"
 #include "rigger_tail.h"
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
@@ -60,7 +61,8 @@ int run(const Options& o) {
   if (rig::Status s = load_character(o.character, target); !s.ok()) return fail(s.message);
   if (!target.has_skin()) return fail(o.character + ": no skinned mesh: not a character");
   rig::Character source;
-  if (rig::Status s = rig::load(o.clip_file, source); !s.ok()) return fail(s.message);
+  const rig::Status source_loaded = rig::load(o.clip_file, source);
+  if (!source_loaded.ok()) return fail(source_loaded.message);
   if (source.clips.empty()) return fail(o.clip_file + ": no animation clips");
   const rig::Clip* clip = &source.clips.front();
   if (!o.clip.empty()) {
@@ -146,6 +148,7 @@ int run(const Options& o) {
               o.out.c_str(), name.c_str(), r.clip.duration, r.times.size(), o.rate, max_lift * mpu,
               tail_note.c_str(), feet.c_str());
   for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
+  print_notes("harness retarget", source_loaded);
   return int(kExitOk);
 }
 

@@ -10,10 +10,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "read_checks.h"
+#include "up_from_legs.h"
 #include "rig/io.h"
 
 namespace rig {
@@ -58,15 +60,15 @@ bool channel_holds_rest(const aiNodeAnim* ch, const aiMatrix4x4& rest) {
 // their signs); Assimp reports them but does not apply them, so a Z-up file
 // (Blender's axis_up='Z', 3ds Max) lay on its back. The turn onto Y up,
 // applied above the root node: rows are the file's axes that become X, Y, Z.
-// Identity for a Y-up file or without the settings; only a proper rotation
-// (a front sign that would mirror the file is flipped: which way the
+// Identity for a Y-up file, nothing without the settings; only a proper
+// rotation (a front sign that would mirror the file is flipped: which way the
 // character faces is read from its body, rig/facing.h).
-Mat4 axes_to_y_up(const aiScene* scene) {
+std::optional<Mat4> declared_axes_to_y_up(const aiScene* scene) {
   Mat4 m = Mat4::Identity();
-  if (!scene->mMetaData) return m;
+  if (!scene->mMetaData) return std::nullopt;
   int32_t up = 1, up_sign = 1, front = 2, front_sign = 1, coord = 0, coord_sign = 1;
   const aiMetadata* md = scene->mMetaData;
-  if (!md->Get("UpAxis", up) || !md->Get("FrontAxis", front) || !md->Get("CoordAxis", coord)) return m;
+  if (!md->Get("UpAxis", up) || !md->Get("FrontAxis", front) || !md->Get("CoordAxis", coord)) return std::nullopt;
   md->Get("UpAxisSign", up_sign);
   md->Get("FrontAxisSign", front_sign);
   md->Get("CoordAxisSign", coord_sign);
@@ -124,11 +126,29 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     }
   }
   std::vector<Mat4> world(nodes.size());
-  const Mat4 axes = axes_to_y_up(scene);
+  const std::optional<Mat4> declared = declared_axes_to_y_up(scene);
+  Mat4 axes = declared.value_or(Mat4::Identity());
   for (size_t i = 0; i < nodes.size(); ++i) {
     world[i] = (parent[i] >= 0 ? world[parent[i]] : axes) * to_mat4(nodes[i]->mTransformation);
     if (!matrix_ok(world[i]))
       return bad("node '" + std::string(nodes[i]->mName.C_Str()) + "' has a NaN, infinite or implausible transform");
+  }
+  std::vector<std::string> notes;
+  if (!declared) {  // BVH, or an FBX/DAE without axes: the legs tell which way is down
+    std::vector<std::string> names;
+    std::vector<Vec3> positions;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      names.emplace_back(nodes[i]->mName.C_Str());
+      positions.emplace_back(world[i].block<3, 1>(0, 3));
+    }
+    if (const auto turn = turn_named_legs_down(names, parent, positions)) {
+      Mat4 t = Mat4::Identity();
+      t.block<3, 3>(0, 0) = turn->rotation;
+      axes = t * axes;
+      for (Mat4& w : world) w = t * w;
+      notes.push_back(path + ": declares no up axis and its legs hang along " + turn->legs_along +
+                      ": turned onto Y up");
+    }
   }
   std::map<std::string, int> node_by_name;
   for (size_t i = 0; i < nodes.size(); ++i) node_by_name.emplace(nodes[i]->mName.C_Str(), static_cast<int>(i));
@@ -283,7 +303,6 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
     out.skin.influences[v].push_back({best, 1.0});
     ++unweighted;
   }
-  std::vector<std::string> notes;
   if (unweighted)
     notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
   for (auto& infl : out.skin.influences) {
