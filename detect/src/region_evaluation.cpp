@@ -1,0 +1,187 @@
+#include "region_evaluation.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "detect/attachment.h"
+#include "detect/bone_distance.h"
+#include "detect/classify.h"
+#include "detect/rigid.h"
+#include "detect/shape.h"
+#include "detect/tail_root.h"
+#include "format.h"
+#include "rig/roles.h"
+
+namespace detect {
+
+namespace {
+
+// Why a region got its class: the measured numbers against the thresholds.
+std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
+  const ClassifyParams& p = x.params.classify;
+  std::string s =
+      "hangs from " + (r.attachment >= 0 ? x.sk.names[r.attachment] + " (" +
+                                               rig::role_name(x.sk.roles[r.attachment]) + ")"
+                                         : std::string("nothing"));
+  s += x.body.pelvis_zone.empty() || r.attachment < 0 || !x.body.pelvis_zone[r.attachment]
+           ? ""
+           : ", pelvis zone";
+  s += "; centroid/reach " + fmt("%.2f", f.centroid_ratio) +
+       (f.centroid_ratio >= p.protrusion ? " >= " : " < ") + fmt("%.2f", p.protrusion) +
+       (f.centroid_ratio >= p.protrusion ? " (protrudes)" : " (wraps the body)");
+  s += "; elongation " + fmt("%.2f", f.elongation) +
+       (f.elongation >= p.min_elongation ? " >= " : " < ") + fmt("%.2f", p.min_elongation);
+  s += "; reach/H " + fmt("%.3f", f.reach) + (f.reach >= p.min_reach ? " >= " : " < ") +
+       fmt("%.3f", p.min_reach);
+  s += "; flatness " + fmt("%.2f", f.flatness);
+  if (static_cast<int>(r.welded.size()) < x.params.min_region_vertices) s += "; too few vertices";
+  return s;
+}
+
+// Do no harm (issue 11): a region already driven by a non-body bone (a
+// weapon, an existing tail, a prop) is already rigged; body limbs are never
+// worn; a rig with tail bones gets no second chain. The class stays, the
+// action becomes "unchanged" and the reason says why.
+void do_no_harm(const Context& x, Region& r) {
+  Classification& k = r.classification;
+  if (k.action == Action::kUnchanged) return;
+  const Ownership& o = r.owner;
+  if (already_rigged(o)) {
+    k.action = Action::kUnchanged;
+    r.reason += "; already rigged: " + fmt("%.0f", 100 * o.non_body) +
+                " % of its vertices are driven by non-body bones (most by " +
+                x.sk.names[o.top_non_body] + ")";
+    return;
+  }
+  if (k.cls == AppendageClass::kWorn && o.arm > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) +
+                " % of its vertices are driven by arm bones";
+    return;
+  }
+  if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
+      o.top_fraction > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; already follows " + x.sk.names[o.top_joint] + " (" +
+                fmt("%.0f", 100 * o.top_fraction) +
+                " % of its vertices): a rigid rewrite would not fix anything";
+    return;
+  }
+  if (k.cls == AppendageClass::kTail && !x.body.tail_bones.empty()) {
+    k.action = Action::kUnchanged;
+    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] +
+                ", " + std::to_string(x.body.tail_bones.size()) + " joints): no second chain";
+  }
+}
+
+}  // namespace
+
+void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>& deforming,
+            const Params& params, Region& r) {
+  // The ring is every neighbour outside the region: for a component of far
+  // vertices those are exactly its non-far neighbours; for a core split off
+  // at a raised threshold (cut_level) they are the skin at the cut.
+  std::vector<char> member(a.far.size(), 0);
+  for (int v : r.welded) member[v] = 1;
+  r.ring = attachment_ring(a.graph, r.welded, member);
+  if (r.ring.empty()) {
+    // A shell entirely far from the skeleton: its closest vertices stand in
+    // for the ring.
+    double best = std::numeric_limits<double>::infinity();
+    for (int v : r.welded) best = std::min(best, a.skeleton_distance[v]);
+    for (int v : r.welded) {
+      if (a.skeleton_distance[v] <= best + 0.01 * a.height) r.ring.push_back(v);
+    }
+  }
+  std::vector<rig::Vec3> pts;
+  pts.reserve(r.ring.size());
+  for (int v : r.ring) pts.push_back(a.welded_positions[v]);
+  r.ring_centroid = centroid(pts);
+  // Reading chosen: when the region lies on separate shells (not the body's
+  // shell), the point it hangs from is the centroid of those shells' non-far
+  // part (a scabbard's top, a tail shell's root), not only the ring.
+  rig::Vec3 hang = r.ring_centroid;
+  std::vector<char> shells(a.shell_count, 0);
+  bool on_body = false;  // also stored in r.on_body
+  for (int v : r.welded) {
+    shells[a.shell_of[v]] = 1;
+    on_body |= a.shell_of[v] == a.body_shell;
+  }
+  if (!on_body) {
+    std::vector<rig::Vec3> root;
+    for (int w = 0; w < static_cast<int>(a.shell_of.size()); ++w) {
+      if (shells[a.shell_of[w]] && !a.far[w]) root.push_back(a.welded_positions[w]);
+    }
+    if (!root.empty()) hang = centroid(root);
+  }
+  r.hang_point = hang;
+  r.on_body = on_body;
+  const auto choice = choose_attachment_joint(sk, hang, deforming, params.attachment_preference);
+  r.attachment = choice.joint;
+  if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
+}
+
+int chain_root(const Context& x, const rig::Vec3& p) {
+  int best = -1;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < x.sk.size(); ++j) {
+    if (static_cast<size_t>(j) >= x.body.tail_roots.size() || !x.body.tail_roots[j]) continue;
+    const double d = (joint_position(x.sk, j) - p).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = j;
+    }
+  }
+  return best >= 0 ? best : x.body.pelvis;
+}
+
+Protrusion protrusion_of(const Analysis& a, const Context& x, const std::vector<int>& welded,
+                         const rig::Vec3& centroid) {
+  Protrusion p;
+  for (int v : welded) p.reach = std::max(p.reach, a.skeleton_distance[v]);
+  p.centroid_distance = distance_to_segments(centroid, x.segments);
+  p.centroid_ratio = p.reach > 0.0 ? p.centroid_distance / p.reach : 0.0;
+  return p;
+}
+
+std::vector<rig::Vec3> positions_of(const Analysis& a, const std::vector<int>& welded) {
+  std::vector<rig::Vec3> pts;
+  pts.reserve(welded.size());
+  for (int v : welded) pts.push_back(a.welded_positions[v]);
+  return pts;
+}
+
+void evaluate(const Analysis& a, const Context& x, Region& r) {
+  const double H = a.height;
+  attach(a, x.sk, x.deforming, x.params, r);
+  const std::vector<rig::Vec3> pts = positions_of(a, r.welded);
+  r.box = bounding_box(pts);
+  r.shape = shape_of(pts);
+  const Protrusion protrusion = protrusion_of(a, x, r.welded, r.shape.centroid);
+  r.reach = protrusion.reach;
+  r.centroid_distance = protrusion.centroid_distance;
+  r.centroid_ratio = protrusion.centroid_ratio;
+  RegionFacts facts;
+  facts.attachment = r.attachment_role.part;
+  facts.reach = r.reach / H;
+  facts.centroid_ratio = r.centroid_ratio;
+  facts.elongation = r.shape.elongation;
+  facts.flatness = r.shape.flatness;
+  facts.above_attachment = r.shape.centroid.y() > r.ring_centroid.y();
+  r.classification = Classification{};
+  if (static_cast<int>(r.welded.size()) >= x.params.min_region_vertices) {
+    r.classification = classify(facts, x.params.classify, true);
+  }
+  r.rigid_joint = r.classification.rigid_to_hips ? a.hips : r.attachment;
+  if (r.classification.action == Action::kRigid && r.rigid_joint < 0) {
+    r.classification.action = Action::kUnchanged;
+  }
+  r.root_joint = chain_root(x, r.ring_centroid);
+  r.chain_parent = x.body.pelvis >= 0 ? x.body.pelvis : r.root_joint;
+  r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
+  r.reason = explain(x, facts, r);
+  do_no_harm(x, r);
+}
+
+}  // namespace detect
