@@ -6,6 +6,7 @@
 
 #include "rig/facing.h"
 #include "rig/placement.h"
+#include "rig/roles.h"
 #include "rig/weld.h"
 
 namespace harness {
@@ -50,7 +51,18 @@ nlohmann::json summarize(const rig::Character& c) {
   bool sided = false;
   const rig::Facing facing = rig::facing_from_roles(sk, &sided);
   const Eigen::Vector3d fwd = facing.forward();
-  s["facing"] = {{"forward", {fwd.x(), fwd.y(), fwd.z()}}, {"from_roles", sided}};
+  // Sides named from the viewer's (rig/roles.h: the toes overruled them):
+  // every sided name on the other side from its role.
+  int named_sided = 0, named_swapped = 0;
+  for (int j = 0; j < sk.size(); ++j) {
+    const rig::Side named = rig::role_from_name(sk.names[j]).side;
+    if (named == rig::Side::kCenter || sk.roles[j].side == rig::Side::kCenter) continue;
+    ++named_sided;
+    named_swapped += named != sk.roles[j].side;
+  }
+  s["facing"] = {{"forward", {fwd.x(), fwd.y(), fwd.z()}},
+                 {"from_roles", sided},
+                 {"side_names_swapped", named_sided > 0 && named_swapped == named_sided}};
   int unweighted = 0;
   for (const auto& infl : c.skin.influences) unweighted += infl.empty();
   s["skin"] = {{"max_influences", max_infl}, {"unweighted_vertices", unweighted}};
@@ -91,8 +103,11 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
     const auto& f = s["facing"]["forward"];
     const double fx = f[0].get<double>(), fz = f[2].get<double>();
     const char* axis = fz == 1 ? "+Z (glTF)" : fz == -1 ? "-Z" : fx == 1 ? "+X" : fx == -1 ? "-X" : nullptr;
-    if (axis) std::fprintf(out, "  facing: %s, from the body's sides\n", axis);
-    else std::fprintf(out, "  facing: (%.3f, 0, %.3f), from the body's sides\n", fx, fz);
+    const char* swapped = s["facing"].value("side_names_swapped", false)
+                              ? " (its left/right names are the viewer's: the toes point the other way)"
+                              : "";
+    if (axis) std::fprintf(out, "  facing: %s, from the body's sides%s\n", axis, swapped);
+    else std::fprintf(out, "  facing: (%.3f, 0, %.3f), from the body's sides%s\n", fx, fz, swapped);
   }
   std::fprintf(out, "  skeleton: %zu joints\n", joints.size());
   std::function<void(int, int)> tree = [&](int j, int depth) {

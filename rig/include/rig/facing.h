@@ -33,8 +33,10 @@ Facing facing_with_left(const Vec3& left);
 // some), else from mirrored sibling limbs (the axis
 // only: of its two signs the one nearer +X, `from_names` false; assign_roles
 // then checks the sign against the toes and feet). Canonical when neither
-// shows an axis. Names decide: a rig that names its sides from the viewer's
-// side reads as facing away.
+// shows an axis. Names decide the sign here; assign_roles then overrules
+// them only when two or more toes all point behind their feet (a rig that
+// names its sides from the viewer's side): it is read facing the other way
+// with its named sides swapped.
 Facing facing_from_skeleton(const Skeleton& skeleton, bool* from_names = nullptr);
 
 // After roles: the left body joints' mean minus the right ones' (the limbs'
