@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "rig/clip_transfer.h"
 #include "rig/facing.h"
@@ -145,16 +147,25 @@ TEST(Facing, RetargetedWalkFollowsTheTargetsFacing) {
 // Each name's sides swapped (Left <-> Right, .L <-> .R, _l <-> _r): a rig
 // named from the viewer's side.
 std::string swap_sides(const std::string& name) {
+  static const std::pair<std::string_view, std::string_view> kSwaps[] = {
+      {"Left", "Right"}, {"Right", "Left"}, {"left", "right"}, {"right", "left"}};
   std::string out;
   for (size_t i = 0; i < name.size();) {
-    auto at = [&](const char* w) { return name.compare(i, std::char_traits<char>::length(w), w) == 0; };
-    if (at("Left")) out += "Right", i += 4;
-    else if (at("Right")) out += "Left", i += 5;
-    else if (at("left")) out += "right", i += 4;
-    else if (at("right")) out += "left", i += 5;
-    else if (i + 2 == name.size() && (at(".L") || at("_L"))) out += name.substr(i, 1) + "R", i += 2;
-    else if (i + 2 == name.size() && (at(".R") || at("_R"))) out += name.substr(i, 1) + "L", i += 2;
-    else out += name[i++];
+    bool swapped = false;
+    for (const auto& [from, to] : kSwaps)
+      if (!swapped && name.compare(i, from.size(), from) == 0) {
+        out += to;
+        i += from.size();
+        swapped = true;
+      }
+    if (swapped) continue;
+    const bool suffix = i + 2 == name.size() && (name[i] == '.' || name[i] == '_');
+    if (suffix && (name[i + 1] == 'L' || name[i + 1] == 'R')) {  // Blender's .L/.R, _L/_R
+      out += name[i];
+      out += name[i + 1] == 'L' ? 'R' : 'L';
+      break;
+    }
+    out += name[i++];
   }
   return out;
 }
