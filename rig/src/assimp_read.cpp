@@ -141,13 +141,13 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
       names.emplace_back(nodes[i]->mName.C_Str());
       positions.emplace_back(world[i].block<3, 1>(0, 3));
     }
-    if (const auto turn = turn_named_legs_down(names, parent, positions)) {
+    if (const auto turn = turn_legs_down(names, parent, positions)) {
       Mat4 t = Mat4::Identity();
       t.block<3, 3>(0, 0) = turn->rotation;
       axes = t * axes;
       for (Mat4& w : world) w = t * w;
-      notes.push_back(path + ": declares no up axis and its legs hang along " + turn->legs_along +
-                      ": turned onto Y up");
+      notes.push_back(path + ": declares no up axis and its " + (turn->by_name ? "named" : "unnamed") +
+                      " legs hang along " + turn->legs_along + ": turned onto Y up");
     }
   }
   std::map<std::string, int> node_by_name;

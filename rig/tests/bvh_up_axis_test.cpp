@@ -138,16 +138,38 @@ TEST(BvhUpAxis, BlenderZUpExportReadsAsTheYUpMotion) {
   EXPECT_LT(rest[9].y(), rest[0].y() - 80.0);  // the feet hang below the hips
 }
 
-// Without named legs nothing says which way is down: the file's axes stay.
-TEST(BvhUpAxis, UnnamedLegsKeepTheFileAxes) {
+// Without named legs the shape tells: the roles read as Y up find the legs
+// hanging straight down only in the frame that is up. The unnamed Z-up
+// biped reads as the unnamed Y-up one, which is kept as it is.
+TEST(BvhUpAxis, UnnamedLegsAreReadFromTheShape) {
   std::vector<std::string> names;
   for (int i = 0; i < 13; ++i) names.push_back("j" + std::to_string(i));
+  Character y_up, z_up;
+  const Status sy = load(write_bvh("y_up_unnamed.bvh", bvh_text(biped(names), same)), y_up);
+  const Status sz = load(write_bvh("z_up_unnamed.bvh", bvh_text(biped(names), blender_z_up)), z_up);
+  ASSERT_TRUE(sy.ok()) << sy.message;
+  ASSERT_TRUE(sz.ok()) << sz.message;
+  EXPECT_FALSE(turned(sy));
+  EXPECT_TRUE(turned(sz));
+  EXPECT_EQ(leg_count(z_up.skeleton), 2);
+  EXPECT_EQ(y_up.skeleton.roles, z_up.skeleton.roles);
+  for (double t : {0.0, 0.5}) {
+    const std::vector<Vec3> a = joint_positions(y_up, t), b = joint_positions(z_up, t);
+    for (size_t j = 0; j < a.size(); ++j) EXPECT_LT((a[j] - b[j]).norm(), 1e-4) << names[j] << " at " << t << " s";
+  }
+}
+
+// A skeleton without legs (a snake: one chain) says nothing of its up axis:
+// the file's axes stay.
+TEST(BvhUpAxis, NoLegsKeepTheFileAxes) {
+  std::vector<BvhJoint> chain;
+  for (int i = 0; i < 6; ++i) chain.push_back({"j" + std::to_string(i), i - 1, Vec3(0, i == 0 ? 10 : 0, i == 0 ? 0 : 20)});
+  chain.back().end_site = Vec3(0, 0, 10);
+  std::string text = bvh_text(chain, blender_z_up);
   Character c;
-  const Status s = load(write_bvh("z_up_unnamed.bvh", bvh_text(biped(names), blender_z_up)), c);
+  const Status s = load(write_bvh("snake.bvh", text), c);
   ASSERT_TRUE(s.ok()) << s.message;
   EXPECT_FALSE(turned(s));
-  const std::vector<Vec3> rest = joint_positions(c, 0.0);
-  EXPECT_NEAR(rest[9].z(), rest[0].z() - 95.0, 1e-4);  // as written: the feet below along -Z
 }
 
 // Legs bent forward (a seated bind pose), 50 deg off the file's -Y and 40
