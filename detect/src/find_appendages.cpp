@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -14,7 +13,6 @@
 #include "detect/rigid.h"
 #include "detect/segment_distance.h"
 #include "detect/tail_root.h"
-#include "format.h"
 #include "region_evaluation.h"
 #include "tail_core.h"
 #include "rig/roles.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """glb_animation_diff.py A.glb B.glb TOL: the two files animate the same
-channels (clip, node name, path) with the same key counts, every key value
-within TOL of the other file's, and something moves (some channel's values
+channels (clip, node name, path) with the same key counts, every key time
+and value within TOL of the other file's, and something moves (some channel's values
 span more than 100 x TOL). Prints the largest difference. Exit 0 ok, 1 not."""
 import json
 import struct
@@ -31,7 +31,7 @@ def read(path):
         for c in anim["channels"]:
             s = anim["samplers"][c["sampler"]]
             key = (anim.get("name", ""), names[c["target"]["node"]], c["target"]["path"])
-            out[key] = values(s["output"])
+            out[key] = ([t[0] for t in values(s["input"])], values(s["output"]))
     return out
 
 
@@ -40,11 +40,15 @@ if set(a) != set(b):
     print("different channels: %s" % sorted(set(a) ^ set(b))[:5])
     sys.exit(1)
 worst, worst_key, span = 0.0, None, 0.0
-for key, va in a.items():
-    vb = b[key]
-    if len(va) != len(vb):
+for key, (ta, va) in a.items():
+    tb, vb = b[key]
+    if len(va) != len(vb) or len(ta) != len(tb):
         print("%s: %d keys against %d" % (key, len(va), len(vb)))
         sys.exit(1)
+    for x, y in zip(ta, tb):
+        if abs(x - y) > tol:
+            print("%s: key at %.6f s against %.6f s" % (key, x, y))
+            sys.exit(1)
     for x, y in zip(va, vb):
         d = max(abs(p - q) for p, q in zip(x, y))
         if d > worst:

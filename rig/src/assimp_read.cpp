@@ -134,7 +134,10 @@ Status load_assimp(const std::string& path, FileFormat format, Character& out) {
       return bad("node '" + std::string(nodes[i]->mName.C_Str()) + "' has a NaN, infinite or implausible transform");
   }
   std::vector<std::string> notes;
-  if (!declared) {  // BVH, or an FBX/DAE without axes: the legs tell which way is down
+  // COLLADA always has an up axis (<up_axis>, Y_UP when absent) and Assimp
+  // applies it at the root itself; BVH never has one, FBX may lack its
+  // settings: for those the legs tell which way is down.
+  if (!declared && format != FileFormat::kDae) {
     std::vector<std::string> names;
     std::vector<Vec3> positions;
     for (size_t i = 0; i < nodes.size(); ++i) {

@@ -257,11 +257,17 @@ int hips_joint(const Skeleton& sk) {
   return -1;
 }
 
-void assign_roles_by_name(Skeleton& sk) {
+Role role_from_name_sided(std::string_view name, bool mirror) {
+  Role r = role_from_name(name);
+  if (mirror && r.side != Side::kCenter) r.side = r.side == Side::kLeft ? Side::kRight : Side::kLeft;
+  return r;
+}
+
+void assign_roles_by_name(Skeleton& sk, bool mirror_named_sides) {
   sk.roles.assign(sk.size(), Role{});
   bool has_hips = false;
   for (int j = 0; j < sk.size(); ++j) {
-    sk.roles[j] = role_from_name(sk.names[j]);
+    sk.roles[j] = role_from_name_sided(sk.names[j], mirror_named_sides);
     has_hips |= sk.roles[j].part == BodyPart::kHips;
   }
   // Only one hips: the one nearest the root; other "hip" names lose it.
@@ -388,54 +394,53 @@ ToeAlignment toe_alignment(const Skeleton& sk, const Facing& facing) {
 
 // Runs `assign` on the skeleton turned into the canonical frame (facing +Z,
 // left +X; rig/facing.h); roles do not depend on the frame they were read in.
-// Without sided names, the facing's sign comes from forward_evidence: read
-// backwards, the roles are read again facing the other way.
+// `assign(skeleton, mirror_named_sides)`. Without sided names, the facing's
+// sign comes from forward_evidence: read backwards, the roles are read again
+// facing the other way.
 template <typename Assign>
 void assign_facing_forward(Skeleton& sk, const Mesh* mesh, const Skin* skin, Assign assign) {
   bool from_names = false;
   const bool positions = usable_positions(sk);
   Facing facing = positions ? facing_from_skeleton(sk, &from_names) : Facing{};
-  auto run = [&](const Facing& f) {
-    if (f.canonical()) return assign(sk);
+  auto run = [&](const Facing& f, bool mirror_named_sides) {
+    if (f.canonical()) return assign(sk, mirror_named_sides);
     Skeleton turned = sk;
     Mat4 turn = Mat4::Identity();
     turn.block<3, 3>(0, 0) = f.to_canonical;
     for (Mat4& m : turned.bind_world) m = turn * m;
-    assign(turned);
+    assign(turned, mirror_named_sides);
     sk.roles = std::move(turned.roles);
   };
-  run(facing);
+  run(facing, false);
   if (!positions || sk.roles.size() != static_cast<size_t>(sk.size())) return;
   if (from_names) {
     // Names give the sides, and a rig that names them from the viewer's side
     // (its "Left" on its right) reads as facing away: its toes then all
     // point behind their feet. Clear toes overrule the names: the character
-    // faces the other way and the named sides are swapped. A foot's skin is
-    // no such evidence (Cyberpunk's reaches 0.002 H ahead of its ankles).
+    // faces the other way and every side read from a name is the other one
+    // (sides read from positions, e.g. of unnamed arms, stay). A foot's skin
+    // is no such evidence (Cyberpunk's reaches 0.002 H ahead of its ankles).
     const ToeAlignment t = toe_alignment(sk, facing);
-    if (t.toes >= 2 && t.backward == t.toes && t.mean_cos < -kToesOverruleNames) {
-      run(facing_with_left(-facing.left()));
-      for (Role& r : sk.roles)
-        r.side = r.side == Side::kLeft ? Side::kRight : r.side == Side::kRight ? Side::kLeft : Side::kCenter;
-    }
+    if (t.toes >= 2 && t.backward == t.toes && t.mean_cos < -kToesOverruleNames)
+      run(facing_with_left(-facing.left()), true);
     return;
   }
-  if (forward_evidence(sk, facing, mesh, skin) < 0) run(facing_with_left(-facing.left()));
+  if (forward_evidence(sk, facing, mesh, skin) < 0) run(facing_with_left(-facing.left()), false);
 }
 
 }  // namespace
 
 void assign_roles(Skeleton& sk) {
-  assign_facing_forward(sk, nullptr, nullptr, [](Skeleton& s) {
-    if (!assign_roles_by_shape(s, {})) assign_roles_by_name(s);
+  assign_facing_forward(sk, nullptr, nullptr, [](Skeleton& s, bool mirror) {
+    if (!assign_roles_by_shape(s, {}, mirror)) assign_roles_by_name(s, mirror);
   });
 }
 
 void assign_roles(Skeleton& sk, const Mesh& mesh, const Skin& skin) {
   // Lowest skin per joint: a height, the same in either frame.
   const std::vector<double> low = skin_low_per_joint(sk, mesh, skin);
-  assign_facing_forward(sk, &mesh, &skin, [&](Skeleton& s) {
-    if (!assign_roles_by_shape(s, low)) assign_roles_by_name(s);
+  assign_facing_forward(sk, &mesh, &skin, [&](Skeleton& s, bool mirror) {
+    if (!assign_roles_by_shape(s, low, mirror)) assign_roles_by_name(s, mirror);
   });
 }
 

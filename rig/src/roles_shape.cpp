@@ -8,7 +8,8 @@
 // - centre line: the median x of the body joints; a joint is lateral when
 //   farther than kLateral x H from it (limbs come in mirrored pairs);
 // - a limb root is a lateral joint whose parent is central; its chain
-//   follows the child with the most body descendants (ties: the lower one);
+//   follows the child with the most body descendants (ties: the one that
+//   goes on the way the limb runs, then the lower one);
 // - a chain ending in a leaf adopts a detached foot: a body joint outside the
 //   limb's attachment subtree (rigs hang feet under the root like IK
 //   targets), mostly below the chain's end (cos >= kFootBelow) and within
@@ -38,6 +39,7 @@ constexpr double kArmUp = 0.1;       // x H: an arm's end is not above its root 
 constexpr double kArmSteep = 0.5;    // ... and by more than this x its reach (a T-pose's fingers
                                      // rise a little over a long reach; ears and horns point up)
 constexpr int kMaxChain = 8;
+constexpr double kTieCos = 0.25;     // children this close in direction tie on it
 
 struct Limb {
   std::vector<int> chain;  // limb root outwards; a detached foot last
@@ -81,7 +83,7 @@ std::vector<double> skin_low_per_joint(const Skeleton& sk, const Mesh& mesh, con
   return low;
 }
 
-bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
+bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool mirror_named_sides) {
   const int n = sk.size();
   if (n < 3 || static_cast<int>(sk.bind_world.size()) != n || static_cast<int>(sk.parents.size()) != n) return false;
   auto parent = [&](int j) {
@@ -91,7 +93,7 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
   std::vector<Role> named(n);
   std::vector<char> excluded(n, 0);  // helpers, props, tails, ears, fingers and below
   for (int j = 0; j < n; ++j) {
-    named[j] = role_from_name(sk.names[j]);
+    named[j] = role_from_name_sided(sk.names[j], mirror_named_sides);
     const int p = parent(j);
     excluded[j] = is_non_body_name(sk.names[j]) || (p >= 0 && excluded[p]) || !pos(sk, j).allFinite();
   }
@@ -137,10 +139,24 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     l.x_sign = offset(r) > 0 ? 1.0 : -1.0;
     l.chain.push_back(r);
     while (static_cast<int>(l.chain.size()) < kMaxChain) {
+      const int at = l.chain.back();
+      const int from = l.chain.size() >= 2 ? l.chain[l.chain.size() - 2] : p;
+      const Vec3 incoming = (pos(sk, at) - pos(sk, from)).normalized();
+      // Ties: the bone that goes on the way the limb runs (a helper parked
+      // back across the body is no hand), then the lower one.
+      auto along = [&](int k) {
+        const double c = incoming.dot((pos(sk, k) - pos(sk, at)).normalized());
+        return std::isfinite(c) ? c : -2.0;
+      };
       int best = -1;
-      for (int k : kids[l.chain.back()]) {
-        if (best < 0 || size[k] > size[best] || (size[k] == size[best] && pos(sk, k).y() < pos(sk, best).y()))
+      for (int k : kids[at]) {
+        if (best < 0 || size[k] > size[best]) {
           best = k;
+          continue;
+        }
+        if (size[k] < size[best]) continue;
+        const double ck = along(k), cb = along(best);
+        if (ck > cb + kTieCos || (ck >= cb - kTieCos && pos(sk, k).y() < pos(sk, best).y())) best = k;
       }
       if (best < 0) break;
       l.chain.push_back(best);
@@ -310,6 +326,16 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     const Side side = side_of(l);
     for (int k = a; k < m && k - a < 4; ++k) roles[l.chain[k]] = {parts[k - a], side, l.front};
   }
+  // Unnamed arm: does the chain start at a clavicle (the upper arm is
+  // index 1) or at the upper arm (0)? A clavicle is shorter than the upper
+  // arm after it; an upper arm is no shorter than its forearm (CMU 1.55x, a
+  // T-Rex's FrontLeg 0.83x its FrontUpLeg, the demon's
+  // Shoulder 0.31x).
+  auto upper_arm_in_chain = [&](const std::vector<int>& chain) {
+    if (chain.size() < 4) return 0;
+    auto bone = [&](size_t i) { return (pos(sk, chain[i + 1]) - pos(sk, chain[i])).norm(); };
+    return bone(0) < bone(1) ? 1 : 0;
+  };
   // Arms: limbs that do not reach the floor, on the trunk, not pointing up;
   // one per side (the longest chain).
   for (double s : {-1.0, 1.0}) {
@@ -330,7 +356,7 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low) {
     const Limb& l = limbs[best];
     const int m = static_cast<int>(l.chain.size());
     int a = anchor_of(l);
-    if (a < 0) a = m >= 4 ? 1 : 0;
+    if (a < 0) a = upper_arm_in_chain(l.chain);
     const Side side = side_of(l);
     if (a > 0) roles[l.chain[a - 1]] = {BodyPart::kShoulder, side};
     const int p = parent(l.chain.front());

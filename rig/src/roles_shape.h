@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "rig/model.h"
@@ -17,9 +18,15 @@ std::vector<double> skin_low_per_joint(const Skeleton& skeleton, const Mesh& mes
 // skeleton in the canonical frame (facing +Z, left +X): rig::assign_roles
 // turns it there first (rig/facing.h).
 // `skin_low`: per joint lowest dominated skin y, or empty (skeleton only).
-bool assign_roles_by_shape(Skeleton& skeleton, std::span<const double> skin_low);
+// `mirror_named_sides`: the rig names its sides from the viewer's side, so a
+// side read from a name is the other one; sides read from positions are not
+// touched.
+bool assign_roles_by_shape(Skeleton& skeleton, std::span<const double> skin_low, bool mirror_named_sides);
 
 // Names first, then a geometric fallback for meaningless names.
-void assign_roles_by_name(Skeleton& skeleton);
+void assign_roles_by_name(Skeleton& skeleton, bool mirror_named_sides);
+
+// role_from_name, its side swapped when `mirror`.
+Role role_from_name_sided(std::string_view name, bool mirror);
 
 }  // namespace rig

@@ -11,10 +11,15 @@ namespace {
 
 constexpr double kLegsAgree = 0.9;       // length of the mean of the legs' unit directions
 constexpr double kNearAxisCos = 0.9063;  // cos 25 deg
+// The file's own frame is kept unless its shape legs clearly do not hang:
+// read lying down (the wrong up) they run sideways, cos near 0; a seated or
+// crouched bind pose stays above this.
+constexpr double kClearlyNotDownCos = 0.7;  // cos 45.6 deg
 constexpr size_t kMaxShapeNodes = 1024;  // the shape reading runs six times: skeletons, not scenes
 
 // The nearest descendant of `thigh` (breadth first) with the best foot part:
-// a foot, else a toe, else a shin; -1 when none.
+// a foot, else a toe, else a shin; -1 when none. The walk does not enter
+// another thigh, so the walks of all thighs together visit each node once.
 int leg_end(int thigh, const std::vector<std::vector<int>>& children,
             const std::vector<BodyPart>& part) {
   int best = -1, best_rank = 0;
@@ -28,7 +33,8 @@ int leg_end(int thigh, const std::vector<std::vector<int>>& children,
                                                   : 0;
     if (n != thigh && rank > best_rank) best = n, best_rank = rank;
     if (best_rank == 3) break;
-    for (int c : children[n]) frontier.push_back(c);
+    for (int c : children[n])
+      if (part[c] != BodyPart::kThigh) frontier.push_back(c);
   }
   return best;
 }
@@ -77,11 +83,21 @@ std::optional<LegsDownTurn> turn_onto_down(const Vec3& mean) {
   return LegsDownTurn{r, std::string(sign > 0 ? "+" : "-") + kAxis[axis], true};
 }
 
+// How straight down the legs hang: the cosine of their mean unit direction
+// with `down` when they agree (mean >= kLegsAgree long), else -1.
+double hang_cos(const LegDirections& d, const Vec3& down) {
+  const double length = d.mean.norm();
+  if (d.legs < 2 || length < kLegsAgree) return -1.0;
+  return d.mean.dot(down) / length;
+}
+
 // Without named legs: the roles read from the shape (assign_roles, which
 // takes Y as up) in the file's frame and turned onto each other axis. Where
-// Y is not up the shape reading finds no legs, or legs that do not hang;
-// the frame whose legs hang straight down (mean within 25 deg of -Y, as
-// for names) is the file's up, when its own frame's legs do not.
+// Y is not up the shape reading finds no legs, or legs that run sideways.
+// The file's frame is kept unless its legs clearly do not hang (fewer than
+// two, or more than ~45 deg off -Y); then the one other axis whose legs hang
+// straight down (agree, within 25 deg of -Y, as for names) is the file's
+// up. Two such axes are no answer: the file's frame is kept.
 std::optional<LegsDownTurn> turn_shape_legs_down(const std::vector<std::string>& names,
                                                  const std::vector<int>& parents,
                                                  const std::vector<Vec3>& positions,
@@ -104,26 +120,23 @@ std::optional<LegsDownTurn> turn_shape_legs_down(const std::vector<std::string>&
       part[i] = i < sk.roles.size() ? sk.roles[i].part : BodyPart::kNone;
       turned[i] = sk.bind_world[i].block<3, 1>(0, 3);
     }
-    const LegDirections d = leg_directions(children, part, turned);
-    return d.legs >= 2 ? -d.mean.y() : -1.0;  // cosine of the mean leg with -Y
+    return hang_cos(leg_directions(children, part, turned), Vec3(0, -1, 0));
   };
-  if (hang(Eigen::Matrix3d::Identity()) >= kNearAxisCos * kLegsAgree) return std::nullopt;
+  if (hang(Eigen::Matrix3d::Identity()) >= kClearlyNotDownCos) return std::nullopt;
   std::optional<LegsDownTurn> best;
-  double best_hang = kNearAxisCos * kLegsAgree;
+  int hanging = 0;
   for (int axis = 0; axis < 3; ++axis)
     for (const double sign : {1.0, -1.0}) {
       if (axis == 1 && sign < 0) continue;
       Vec3 down = Vec3::Zero();
       down[axis] = sign;
       std::optional<LegsDownTurn> turn = turn_onto_down(down);
-      if (!turn) continue;
-      const double h = hang(turn->rotation);
-      if (h > best_hang) {
-        best_hang = h;
-        best = turn;
-        best->by_name = false;
-      }
+      if (!turn || hang(turn->rotation) < kNearAxisCos) continue;
+      ++hanging;
+      best = turn;
+      best->by_name = false;
     }
+  if (hanging != 1) return std::nullopt;
   return best;
 }
 

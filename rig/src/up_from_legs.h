@@ -17,7 +17,7 @@ struct LegsDownTurn {
   bool by_name = true;       // the legs were named (else read from the shape)
 };
 
-// BVH (and an FBX or DAE without axis settings) declares no up axis, and
+// BVH (and an FBX without axis settings) declares no up axis, and
 // tools write their own: Blender's BVH exporter writes Z up. The legs tell:
 // in a bind pose they hang down. Each joint named a thigh (role_from_name)
 // points to the nearest foot below it by name (else toe, else shin). When at
@@ -27,9 +27,10 @@ struct LegsDownTurn {
 // shortest, about the axis perpendicular to both); nothing when they hang
 // along -Y already or point between axes (a seated bind pose). With fewer
 // named legs, the shape tells (assign_roles, which reads legs as chains
-// reaching the floor with Y up): the file's frame is kept when its shape
-// legs hang down so; else the turn onto the one other axis whose shape legs
-// hang down so, if any. `positions` are the nodes' world positions in file
+// reaching the floor with Y up): the file's frame is kept unless its shape
+// finds fewer than two legs or legs more than ~45 deg off -Y; then the turn
+// onto the one other axis whose shape legs agree and hang within 25 deg of
+// -Y, if exactly one does. `positions` are the nodes' world positions in file
 // space; `parents` gives each node's parent or -1 (parents first).
 std::optional<LegsDownTurn> turn_legs_down(const std::vector<std::string>& names, const std::vector<int>& parents,
                                            const std::vector<Vec3>& positions);

@@ -187,5 +187,24 @@ TEST(BvhUpAxis, LegsBetweenAxesKeepTheFileAxes) {
   EXPECT_NEAR(rest[9].y(), rest[7].y() - 57.86, 1e-3);  // as written
 }
 
+// The shape asks as much of unnamed legs as names do: the same biped
+// unnamed, seated 35 deg forward and written Z up, has legs 35 deg off the
+// file's -Z, more than the 25 deg that turns a file (the shape reading was
+// content with cos 0.816, i.e. 35 deg, and turned it). It keeps its axes.
+TEST(BvhUpAxis, UnnamedLegsOffEveryAxisKeepTheFileAxes) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 13; ++i) names.push_back("j" + std::to_string(i));
+  std::vector<BvhJoint> j = biped(names);
+  for (int knee : {8, 11}) j[knee].offset = j[knee + 1].offset = {0, -36.86, 25.81};  // 35 deg forward
+  Character seated, straight;
+  const Status s = load(write_bvh("seated_unnamed.bvh", bvh_text(j, blender_z_up)), seated);
+  ASSERT_TRUE(s.ok()) << s.message;
+  EXPECT_FALSE(turned(s));
+  // Straight legs, the same file otherwise: turned.
+  const Status t = load(write_bvh("straight_unnamed.bvh", bvh_text(biped(names), blender_z_up)), straight);
+  ASSERT_TRUE(t.ok()) << t.message;
+  EXPECT_TRUE(turned(t));
+}
+
 }  // namespace
 }  // namespace rig

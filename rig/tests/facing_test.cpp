@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "rig/clip_transfer.h"
 #include "rig/facing.h"
@@ -212,6 +213,53 @@ TEST(Facing, ToesOverruleSidesNamedFromTheViewer) {
       worst = std::max(worst, (pa[j].block<3, 1>(0, 3) - pb[j].block<3, 1>(0, 3)).norm());
   }
   EXPECT_LT(worst, 1e-9);
+}
+
+// The same, its arms (and what hangs from them) renamed j<i>: the legs' names
+// still give the facing and their sides, the arms take theirs from where they
+// are. Overruled names must swap only the sides read from names: swapping
+// every side put each unnamed arm on the other side (left arm read as right).
+Character arms_unnamed(const Character& in) {
+  Character c = in;
+  const Skeleton& sk = in.skeleton;
+  std::vector<char> arm(sk.size(), 0);
+  for (int j = 0; j < sk.size(); ++j) {
+    const BodyPart p = sk.roles[j].part;
+    const int parent = sk.parents[j];
+    arm[j] = p == BodyPart::kShoulder || p == BodyPart::kUpperArm || p == BodyPart::kForearm ||
+             p == BodyPart::kHand || (parent >= 0 && arm[parent]);
+    if (arm[j]) c.skeleton.names[j] = "j" + std::to_string(j);
+  }
+  return c;
+}
+
+TEST(Facing, OverruledNamesKeepSidesReadFromPositions) {
+  LOAD_ASSET(walk, "clips/walk.bvh");
+  LOAD_ASSET(cmu, "clips/cmu_07_01_walk.fbx");
+  for (const Character* c : {&walk, &cmu}) {
+    SCOPED_TRACE(c == &walk ? "walk.bvh" : "cmu_07_01_walk.fbx");
+    Character mixed = arms_unnamed(*c);
+    int renamed = 0, arm_sides = 0;
+    for (int j = 0; j < c->skeleton.size(); ++j) renamed += mixed.skeleton.names[j] != c->skeleton.names[j];
+    if (mixed.has_skin()) assign_roles(mixed.skeleton, mixed.mesh, mixed.skin);
+    else assign_roles(mixed.skeleton);
+    for (const Role& r : mixed.skeleton.roles)
+      arm_sides += r.part == BodyPart::kUpperArm && r.side != Side::kCenter ? 1 : 0;
+    EXPECT_GE(renamed, 4);
+    EXPECT_EQ(arm_sides, 2);  // the arms are still found, one per side
+    // Upper arm, forearm and hand as named (walk.bvh's forearms also carry a
+    // helper as low as the hand, one parked across the body).
+    for (int j = 0; j < c->skeleton.size(); ++j) {
+      const BodyPart p = c->skeleton.roles[j].part;
+      if (p == BodyPart::kUpperArm || p == BodyPart::kForearm || p == BodyPart::kHand) {
+        EXPECT_EQ(mixed.skeleton.roles[j], c->skeleton.roles[j]) << c->skeleton.names[j];
+      }
+    }
+    const Character v = viewer_named(mixed);
+    EXPECT_EQ(v.skeleton.roles, mixed.skeleton.roles);
+    EXPECT_NEAR((facing_from_roles(v.skeleton).forward() - facing_from_roles(mixed.skeleton).forward()).norm(), 0,
+                1e-12);
+  }
 }
 
 // Toes are the only evidence strong enough: without toes (the Bunny, whose

@@ -61,7 +61,10 @@ struct Skin;
 // - the pelvis (kHips, exactly one) is the lowest common ancestor of the
 //   hind legs and the head; the spine runs from it to the head;
 // - names (`role_from_name`) pick which joint of a chain is the thigh or the
-//   upper arm and give the side; they never make a leg of a chain that does
+//   upper arm and give the side (a limb without a sided name takes the side
+//   it lies on); a rig named from the viewer's side (two or more toes, all
+//   pointing behind their feet the names' way) reads facing the other way,
+//   each named side swapped; names never make a leg of a chain that does
 //   not reach the floor, and helper/prop names (IK, pole, target, weapon,
 //   tail, ear, fingers...) and their descendants never get a body role.
 // Contract: every leg has exactly one kThigh joint; arms have kUpperArm.
