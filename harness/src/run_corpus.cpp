@@ -13,6 +13,7 @@
 
 #include "fixtures/fixtures.h"
 #include "golden.h"
+#include "rig/roles.h"  // leg_count
 #include "run_corpus.h"
 
 namespace harness::corpus {
@@ -165,12 +166,23 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     try {
       cs.key = c.at("key").get<std::string>();
       cs.gait = c.value("gait", std::string());
+      cs.torn_vs_own = c.value("body_torn_vs_own", 0.0);
+      if (!(cs.torn_vs_own >= 0.0 && cs.torn_vs_own <= 100.0))
+        return Status::Error(Status::Code::kBadData, s.path + ": clips: body_torn_vs_own must be in [0, 100]");
       if (Status st = resolve_scenario_file(s, c.at("file").get<std::string>(), cs.file); !st.ok()) return st;
     } catch (const std::exception& ex) {
       return Status::Error(Status::Code::kBadData, s.path + ": clips: " + ex.what());
     }
     if (Status st = rig::load(cs.file, cs.source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
     if (cs.source.clips.empty()) return Status::Error(Status::Code::kBadData, s.path + ": " + cs.file + ": no clip");
+    if (const std::string name = c.value("clip", std::string()); !name.empty()) {
+      cs.clip = -1;
+      for (int i = 0; i < static_cast<int>(cs.source.clips.size()) && cs.clip < 0; ++i)
+        if (cs.source.clips[i].name == name) cs.clip = i;
+      if (cs.clip < 0)
+        return Status::Error(Status::Code::kBadData, s.path + ": " + cs.file + ": no clip named '" + name + "'");
+    }
+    cs.legs = rig::leg_count(cs.source.skeleton);
     clips.push_back(std::move(cs));
   }
   const double rate = s.raw.value("rate", 30.0);

@@ -14,9 +14,11 @@
 //                the pelvis, IoU with the artist's tail skin, chain length vs
 //                the artist's tail bones, tail edge stretch under the file's
 //                own walk (spring-driven chain) not worse than the stripped rig
-//   retarget.<clip>.*  mocap clips through rig::transfer_clip: animated or
-//                cleanly refused as the manifest says; legs move, stance feet
-//                and the lowest body point on the floor, body edges not torn
+//   retarget.<clip>.*  clips (biped mocap, quadruped walks) through
+//                rig::transfer_clip: animated when the source has the
+//                target's number of legs and the manifest says animate, else
+//                cleanly refused; legs move, stance feet and the lowest body
+//                point on the floor, body edges not torn
 // The scenario's "issue_checks" group these by manifest tag into the named
 // failures of issue 11 (metrics `issue.<name>.failed`).
 #pragma once
@@ -102,6 +104,11 @@ struct ClipSource {
   std::string gait;  // "walk", "run" or empty: the name token of the target's own clip to compare with
   std::string file;  // resolved path
   rig::Character source;
+  int clip = 0;      // which of the source's clips (the scenario's "clip" name; default the first)
+  int legs = 0;      // the source's legs (rig::leg_count): a target with other legs must refuse it
+  // > 0: the body torn bar is also this many times what the target's own clip
+  // of the gait tears on the same edges (the scenario's "body_torn_vs_own").
+  double torn_vs_own = 0.0;
 };
 
 // Work on one file, split in independent tasks so the runner can spread them

@@ -8,8 +8,10 @@
 #include <limits>
 
 #include "leg_geometry.h"
+#include "in_place.h"
 #include "rig/facing.h"
 #include "rig/pose.h"
+#include "rig/roles.h"  // hips_joint
 
 namespace rig {
 namespace {
@@ -210,19 +212,33 @@ std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton&
   std::vector<std::vector<ContactPhase>> out;
   const std::vector<Leg> legs = find_legs(sk);
   if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
-  const std::vector<FootTrack> feet = track_feet(sk, legs, poses(sk, clip, times, nullptr), opt);
+  const std::vector<std::vector<Mat4>> world = poses(sk, clip, times, nullptr);
+  const std::vector<FootTrack> feet = track_feet(sk, legs, world, opt);
+  ContactOptions resting = opt.contact;
+  resting.under_floor_is_contact = false;  // a sole under its resting floor is dipping, not standing
+  {
+    // In place, a standing sole slides: low is standing, whatever its speed.
+    std::vector<const std::vector<Vec3>*> soles;
+    double leg_length = 0.0;
+    for (const FootTrack& f : feet) {
+      for (const auto& traj : f.traj) soles.push_back(&traj);
+      leg_length += f.report.leg_length / static_cast<double>(feet.size());
+    }
+    const int hips = hips_joint(sk);
+    std::vector<Vec3> hips_at;
+    for (const auto& wm : world) hips_at.push_back(position(wm[hips >= 0 ? hips : legs.front().thigh]));
+    if (walks_in_place(times, soles, hips_at, leg_length)) resting.max_speed = std::numeric_limits<double>::infinity();
+  }
   // The floor is the lowest level a sole point rests at: a toe that bends or
   // slides under it while moving (a crouch, a landing) is not standing, and
   // taking its dip for the floor would lift the floor off the real stands.
   double low = std::numeric_limits<double>::infinity(), dip = low;
   for (const FootTrack& f : feet) {
-    low = std::min(low, lowest_still_height(times, f.traj, opt.floor_y, f.report.leg_length, opt.contact));
+    low = std::min(low, lowest_still_height(times, f.traj, opt.floor_y, f.report.leg_length, resting));
     for (double c : f.report.clearance_before) dip = std::min(dip, c);
   }
   if (!std::isfinite(low)) low = dip;  // no sole ever still: the lowest one
   if (!std::isfinite(low)) return out;
-  ContactOptions resting = opt.contact;
-  resting.under_floor_is_contact = false;  // a sole under its resting floor is dipping, not standing
   for (const FootTrack& f : feet)
     out.push_back(detect_contact_phases(times, f.traj, opt.floor_y + low, f.report.leg_length, resting));
   return out;

@@ -22,7 +22,8 @@ std::string lower(std::string_view s) {
 
 // Strips namespaces/prefixes: "mixamorig:LeftArm" -> "LeftArm",
 // "Character1_LeftArm" -> "LeftArm", "DEF-thigh.L" -> "thigh.L",
-// "J_Bip_C_Hips" -> "C_Hips", "Armature|Hips" -> "Hips".
+// "J_Bip_C_Hips" -> "C_Hips", "Armature|Hips" -> "Hips",
+// "CC_Base_L_Thigh" -> "L_Thigh" (Character Creator).
 std::string strip_prefix(std::string_view name) {
   std::string s(name);
   for (char sep : {':', '|'}) {
@@ -30,7 +31,7 @@ std::string strip_prefix(std::string_view name) {
     if (p != std::string::npos) s = s.substr(p + 1);
   }
   for (std::string_view pre : {"mixamorig1_", "mixamorig_", "mixamorig", "Character1_", "DEF-", "ORG-",
-                               "J_Bip_", "Bip01_", "Bip01 ", "bip_", "b_"}) {
+                               "J_Bip_", "Bip01_", "Bip01 ", "bip_", "CC_Base_", "b_"}) {
     if (s.size() > pre.size() && lower(s.substr(0, pre.size())) == lower(pre)) {
       s = s.substr(pre.size());
       break;
@@ -88,6 +89,17 @@ bool has_stop_word(const std::vector<std::string>& w) {
 
 bool is_non_body_name(std::string_view name) { return has_stop_word(tokens(strip_prefix(name))); }
 
+bool is_control_name(std::string_view name) {
+  std::vector<std::string> w = tokens(strip_prefix(name));
+  bool control = false;
+  std::erase_if(w, [&](const std::string& t) {
+    const bool c = t == "ik" || t == "ctrl" || t == "control" || t == "mch";
+    control |= c;
+    return c;
+  });
+  return control && !has_stop_word(w);
+}
+
 const char* part_name(BodyPart p) {
   switch (p) {
     case BodyPart::kNone: return "none";
@@ -122,7 +134,9 @@ Role role_from_name(std::string_view name) {
   // letter token as in "LThigh"/"L_Thigh"/"LHipJoint".
   std::vector<std::string> w;
   int first_number = -1;  // "Leg01" / "Leg02" in chains numbered per segment
-  for (const auto& tok : t) {
+  for (size_t i = 0; i < t.size(); ++i) {
+    const std::string& tok = t[i];
+    if (i == 0 && tok == "m" && t.size() > 1) continue;  // Second Life's mPelvis, mKneeLeft
     if (std::isdigit(static_cast<unsigned char>(tok[0]))) {
       if (first_number < 0) first_number = std::stoi(tok.substr(0, 6));
       continue;
@@ -150,12 +164,13 @@ Role role_from_name(std::string_view name) {
   if (w == std::vector<std::string>{"root"} || w.empty()) return {};
   // Legs.
   if (has(w, "thigh") || (has(w, "up") && has(w, "leg")) || (has(w, "upper") && has(w, "leg")) ||
-      (has(w, "hip") && sided && !has(w, "joint")) || w == std::vector<std::string>{"femur"})
+      (has(w, "hip") && sided && !has(w, "joint")) || w == std::vector<std::string>{"femur"} ||
+      (has(w, "upperleg") && first_number <= 1))
     return sided ? set(BodyPart::kThigh) : Role{};
   if (w == std::vector<std::string>{"leg"} && first_number == 1) return sided ? set(BodyPart::kThigh) : Role{};
   if (w == std::vector<std::string>{"foot"} && first_number == 2) return sided ? set(BodyPart::kToe) : Role{};
   if (has(w, "shin") || has(w, "calf") || (has(w, "lower") && has(w, "leg")) ||
-      (has(w, "low") && has(w, "leg")) || w == std::vector<std::string>{"knee"} ||
+      (has(w, "low") && has(w, "leg")) || has(w, "knee") || (has(w, "lowerleg") && first_number <= 1) ||
       (w == std::vector<std::string>{"leg"}))
     return sided ? set(BodyPart::kShin) : Role{};
   if (has(w, "foot") || has(w, "ankle")) return sided ? set(BodyPart::kFoot) : Role{};
@@ -167,7 +182,7 @@ Role role_from_name(std::string_view name) {
       (has(w, "low") && has(w, "arm")) || has(w, "elbow"))
     return sided ? set(BodyPart::kForearm) : Role{};
   if (has(w, "hand") || has(w, "wrist")) return sided ? set(BodyPart::kHand) : Role{};
-  if (has(w, "arm") || has(w, "upperarm") || has(w, "humerus"))
+  if (has(w, "arm") || has(w, "upperarm") || has(w, "humerus") || has(w, "shldr"))  // Daz lShldrBend
     return sided ? set(BodyPart::kUpperArm) : Role{};
   if (sided) return {};
   // Trunk.

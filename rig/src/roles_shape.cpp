@@ -13,7 +13,7 @@
 // - a chain ending in a leaf adopts a detached foot: a body joint outside the
 //   limb's attachment subtree (rigs hang feet under the root like IK
 //   targets), mostly below the chain's end (cos >= kFootBelow) and within
-//   kFootReach x the chain's last bone, the lowest such;
+//   kFootReach x the chain's length, the lowest such (skinned first);
 // - a limb is a leg when its lowest point (joints, skin it dominates) is
 //   within kReach x H of the lowest limb;
 // - with more legs than two, the ones attached toward the head are front
@@ -33,7 +33,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLateral = 0.015;   // x H off the centre line
 constexpr double kReach = 0.15;      // x H above the lowest limb: still a leg
 constexpr double kNoLegs = 0.3;      // lowest limb this x H above the model's bottom: no legs
-constexpr double kFootReach = 2.0;   // x the chain's last bone (a leaf's bone length is unknown)
+constexpr double kFootReach = 2.0;   // x the chain's length (a leaf's own bone length is unknown;
+                                     // a wolf's front shin is 1.7x its shoulder and upper leg)
 constexpr double kFootBelow = 0.7;   // cosine between (end -> foot) and down
 constexpr double kArmUp = 0.1;       // x H: an arm's end is not above its root by more ...
 constexpr double kArmSteep = 0.5;    // ... and by more than this x its reach (a T-pose's fingers
@@ -173,25 +174,43 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
   for (Limb& l : limbs) {
     if (l.chain.size() < 2) continue;
     const int end = l.chain.back(), attach = parent(l.chain.front());
-    const double last_bone = (pos(sk, end) - pos(sk, l.chain[l.chain.size() - 2])).norm();
-    if (!(last_bone > 0)) continue;
+    double length = 0;
+    for (size_t i = 1; i < l.chain.size(); ++i) length += (pos(sk, l.chain[i]) - pos(sk, l.chain[i - 1])).norm();
+    if (!(length > 0)) continue;
     int best = -1;
     for (int f = 0; f < n; ++f) {
-      if (excluded[f] || in_limb[f] || !lateral(f) || offset(f) * l.x_sign <= 0) continue;
+      // A skinned IK control at the leg's end is the foot the skin follows
+      // (a wolf's IKBackLeg.L carries the paw; its LowerLeg ends the chain).
+      const bool skinned_control = f < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[f]) &&
+                                   is_control_name(sk.names[f]) && (parent(f) < 0 || !excluded[parent(f)]) &&
+                                   pos(sk, f).allFinite();
+      if ((excluded[f] && !skinned_control) || in_limb[f] || !lateral(f) || offset(f) * l.x_sign <= 0) continue;
       if (attach >= 0 && descends_from(sk, f, attach)) continue;
       const Vec3 d = pos(sk, f) - pos(sk, end);
       const double dist = d.norm();
-      if (!(dist > 0) || dist > kFootReach * last_bone || -d.y() < kFootBelow * dist) continue;
+      if (!(dist > 0) || dist > kFootReach * length || -d.y() < kFootBelow * dist) continue;
       const bool skinned = f < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[f]);
       const bool best_skinned = best >= 0 && best < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[best]);
       if (best < 0 || (skinned && !best_skinned) ||
           (skinned == best_skinned && pos(sk, f).y() < pos(sk, best).y()))
         best = f;
     }
-    if (best >= 0) {
-      l.chain.push_back(best);
-      l.detached = true;
-      in_limb[best] = 1;
+    if (best < 0) continue;
+    l.chain.push_back(best);
+    l.detached = true;
+    in_limb[best] = 1;
+    // Under an IK control foot, its skinned child (named as no helper) is
+    // the toe: a wolf's FFB.L, keyed by the clips under the control.
+    if (!excluded[best]) continue;
+    int toe = -1;
+    for (int c = best + 1; c < n; ++c) {
+      const bool skinned = c < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[c]);
+      if (parent(c) != best || !skinned || is_non_body_name(sk.names[c]) || !pos(sk, c).allFinite()) continue;
+      if (toe < 0 || pos(sk, c).y() < pos(sk, toe).y()) toe = c;
+    }
+    if (toe >= 0) {
+      l.chain.push_back(toe);
+      in_limb[toe] = 1;
     }
   }
   double floor = kInf;

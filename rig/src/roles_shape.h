@@ -26,6 +26,10 @@ bool assign_roles_by_shape(Skeleton& skeleton, std::span<const double> skin_low,
 // Names first, then a geometric fallback for meaningless names.
 void assign_roles_by_name(Skeleton& skeleton, bool mirror_named_sides);
 
+// A rig-control name (IK, ctrl, control, MCH) and no other helper word:
+// "IKBackLeg.L" yes, "IKPole.L", "Weapon_ctrl" no.
+bool is_control_name(std::string_view name);
+
 // role_from_name, its side swapped when `mirror`.
 Role role_from_name_sided(std::string_view name, bool mirror);
 

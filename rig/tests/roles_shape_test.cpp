@@ -199,9 +199,10 @@ TEST(RolesFromShape, SharedCharactersHaveOnePelvisAndTheRightLegs) {
     if (e.hips) {
       EXPECT_EQ(role_of(sk, e.hips), "hips");
     }
-    // Helpers and props never get a body role.
+    // Helpers and props never get a body role, but for the foot of a leg
+    // ending in a skinned IK control (the wolf's paws).
     for (int j = 0; j < sk.size(); ++j)
-      if (is_non_body_name(sk.names[j])) {
+      if (is_non_body_name(sk.names[j]) && sk.roles[j].part != BodyPart::kFoot) {
         EXPECT_EQ(sk.roles[j].part, BodyPart::kNone) << sk.names[j];
       }
   }
@@ -216,12 +217,23 @@ TEST(RolesFromShape, TrexSmallArmsAreArmsNotThighs) {
   EXPECT_EQ(role_of(c.skeleton, "BackFoot.R"), "right foot");
 }
 
-TEST(RolesFromShape, WolfIkHelpersAreNoLegs) {
+// The wolf's legs end at the shins; the paws are skinned to IK controls
+// under the root (IKBackLeg.L, its toe FFB.L), which the clips key: they are
+// the legs' feet and toes, not legs of their own (was: no feet, so a
+// quadruped walk retargeted onto the wolf left its paws behind, 3.6 % of
+// body edges torn, and its feet unpinned). Pole targets carry no skin.
+TEST(RolesFromShape, WolfSkinnedIkControlsAreItsFeet) {
   LOAD_ASSET(c, "characters/Wolf.glb");
-  for (const char* name : {"IKBackLeg.L", "FFB.L", "FF.R", "PoleTarget.L", "PoleTargetBack.R"})
+  for (const char* name : {"PoleTarget.L", "PoleTargetBack.R", "Body"})
     EXPECT_EQ(role_of(c.skeleton, name), "none") << name;
+  EXPECT_EQ(leg_count(c.skeleton), 4);
   EXPECT_EQ(role_of(c.skeleton, "BackUpperLeg.L"), "left thigh");
+  EXPECT_EQ(role_of(c.skeleton, "BackLowerLeg.L"), "left shin");
+  EXPECT_EQ(role_of(c.skeleton, "IKBackLeg.L"), "left foot");
+  EXPECT_EQ(role_of(c.skeleton, "FFB.L"), "left toe");
   EXPECT_EQ(role_of(c.skeleton, "FrontUpperLeg.R"), "right thigh (front)");
+  EXPECT_EQ(role_of(c.skeleton, "IKFrontLeg.R"), "right foot (front)");
+  EXPECT_EQ(role_of(c.skeleton, "FF.R"), "right toe (front)");
 }
 
 // ---------------------------------------------------------------------------

@@ -66,6 +66,24 @@ TEST(RoleFromName, VrmAndRigify) {
   EXPECT_EQ(role("DEF-pelvis.L"), "none");  // a sided pelvis bone is not the hips
 }
 
+TEST(RoleFromName, CharacterCreatorDazSecondLifeAndMakeHuman) {
+  EXPECT_EQ(role("CC_Base_Hip"), "hips");
+  EXPECT_EQ(role("CC_Base_L_Thigh"), "left thigh");
+  EXPECT_EQ(role("CC_Base_R_Calf"), "right shin");
+  EXPECT_EQ(role("CC_Base_L_Upperarm"), "left upper_arm");
+  EXPECT_EQ(role("lShldrBend"), "left upper_arm");  // Daz: lCollar is the clavicle
+  EXPECT_EQ(role("lShldrTwist"), "none");
+  EXPECT_EQ(role("lCollar"), "left shoulder");
+  EXPECT_EQ(role("mPelvis"), "hips");
+  EXPECT_EQ(role("mHipLeft"), "left thigh");
+  EXPECT_EQ(role("mKneeRight"), "right shin");
+  EXPECT_EQ(role("mAnkleLeft"), "left foot");
+  EXPECT_EQ(role("upperleg01.L"), "left thigh");
+  EXPECT_EQ(role("upperleg02.L"), "none");  // the thigh's second segment
+  EXPECT_EQ(role("lowerleg01.R"), "right shin");
+  EXPECT_EQ(role("m"), "none");
+}
+
 TEST(RoleFromName, QuaterniusAndFox) {
   EXPECT_EQ(role("UpperLeg.L"), "left thigh");
   EXPECT_EQ(role("LowerLeg.R"), "right shin");

@@ -1,0 +1,104 @@
+// In-place clips (rig/src/in_place.h): game walks that keep the hips over
+// the origin, whose standing feet slide back under the body.
+#include "in_place.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rig/io.h"
+#include "rig/limb_contact.h"
+
+namespace rig {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Walk {
+  std::vector<double> times;
+  std::vector<std::vector<Vec3>> soles;  // two feet, one sole point each
+  std::vector<Vec3> hips;
+};
+
+// Two feet in antiphase over 1 s: half the time on the floor moving at
+// `stance_velocity` (z), half in the air moving forward; the hips move at
+// `hips_velocity`.
+Walk walk(double stance_velocity, double hips_velocity) {
+  Walk w;
+  w.soles.assign(2, {});
+  for (int k = 0; k <= 30; ++k) {
+    const double t = k / 30.0;
+    w.times.push_back(t);
+    w.hips.push_back(Vec3(0, 0.9, hips_velocity * t));
+    for (int f = 0; f < 2; ++f) {
+      const double phase = std::fmod(t + 0.5 * f, 1.0);
+      const bool stance = phase < 0.5;
+      const double z = stance ? stance_velocity * phase : stance_velocity * (1.0 - phase);
+      w.soles[f].push_back(Vec3(f ? -0.1 : 0.1, stance ? 0.0 : 0.1 * std::sin(2 * M_PI * (phase - 0.5)), z));
+    }
+  }
+  return w;
+}
+
+bool in_place(const Walk& w, double leg = 0.9) {
+  std::vector<const std::vector<Vec3>*> soles;
+  for (const auto& s : w.soles) soles.push_back(&s);
+  return walks_in_place(w.times, soles, w.hips, leg);
+}
+
+TEST(InPlace, StandingFeetSlidingUnderStillHipsWalkInPlace) {
+  EXPECT_TRUE(in_place(walk(-1.0, 0.0)));
+  EXPECT_TRUE(in_place(walk(1.0, 0.0)));  // backwards
+}
+
+TEST(InPlace, RootMotionAndStandingStillDoNot) {
+  Walk travel = walk(0.0, 1.0);  // standing soles still, the hips carry the walk
+  EXPECT_FALSE(in_place(travel));
+  EXPECT_FALSE(in_place(walk(-1.0, 1.0)));  // sliding feet under travelling hips: a skate
+  EXPECT_FALSE(in_place(walk(-0.1, 0.0)));  // a shuffle of 0.1 leg lengths: standing
+}
+
+TEST(InPlace, DegenerateInputsAreNoWalk) {
+  Walk w = walk(-1.0, 0.0);
+  EXPECT_FALSE(in_place(w, 0.0));
+  EXPECT_FALSE(in_place(w, std::numeric_limits<double>::quiet_NaN()));
+  Walk few = w;
+  few.times.resize(2);
+  EXPECT_FALSE(in_place(few));
+  Walk nan = w;
+  for (auto& p : nan.hips) p.z() = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(in_place(nan));
+  EXPECT_FALSE(walks_in_place(w.times, {}, w.hips, 0.9));
+}
+
+// The wolf's own walk is in place (its hips do not travel): every paw's
+// stance is found on its own floor, most of the clip, in at most three
+// phases (was: one to two samples a phase, the front right paw none, so a
+// retarget fell back to the target's feet and landed them out of step).
+TEST(InPlace, TheWolfsInPlaceWalkHasItsStance) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/Wolf.glb";
+  if (!fs::exists(path)) GTEST_SKIP() << "asset missing: " << path;
+  Character wolf;
+  ASSERT_TRUE(load(path, wolf).ok());
+  const Clip* walk_clip = nullptr;
+  for (const Clip& c : wolf.clips)
+    if (c.name == "AnimalArmature|Walk") walk_clip = &c;
+  ASSERT_NE(walk_clip, nullptr);
+  std::vector<double> times;
+  for (int k = 0; k <= 30; ++k) times.push_back(walk_clip->duration * k / 30.0);
+  const auto phases = detect_own_floor_contacts(wolf.skeleton, *walk_clip, times, LimbContactOptions{});
+  ASSERT_EQ(phases.size(), 4u);
+  for (const auto& leg : phases) {
+    int stance = 0;
+    for (const ContactPhase& ph : leg) stance += ph.last - ph.first + 1;
+    EXPECT_GE(stance, 12);  // of 31 samples
+    EXPECT_LE(leg.size(), 3u);
+  }
+}
+
+}  // namespace
+}  // namespace rig
