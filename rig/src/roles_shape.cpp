@@ -98,9 +98,10 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
     const int p = parent(j);
     excluded[j] = is_non_body_name(sk.names[j]) || (p >= 0 && excluded[p]) || !pos(sk, j).allFinite();
   }
+  auto skinned = [&](int j) { return j < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[j]); };
   auto low_of = [&](int j) {
     double y = pos(sk, j).y();
-    if (j < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[j])) y = std::min(y, skin_low[j]);
+    if (skinned(j)) y = std::min(y, skin_low[j]);
     return y;
   };
   double lo = kInf, hi = -kInf;
@@ -181,18 +182,15 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
     for (int f = 0; f < n; ++f) {
       // A skinned IK control at the leg's end is the foot the skin follows
       // (a wolf's IKBackLeg.L carries the paw; its LowerLeg ends the chain).
-      const bool skinned_control = f < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[f]) &&
-                                   is_control_name(sk.names[f]) && (parent(f) < 0 || !excluded[parent(f)]) &&
-                                   pos(sk, f).allFinite();
+      const bool skinned_control = skinned(f) && is_control_name(sk.names[f]) &&
+                                   (parent(f) < 0 || !excluded[parent(f)]) && pos(sk, f).allFinite();
       if ((excluded[f] && !skinned_control) || in_limb[f] || !lateral(f) || offset(f) * l.x_sign <= 0) continue;
       if (attach >= 0 && descends_from(sk, f, attach)) continue;
       const Vec3 d = pos(sk, f) - pos(sk, end);
       const double dist = d.norm();
       if (!(dist > 0) || dist > kFootReach * length || -d.y() < kFootBelow * dist) continue;
-      const bool skinned = f < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[f]);
-      const bool best_skinned = best >= 0 && best < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[best]);
-      if (best < 0 || (skinned && !best_skinned) ||
-          (skinned == best_skinned && pos(sk, f).y() < pos(sk, best).y()))
+      if (best < 0 || (skinned(f) && !skinned(best)) ||
+          (skinned(f) == skinned(best) && pos(sk, f).y() < pos(sk, best).y()))
         best = f;
     }
     if (best < 0) continue;
@@ -204,8 +202,7 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
     if (!excluded[best]) continue;
     int toe = -1;
     for (int c = best + 1; c < n; ++c) {
-      const bool skinned = c < static_cast<int>(skin_low.size()) && std::isfinite(skin_low[c]);
-      if (parent(c) != best || !skinned || is_non_body_name(sk.names[c]) || !pos(sk, c).allFinite()) continue;
+      if (parent(c) != best || !skinned(c) || is_non_body_name(sk.names[c]) || !pos(sk, c).allFinite()) continue;
       if (toe < 0 || pos(sk, c).y() < pos(sk, toe).y()) toe = c;
     }
     if (toe >= 0) {
