@@ -284,7 +284,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         grow();
       }
     }
-    if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, params, segments, r, gw);
+    if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, c, params, segments, r, gw);
     r.geodesic.reserve(r.vertices.size());
     for (int v : r.vertices) r.geodesic.push_back(gw[a.welded.weld_of[v]]);
   }

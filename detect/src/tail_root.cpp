@@ -32,21 +32,29 @@ double polyline_distance(const std::vector<rig::Vec3>& joints, const rig::Vec3& 
 
 RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positions,
                         const std::vector<int>& region, const std::vector<int>& ring,
-                        const std::vector<char>& allowed, const std::vector<rig::Vec3>& joints,
-                        const std::vector<BoneSegment>& body, double ring_arc, double margin,
-                        double margin_past, double radius) {
+                        const std::vector<char>& allowed, const std::vector<char>& leg_driven,
+                        const std::vector<rig::Vec3>& joints, const std::vector<BoneSegment>& body,
+                        const RootGrowth& growth) {
   RootSkin out;
   const int n = graph.size();
   if (joints.size() < 2 || ring.empty() || static_cast<int>(positions.size()) != n ||
-      static_cast<int>(allowed.size()) != n || body.empty())
+      static_cast<int>(allowed.size()) != n || body.empty() ||
+      !(leg_driven.empty() || static_cast<int>(leg_driven.size()) == n))
     return out;
   std::vector<double> ring_d;
   ring_d.reserve(ring.size());
   for (int v : ring) ring_d.push_back(polyline_distance(joints, positions[v], nullptr));
   std::nth_element(ring_d.begin(), ring_d.begin() + static_cast<long>(ring_d.size() / 2), ring_d.end());
   out.ring_radius = ring_d[ring_d.size() / 2];
-  const double max_d = radius * out.ring_radius;
+  const double max_d = growth.radius * out.ring_radius;
+  const double max_leg_d = growth.leg_radius * out.ring_radius;
   if (!(max_d > 0.0) || !std::isfinite(max_d)) return out;
+  // Leg-driven skin is weighed against the body's bones without their end
+  // extensions: a shin whose foot hangs elsewhere (an IK rig's) ends in one
+  // that reaches back toward the rump.
+  std::vector<BoneSegment> bones;
+  for (const BoneSegment& s : body)
+    if (!s.extension) bones.push_back(s);
   // 0 unvisited, 1 region or taken, 2 rejected.
   std::vector<char> state(static_cast<size_t>(n), 0);
   std::vector<int> stack;
@@ -63,9 +71,14 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
       if (!allowed[u]) continue;
       double arc = 0.0;
       const double to_chain = polyline_distance(joints, positions[u], &arc);
-      if (!(to_chain <= max_d)) continue;
       const double to_body = distance_to_segments(positions[u], body);
-      if (!(to_chain < (arc <= ring_arc ? margin : margin_past) * to_body)) continue;
+      const bool root_line = arc <= growth.ring_arc;
+      const bool base = to_chain <= max_d && to_chain < (root_line ? growth.margin : growth.margin_past) * to_body;
+      const bool spill = !base && !leg_driven.empty() && leg_driven[u] && !bones.empty() &&
+                         std::isfinite(max_leg_d) && to_chain <= max_leg_d &&
+                         to_chain < (root_line ? growth.leg_margin : growth.margin_past) *
+                                        distance_to_segments(positions[u], bones);
+      if (!base && !spill) continue;
       state[u] = 1;
       out.welded.push_back(u);
       out.g.push_back(arc);
@@ -81,8 +94,8 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
 }
 
 // See tail_root.h.
-void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegment>& segments, Region& r,
-                        std::vector<double>& gw) {
+void add_tail_root_skin(Analysis& a, const rig::Character& c, const Params& p,
+                        const std::vector<BoneSegment>& segments, Region& r, std::vector<double>& gw) {
   const int nw = static_cast<int>(a.welded_positions.size());
   std::vector<char> allowed(nw, 0);
   for (int w = 0; w < nw; ++w) {
@@ -90,14 +103,28 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
     allowed[w] = ri < 0 || (ri != r.id && a.regions[ri].classification.action == Action::kUnchanged &&
                             a.regions[ri].classification.cls != AppendageClass::kTail);
   }
+  // Skin whose largest weight is on a shin, foot or toe (the roles detect
+  // reads). Not a thigh: a humanoid rigger rightly gives the buttocks beside
+  // a tail's root to the thighs; a lower leg never drives the rump.
+  std::vector<char> leg_driven(nw, 0);
+  const int nj = static_cast<int>(a.roles.size());
+  for (int w = 0; w < nw && w < static_cast<int>(a.welded.representative.size()); ++w) {
+    const int v = a.welded.representative[w];
+    if (v < 0 || v >= static_cast<int>(c.skin.influences.size())) continue;
+    const int d = rig::dominant_joint(c.skin.influences[v]);
+    if (d < 0 || d >= nj) continue;
+    const rig::BodyPart part = a.roles[d].part;
+    leg_driven[w] = part == rig::BodyPart::kShin || part == rig::BodyPart::kFoot || part == rig::BodyPart::kToe;
+  }
   // The chain continues the joint it starts at: that joint's end extension
   // is no body bone any more.
   std::vector<BoneSegment> body;
   for (const BoneSegment& s : segments)
     if (!(s.extension && s.joint == r.root_joint)) body.push_back(s);
-  const RootSkin add = tail_root_skin(a.graph, a.welded_positions, r.welded, r.ring, allowed, r.joints, body,
-                                      r.root_offset, p.root_grow_margin, p.root_grow_margin_past,
-                                      p.root_grow_radius);
+  const RootGrowth growth{r.root_offset, p.root_grow_margin, p.root_grow_margin_past, p.root_grow_radius,
+                          p.root_grow_leg_margin, p.root_grow_leg_radius};
+  const RootSkin add = tail_root_skin(a.graph, a.welded_positions, r.welded, r.ring, allowed, leg_driven,
+                                      r.joints, body, growth);
   if (add.welded.empty()) return;
   std::vector<char> added(nw, 0);
   for (size_t i = 0; i < add.welded.size(); ++i) {
@@ -126,7 +153,9 @@ void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegm
   r.reason += "; root skin below the cut: " + std::to_string(vertices.size()) +
               " vertices nearer the chain than " + fmt("%.2f", p.root_grow_margin) + " (past the ring " +
               fmt("%.2f", p.root_grow_margin_past) + ") x their body bone, within " +
-              fmt("%.2f", p.root_grow_radius) + " x the ring radius " + fmt("%.3f", add.ring_radius / a.height) + " H";
+              fmt("%.2f", p.root_grow_radius) + " x the ring radius " + fmt("%.3f", add.ring_radius / a.height) +
+              " H (leg-driven skin: " + fmt("%.2f", p.root_grow_leg_margin) + " x, within " +
+              fmt("%.2f", p.root_grow_leg_radius) + " x)";
 }
 
 void hold_root_on_parent(rig::Character& c, const Analysis& a, Region& r, const Params& p) {

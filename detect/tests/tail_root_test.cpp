@@ -45,19 +45,43 @@ TEST(TailRoot, TakesTheBaseBelowTheCutOnly) {
   const std::vector<BoneSegment> body = {{{3, -0.2, 0}, {5, -0.2, 0}, 0, false}};
   std::vector<char> allowed(7, 1);
   allowed[5] = 0;
-  const RootSkin s = tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.4, 1.25);
+  const RootSkin s = tail_root_skin(g, p, {0}, {0}, allowed, {}, joints, body, RootGrowth{2.0, 0.75, 0.4, 1.25});
   EXPECT_NEAR(s.ring_radius, 0.3, 1e-12);
   ASSERT_EQ(s.welded, (std::vector<int>{1, 2}));
   EXPECT_NEAR(s.g[0], 1.0, 1e-12);
   EXPECT_NEAR(s.g[1], 0.8, 1e-12);
   // With the root-ward margin past the ring too, 4 (0.3 from the chain,
   // 0.5 from the body bone) joins.
-  const RootSkin loose = tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.75, 1.25);
+  const RootSkin loose = tail_root_skin(g, p, {0}, {0}, allowed, {}, joints, body, RootGrowth{2.0, 0.75, 0.75, 1.25});
   EXPECT_EQ(loose.welded, (std::vector<int>{1, 2, 4}));
   // No ring, no body or a zero radius: nothing.
-  EXPECT_TRUE(tail_root_skin(g, p, {0}, {}, allowed, joints, body, 2.0, 0.75, 0.4, 1.25).welded.empty());
-  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, joints, {}, 2.0, 0.75, 0.4, 1.25).welded.empty());
-  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, joints, body, 2.0, 0.75, 0.4, 0.0).welded.empty());
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {}, allowed, {}, joints, body, RootGrowth{2.0, 0.75, 0.4, 1.25}).welded.empty());
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, {}, joints, {}, RootGrowth{2.0, 0.75, 0.4, 1.25}).welded.empty());
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, {}, joints, body, RootGrowth{2.0, 0.75, 0.4, 0.0}).welded.empty());
+}
+
+// The same chain, ring radius 0.3. Leg-driven skin on the root line twice
+// the tail's radius from it (1) joins: nearer the chain than any body bone,
+// the end extension of an IK rig's shin beside it (0.2 away) not counted;
+// trunk skin there (2) does not, nor leg skin past the ring where a leg
+// bone is near (3), nor leg skin beyond leg_radius (4).
+TEST(TailRoot, TakesLegDrivenSkinOnTheRootLine) {
+  const std::vector<rig::Vec3> p = {{2, 0.3, 0}, {1, 0.6, 0}, {1, -0.6, 0}, {3, 0.6, 0}, {1, -0.9, 0}};
+  const Graph g = graph_of(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}});
+  const std::vector<rig::Vec3> joints = {{0, 0, 0}, {2, 0, 0}, {4, 0, 0}};
+  const std::vector<BoneSegment> body = {{{-1, 2, 0}, {1, 2, 0}, 0, false},
+                                         {{3, 1.5, 0}, {5, 1.5, 0}, 1, false},
+                                         {{1, 0.8, 0}, {1, 0.9, 0}, 2, true}};
+  const std::vector<char> allowed(5, 1);
+  const std::vector<char> leg_driven = {0, 1, 0, 1, 1};
+  const RootGrowth growth{2.0, 0.75, 0.4, 1.25, 1.0, 2.5};
+  EXPECT_EQ(tail_root_skin(g, p, {0}, {0}, allowed, leg_driven, joints, body, growth).welded,
+            (std::vector<int>{1}));
+  // Without the leg-driven marks, or with no leg radius: nothing.
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, {}, joints, body, growth).welded.empty());
+  RootGrowth no_legs = growth;
+  no_legs.leg_radius = 0.0;
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, leg_driven, joints, body, no_legs).welded.empty());
 }
 
 double weight_on(const std::vector<rig::Influence>& infl, int joint) {

@@ -56,6 +56,11 @@ struct Params {
   double root_grow_margin = 0.75;
   double root_grow_margin_past = 0.4;
   double root_grow_radius = 1.25;
+  // Skin a shin, foot or toe drives there (the rigger's fallback spilling
+  // onto the rump, tail_root.h) joins when nearer the chain than root_grow_leg_margin
+  // x its body bone, within root_grow_leg_radius x the ring radius.
+  double root_grow_leg_margin = 1.0;
+  double root_grow_leg_radius = 2.5;
   // tail_root.h hold_root_on_parent: the chain parent's share of the root skin
   // falls from 1/2 at the cut ring to 0 over this x a segment past it; K keeps
   // edges within about a segment, so no edge spans more than half the fall

@@ -20,6 +20,18 @@ struct RootSkin {
   double ring_radius = 0.0; // median distance of the cut ring to the chain
 };
 
+// How far the root skin may reach (Params::root_grow_*).
+struct RootGrowth {
+  double ring_arc = 0.0;     // arc along the chain of the cut ring (the root line's length)
+  double margin = 0.75;      // up to ring_arc: nearer the chain than margin x its body bone
+  double margin_past = 0.4;  // past the ring
+  double radius = 1.25;      // and within radius x the ring's median distance to the chain
+  // Skin a leg drives (`leg_driven`): nearer the chain than leg_margin x its
+  // body bone, within leg_radius x the ring radius, wherever along the chain.
+  double leg_margin = 0.0;
+  double leg_radius = 0.0;
+};
+
 // Reading chosen: a tail split off at a raised far threshold keeps its base
 // (the skin below the cut, fused with the rump or lying between the hind
 // legs) on body bones, beside skin the chain drives, and tears there. That
@@ -27,21 +39,31 @@ struct RootSkin {
 // bone (by a margin < 1, so ties stay with the body) and no thicker than the
 // tail at its cut (`radius` x the ring's median distance to the chain).
 // `margin` applies up to `ring_arc` along the chain (the line from the root
-// joint to the cut ring), `margin_past` beyond it. Grown over `graph` from
-// the region's vertices through vertices marked in `allowed`; `body` are the
-// body's bone segments.
+// joint to the cut ring), `margin_past` beyond it.
+// Reading chosen (issue 11): skin a lower leg (shin, foot, toe) drives there
+// is the humanoid rigger's fallback spilling past the tail onto the rump (a
+// rat's rump back face on its shins): it is nearer the chain than any body
+// bone, so nearer than the leg that drives it, and tears with every stride;
+// it joins by leg_margin and leg_radius (the rump is thicker than the tail's
+// cut), weighed against the body's bones without their end extensions (an IK
+// rig's shin, its foot hung elsewhere, ends in one that reaches the rump).
+// Skin on the pelvis or the trunk there moves with the body, and a thigh
+// rightly drives the buttocks beside a tail's root: they stay. Grown over `graph` from the
+// region's vertices through vertices marked in `allowed`; `leg_driven` (per
+// vertex, or empty) marks the skin a lower leg drives; `body` are the body's
+// bone segments.
 RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positions,
                         const std::vector<int>& region, const std::vector<int>& ring,
-                        const std::vector<char>& allowed, const std::vector<rig::Vec3>& joints,
-                        const std::vector<BoneSegment>& body, double ring_arc, double margin,
-                        double margin_past, double radius);
+                        const std::vector<char>& allowed, const std::vector<char>& leg_driven,
+                        const std::vector<rig::Vec3>& joints, const std::vector<BoneSegment>& body,
+                        const RootGrowth& growth);
 
 // Adds that base to the split-off tail `r` (after its joints are placed):
 // from the body's remainder or from no region, never from an appendage that
 // is rewritten; g (`gw`, per welded vertex) of an added vertex is its place
 // along the chain. The regions it leaves lose it from their vertex lists.
-void add_tail_root_skin(Analysis& a, const Params& p, const std::vector<BoneSegment>& segments, Region& r,
-                        std::vector<double>& gw);
+void add_tail_root_skin(Analysis& a, const rig::Character& c, const Params& p,
+                        const std::vector<BoneSegment>& segments, Region& r, std::vector<double>& gw);
 
 // Reading chosen (issue 12): the chain of a split-off tail starts at a joint
 // inside the body; when its cut ring lies past the first joint, the first
