@@ -32,6 +32,7 @@ struct Options {
   bool no_ground = false;
   bool no_limbs = false;
   bool contacts_from_target = false;
+  std::string legs = "auto";  // rig::TransferOptions::legs_by_ankle
   bool bake = false, no_bake = false;  // issue 12: bake by default when the target has a Tail_* chain
   double bake_fps = 30.0;
 };
@@ -85,6 +86,8 @@ int run(const Options& o) {
                  o.character.c_str());
   to.reconcile_limbs = !o.no_limbs;
   to.contacts_from_source = !o.contacts_from_target;
+  using Drive = rig::TransferOptions::LegDrive;
+  to.legs_by_ankle = o.legs == "rotation" ? Drive::kRotation : o.legs == "ankle" ? Drive::kAnkle : Drive::kAutoQuadrupeds;
   // Calibrations from the bind poses, captured before anything plays.
   const rig::Calibration src_cal = rig::calibrate(source.skeleton);
   const rig::Calibration dst_cal = rig::calibrate(target.skeleton);
@@ -114,6 +117,8 @@ int run(const Options& o) {
   double max_lift = 0;
   for (double l : r.lift) max_lift = std::max(max_lift, l);
   std::string feet;
+  // A quadruped's feet are told apart as front and hind.
+  const bool front_legs = std::any_of(r.feet.begin(), r.feet.end(), [](const rig::FootReport& f) { return f.leg.front; });
   for (const rig::FootReport& f : r.feet) {
     int stance = 0;
     for (bool c : f.contact) stance += c ? 1 : 0;
@@ -121,13 +126,15 @@ int run(const Options& o) {
     for (size_t k = 0; k < f.contact.size(); ++k)
       if (f.contact[k]) worst = std::max(worst, std::abs(f.clearance_after[k]));
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%s%s foot %zu phases, %d stance keys, sole error %.3f m%s",
-                  feet.empty() ? "" : "; ", f.leg.side == rig::Side::kLeft ? "left" : "right", f.phases.size(),
+    std::snprintf(buf, sizeof buf, "%s%s%s foot %zu phases, %d stance keys, sole error %.3f m%s",
+                  feet.empty() ? "" : "; ", front_legs ? (f.leg.front ? "front " : "hind ") : "",
+                  f.leg.side == rig::Side::kLeft ? "left" : "right", f.phases.size(),
                   stance, worst * mpu, f.unreached ? " (some out of reach)" : "");
     feet += buf;
   }
   if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
   if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
+  if (r.diagnostics.legs_by_ankle > 0) feet += "; " + std::to_string(r.diagnostics.legs_by_ankle) + " legs follow the source's ankles";
   if (r.diagnostics.elbow_cut_keys > 0) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "; elbows bent less at %d keys (skin would tear), by up to %.0f deg",
@@ -171,6 +178,10 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
   c.app->add_flag("--contacts-from-target", opt->contacts_from_target,
                   "stance from the retargeted character's own feet instead of the source clip's (the older path)");
+  c.app->add_option("--legs", opt->legs,
+                    "how legs follow the source: auto (default: a quadruped's legs whose shape differs from the "
+                    "source's follow its ankles by IK, a biped's its rotations), rotation or ankle")
+      ->check(CLI::IsMember({"auto", "rotation", "ankle"}));
   c.app->add_flag("--bake", opt->bake, "bake the tail spring into the new clip (default when the character has a Tail_* chain)");
   c.app->add_flag("--no-bake", opt->no_bake, "do not bake the tail into the new clip");
   c.app->add_option("--bake-fps", opt->bake_fps, "keys per second of the baked tail tracks (default 30)")

@@ -292,7 +292,9 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   // digitigrade leg) follow the source's ankles rather than its rotations.
   {
     bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
-    if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto) {
+    const bool quadrupeds = r.diagnostics.target_legs >= 4;  // the source's count, checked above
+    if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto ||
+        (opt.legs_by_ankle == TransferOptions::LegDrive::kAutoQuadrupeds && quadrupeds)) {
       const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);
       for (const Leg& d : dl) {
         by_ankle |= d.detached_foot;
