@@ -49,12 +49,6 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
   const double max_d = growth.radius * out.ring_radius;
   const double max_leg_d = growth.leg_radius * out.ring_radius;
   if (!(max_d > 0.0) || !std::isfinite(max_d)) return out;
-  // Leg-driven skin is weighed against the body's bones without their end
-  // extensions: a shin whose foot hangs elsewhere (an IK rig's) ends in one
-  // that reaches back toward the rump.
-  std::vector<BoneSegment> bones;
-  for (const BoneSegment& s : body)
-    if (!s.extension) bones.push_back(s);
   // 0 unvisited, 1 region or taken, 2 rejected.
   std::vector<char> state(static_cast<size_t>(n), 0);
   std::vector<int> stack;
@@ -74,10 +68,8 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
       const double to_body = distance_to_segments(positions[u], body);
       const bool root_line = arc <= growth.ring_arc;
       const bool base = to_chain <= max_d && to_chain < (root_line ? growth.margin : growth.margin_past) * to_body;
-      const bool spill = !base && !leg_driven.empty() && leg_driven[u] && !bones.empty() &&
-                         std::isfinite(max_leg_d) && to_chain <= max_leg_d &&
-                         to_chain < (root_line ? growth.leg_margin : growth.margin_past) *
-                                        distance_to_segments(positions[u], bones);
+      const bool spill = !base && root_line && !leg_driven.empty() && leg_driven[u] && std::isfinite(max_leg_d) &&
+                         to_chain <= max_leg_d && to_chain < growth.leg_margin * to_body;
       if (!base && !spill) continue;
       state[u] = 1;
       out.welded.push_back(u);
@@ -91,6 +83,36 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
   std::sort(taken.begin(), taken.end());
   for (size_t i = 0; i < taken.size(); ++i) std::tie(out.welded[i], out.g[i]) = taken[i];
   return out;
+}
+
+// See tail_root.h.
+std::vector<BoneSegment> shins_to_their_feet(const rig::Skeleton& sk, const std::vector<rig::Role>& roles,
+                                             std::vector<BoneSegment> segments) {
+  const int n = std::min({sk.size(), static_cast<int>(roles.size()), static_cast<int>(sk.parents.size()),
+                          static_cast<int>(sk.bind_world.size())});
+  auto below = [&](int j, int ancestor) {  // bounded: a parent cycle in bad data ends after n steps
+    for (int x = j, steps = 0; x >= 0 && x < n && steps <= n; x = sk.parents[x], ++steps)
+      if (x == ancestor) return true;
+    return false;
+  };
+  for (BoneSegment& s : segments) {
+    if (!s.extension || s.joint < 0 || s.joint >= n || roles[s.joint].part != rig::BodyPart::kShin) continue;
+    const rig::Vec3 knee = joint_position(sk, s.joint);
+    int foot = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (int f = 0; f < n; ++f) {
+      if (roles[f].part != rig::BodyPart::kFoot || roles[f].side != roles[s.joint].side ||
+          roles[f].front != roles[s.joint].front || below(f, s.joint))
+        continue;
+      const double d = (joint_position(sk, f) - knee).norm();
+      if (d < best) {
+        best = d;
+        foot = f;
+      }
+    }
+    if (foot >= 0 && std::isfinite(best)) s = {knee, joint_position(sk, foot), s.joint, false};
+  }
+  return segments;
 }
 
 // See tail_root.h.
@@ -119,7 +141,7 @@ void add_tail_root_skin(Analysis& a, const rig::Character& c, const Params& p,
   // The chain continues the joint it starts at: that joint's end extension
   // is no body bone any more.
   std::vector<BoneSegment> body;
-  for (const BoneSegment& s : segments)
+  for (const BoneSegment& s : shins_to_their_feet(c.skeleton, a.roles, segments))
     if (!(s.extension && s.joint == r.root_joint)) body.push_back(s);
   const RootGrowth growth{r.root_offset, p.root_grow_margin, p.root_grow_margin_past, p.root_grow_radius,
                           p.root_grow_leg_margin, p.root_grow_leg_radius};

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "test_util.h"
+
 namespace detect {
 namespace {
 
@@ -61,17 +63,15 @@ TEST(TailRoot, TakesTheBaseBelowTheCutOnly) {
 }
 
 // The same chain, ring radius 0.3. Leg-driven skin on the root line twice
-// the tail's radius from it (1) joins: nearer the chain than any body bone,
-// the end extension of an IK rig's shin beside it (0.2 away) not counted;
-// trunk skin there (2) does not, nor leg skin past the ring where a leg
-// bone is near (3), nor leg skin beyond leg_radius (4).
+// the tail's radius from it (1) joins: nearer the chain than any body bone;
+// trunk skin there (2) does not, nor leg skin past the ring (3), nor leg
+// skin beyond leg_radius (4); with a body bone nearer than the chain (an
+// IK rig's shin extension 0.2 away), 1 stays too.
 TEST(TailRoot, TakesLegDrivenSkinOnTheRootLine) {
   const std::vector<rig::Vec3> p = {{2, 0.3, 0}, {1, 0.6, 0}, {1, -0.6, 0}, {3, 0.6, 0}, {1, -0.9, 0}};
   const Graph g = graph_of(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}});
   const std::vector<rig::Vec3> joints = {{0, 0, 0}, {2, 0, 0}, {4, 0, 0}};
-  const std::vector<BoneSegment> body = {{{-1, 2, 0}, {1, 2, 0}, 0, false},
-                                         {{3, 1.5, 0}, {5, 1.5, 0}, 1, false},
-                                         {{1, 0.8, 0}, {1, 0.9, 0}, 2, true}};
+  std::vector<BoneSegment> body = {{{-1, 2, 0}, {1, 2, 0}, 0, false}, {{3, 2, 0}, {5, 2, 0}, 1, false}};
   const std::vector<char> allowed(5, 1);
   const std::vector<char> leg_driven = {0, 1, 0, 1, 1};
   const RootGrowth growth{2.0, 0.75, 0.4, 1.25, 1.0, 2.5};
@@ -82,6 +82,44 @@ TEST(TailRoot, TakesLegDrivenSkinOnTheRootLine) {
   RootGrowth no_legs = growth;
   no_legs.leg_radius = 0.0;
   EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, leg_driven, joints, body, no_legs).welded.empty());
+  body.push_back({{1, 0.8, 0}, {1, 0.9, 0}, 2, true});
+  EXPECT_TRUE(tail_root_skin(g, p, {0}, {0}, allowed, leg_driven, joints, body, growth).welded.empty());
+}
+
+// An IK rig's leg: root(0) -> thigh(1) -> shin(2), the foot (3) under the
+// root, a hand (4) at the end of an arm: the shin's end extension (along the
+// thigh) becomes shin -> foot; the hand's stays.
+TEST(TailRoot, ShinsRunToTheirDetachedFeet) {
+  auto sk = detect_test::make_skeleton({"root", "thigh", "shin", "foot", "hand"}, {-1, 0, 1, 0, 0},
+                                       {{0, 0, 0}, {0, 2, 0}, {0, 1, 0.5}, {0, 0, 0.2}, {1, 3, 0}});
+  std::vector<rig::Role> roles(5);
+  roles[1] = {rig::BodyPart::kThigh, rig::Side::kLeft, false};
+  roles[2] = {rig::BodyPart::kShin, rig::Side::kLeft, false};
+  roles[3] = {rig::BodyPart::kFoot, rig::Side::kLeft, false};
+  roles[4] = {rig::BodyPart::kHand, rig::Side::kLeft, false};
+  const std::vector<BoneSegment> segs = skeleton_segments(sk, {0, 1, 1, 1, 1}, 0.5);
+  const std::vector<BoneSegment> out = shins_to_their_feet(sk, roles, segs);
+  ASSERT_EQ(out.size(), segs.size());
+  int shins = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].joint == 2) {
+      ++shins;
+      EXPECT_FALSE(out[i].extension);
+      EXPECT_TRUE(out[i].a.isApprox(rig::Vec3(0, 1, 0.5)));
+      EXPECT_TRUE(out[i].b.isApprox(rig::Vec3(0, 0, 0.2)));
+    } else {
+      EXPECT_EQ(out[i].extension, segs[i].extension);
+      EXPECT_TRUE(out[i].b.isApprox(segs[i].b));
+    }
+  }
+  EXPECT_EQ(shins, 1);
+  // A foot of the other side is no shin's foot: the extension stays.
+  roles[3].side = rig::Side::kRight;
+  for (const BoneSegment& s : shins_to_their_feet(sk, roles, segs)) {
+    if (s.joint == 2) {
+      EXPECT_TRUE(s.extension);
+    }
+  }
 }
 
 double weight_on(const std::vector<rig::Influence>& infl, int joint) {

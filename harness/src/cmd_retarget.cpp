@@ -179,8 +179,9 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_flag("--contacts-from-target", opt->contacts_from_target,
                   "stance from the retargeted character's own feet instead of the source clip's (the older path)");
   c.app->add_option("--legs", opt->legs,
-                    "how legs follow the source: auto (default: a quadruped's legs whose shape differs from the "
-                    "source's follow its ankles by IK, a biped's its rotations), rotation or ankle")
+                    "how legs follow the source: auto (default: a quadruped's legs follow its ankles by IK when "
+                    "a paw hangs from the root or a leg's bind shape differs from the source's; a biped's its "
+                    "rotations), rotation or ankle")
       ->check(CLI::IsMember({"auto", "rotation", "ankle"}));
   c.app->add_flag("--bake", opt->bake, "bake the tail spring into the new clip (default when the character has a Tail_* chain)");
   c.app->add_flag("--no-bake", opt->no_bake, "do not bake the tail into the new clip");

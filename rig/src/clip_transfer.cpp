@@ -289,10 +289,12 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
   // Legs whose bind shape is not the source's (a detached foot, a bent
-  // digitigrade leg) follow the source's ankles rather than its rotations.
+  // digitigrade leg) follow the source's ankles rather than its rotations:
+  // with kAuto on any rig, with kAutoQuadrupeds (the default) on four legs
+  // only (legs pair by side and end; six would pair ambiguously).
   {
     bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
-    const bool quadrupeds = r.diagnostics.target_legs >= 4;  // the source's count, checked above
+    const bool quadrupeds = r.diagnostics.target_legs == 4;  // the source's count, checked above
     if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto ||
         (opt.legs_by_ankle == TransferOptions::LegDrive::kAutoQuadrupeds && quadrupeds)) {
       const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);

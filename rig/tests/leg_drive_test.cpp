@@ -37,14 +37,22 @@ int legs_by_ankle(const Character& source, const Clip& clip, const Character& ta
 // The wolf's walk onto the rat (hock-shaped hind legs onto a folded haunch on
 // a detached paw): by ankle, all four legs (copied bone for bone, the rat's
 // thighs swung 93 deg and tore 2.6 % of its body edge samples; corpus).
+// Onto the fox, whose paws hang below its shins, for the legs' other bind
+// shape alone; the fox's own walk onto the fox keeps its rotations.
 TEST(LegDrive, QuadrupedsOfAnotherLegShapeFollowTheSourceAnkles) {
-  Character wolf, rat;
-  if (!load_character("Wolf.glb", wolf) || !load_character("Rat.glb", rat)) GTEST_SKIP() << "assets missing";
+  Character wolf, rat, fox;
+  if (!load_character("Wolf.glb", wolf) || !load_character("Rat.glb", rat) || !load_character("Fox.glb", fox))
+    GTEST_SKIP() << "assets missing";
   const Clip* walk = clip_named(wolf, "AnimalArmature|Walk");
+  const Clip* fox_walk = clip_named(fox, "Walk");
   ASSERT_NE(walk, nullptr);
+  ASSERT_NE(fox_walk, nullptr);
   using D = TransferOptions::LegDrive;
-  EXPECT_EQ(legs_by_ankle(wolf, *walk, rat, TransferOptions{}.legs_by_ankle), 4);
+  const D by_default = TransferOptions{}.legs_by_ankle;
+  EXPECT_EQ(legs_by_ankle(wolf, *walk, rat, by_default), 4);
   EXPECT_EQ(legs_by_ankle(wolf, *walk, rat, D::kRotation), 0);
+  EXPECT_EQ(legs_by_ankle(wolf, *walk, fox, by_default), 4);
+  EXPECT_EQ(legs_by_ankle(fox, *fox_walk, fox, by_default), 0);
 }
 
 // A biped whose feet hang from the root (the Trex): its legs keep the

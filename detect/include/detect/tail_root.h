@@ -26,10 +26,10 @@ struct RootGrowth {
   double margin = 0.75;      // up to ring_arc: nearer the chain than margin x its body bone
   double margin_past = 0.4;  // past the ring
   double radius = 1.25;      // and within radius x the ring's median distance to the chain
-  // Skin a leg drives (`leg_driven`): nearer the chain than leg_margin x its
-  // body bone, within leg_radius x the ring radius, wherever along the chain.
-  double leg_margin = 0.0;
-  double leg_radius = 0.0;
+  // Skin a lower leg drives (`leg_driven`), up to ring_arc: nearer the chain
+  // than leg_margin x its body bone, within leg_radius x the ring radius.
+  double leg_margin = 1.0;
+  double leg_radius = 2.5;
 };
 
 // Reading chosen: a tail split off at a raised far threshold keeps its base
@@ -44,11 +44,10 @@ struct RootGrowth {
 // is the humanoid rigger's fallback spilling past the tail onto the rump (a
 // rat's rump back face on its shins): it is nearer the chain than any body
 // bone, so nearer than the leg that drives it, and tears with every stride;
-// it joins by leg_margin and leg_radius (the rump is thicker than the tail's
-// cut), weighed against the body's bones without their end extensions (an IK
-// rig's shin, its foot hung elsewhere, ends in one that reaches the rump).
-// Skin on the pelvis or the trunk there moves with the body, and a thigh
-// rightly drives the buttocks beside a tail's root: they stay. Grown over `graph` from the
+// on the root line it joins by leg_margin and leg_radius (the rump is
+// thicker than the tail's cut); past the ring, only as the base does. Skin on
+// the pelvis or the trunk there moves with the body, and a thigh rightly
+// drives the buttocks beside a tail's root: they stay. Grown over `graph` from the
 // region's vertices through vertices marked in `allowed`; `leg_driven` (per
 // vertex, or empty) marks the skin a lower leg drives; `body` are the body's
 // bone segments.
@@ -58,10 +57,22 @@ RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positi
                         const std::vector<rig::Vec3>& joints, const std::vector<BoneSegment>& body,
                         const RootGrowth& growth);
 
+// `segments` with each shin that ends in an end extension but whose foot
+// hangs elsewhere in the tree (an IK rig's, under the root) running to that
+// foot instead: the extension, along the thigh, stands in for no real bone
+// and reaches back toward the rump (the Rat's); the shin runs knee to
+// ankle. The foot: the nearest joint read as a foot (`roles`, per joint) of
+// the shin's side and end (front or hind) that does not hang below it.
+std::vector<BoneSegment> shins_to_their_feet(const rig::Skeleton& sk, const std::vector<rig::Role>& roles,
+                                             std::vector<BoneSegment> segments);
+
 // Adds that base to the split-off tail `r` (after its joints are placed):
 // from the body's remainder or from no region, never from an appendage that
 // is rewritten; g (`gw`, per welded vertex) of an added vertex is its place
 // along the chain. The regions it leaves lose it from their vertex lists.
+// The body's bones: `segments` less the root joint's end extension, and a
+// shin whose foot hangs elsewhere (an IK rig's) running to that foot, not
+// along its extension (the thigh's direction, back toward the rump).
 void add_tail_root_skin(Analysis& a, const rig::Character& c, const Params& p,
                         const std::vector<BoneSegment>& segments, Region& r, std::vector<double>& gw);
 
