@@ -127,7 +127,7 @@ void add_tail_root_skin(Analysis& a, const rig::Character& c, const Params& p,
   }
   // Skin whose largest weight is on a shin, foot or toe (the roles detect
   // reads). Not a thigh: a humanoid rigger rightly gives the buttocks beside
-  // a tail's root to the thighs; a lower leg never drives the rump.
+  // a tail's root to the thighs (fox_fused's: IoU 0.93 -> 0.86 with them).
   std::vector<char> leg_driven(nw, 0);
   const int nj = static_cast<int>(a.roles.size());
   for (int w = 0; w < nw && w < static_cast<int>(a.welded.representative.size()); ++w) {

@@ -41,13 +41,13 @@ struct RootGrowth {
 // `margin` applies up to `ring_arc` along the chain (the line from the root
 // joint to the cut ring), `margin_past` beyond it.
 // Reading chosen (issue 11): skin a lower leg (shin, foot, toe) drives there
+// while it lies nearer the chain than any body bone, so nearer than that leg,
 // is the humanoid rigger's fallback spilling past the tail onto the rump (a
-// rat's rump back face on its shins): it is nearer the chain than any body
-// bone, so nearer than the leg that drives it, and tears with every stride;
-// on the root line it joins by leg_margin and leg_radius (the rump is
-// thicker than the tail's cut); past the ring, only as the base does. Skin on
-// the pelvis or the trunk there moves with the body, and a thigh rightly
-// drives the buttocks beside a tail's root: they stay. Grown over `graph` from the
+// rat's rump back face on its shins) and tears with every stride; on the
+// root line it joins by leg_margin and leg_radius (the rump is thicker than
+// the tail's cut); past the ring, only as the base does. Skin on the pelvis
+// or the trunk there moves with the body, and a thigh rightly drives the
+// buttocks beside a tail's root: they stay. Grown over `graph` from the
 // region's vertices through vertices marked in `allowed`; `leg_driven` (per
 // vertex, or empty) marks the skin a lower leg drives; `body` are the body's
 // bone segments.
