@@ -113,6 +113,26 @@ TEST(TailRoot, ShinsRunToTheirDetachedFeet) {
     }
   }
   EXPECT_EQ(shins, 1);
+  // A front foot of the same side, nearer the knee, is no hind shin's foot,
+  // nor is a foot hung below the shin itself.
+  {
+    auto sk2 = detect_test::make_skeleton({"root", "thigh", "shin", "foot", "front_foot", "toe_tip"},
+                                          {-1, 0, 1, 0, 0, 2},
+                                          {{0, 0, 0}, {0, 2, 0}, {0, 1, 0.5}, {0, 0, 0.2}, {0, 0.9, 0.6}, {0, 0.8, 0.5}});
+    std::vector<rig::Role> r2(6);
+    r2[1] = {rig::BodyPart::kThigh, rig::Side::kLeft, false};
+    r2[2] = {rig::BodyPart::kShin, rig::Side::kLeft, false};
+    r2[3] = {rig::BodyPart::kFoot, rig::Side::kLeft, false};
+    r2[4] = {rig::BodyPart::kFoot, rig::Side::kLeft, true};
+    r2[5] = {rig::BodyPart::kFoot, rig::Side::kLeft, false};  // below the shin: not detached
+    std::vector<BoneSegment> with_end = skeleton_segments(sk2, {0, 1, 1, 1, 1, 1}, 0.5);
+    with_end.push_back({rig::Vec3(0, 1, 0.5), rig::Vec3(0, 0.5, 0.25), 2, true});  // the shin's own extension
+    int replaced = 0;
+    for (const BoneSegment& s : shins_to_their_feet(sk2, r2, with_end)) {
+      if (s.joint == 2 && !s.extension && s.b.isApprox(rig::Vec3(0, 0, 0.2))) ++replaced;
+    }
+    EXPECT_EQ(replaced, 1);
+  }
   // A foot of the other side is no shin's foot: the extension stays.
   roles[3].side = rig::Side::kRight;
   for (const BoneSegment& s : shins_to_their_feet(sk, roles, segs)) {
