@@ -227,7 +227,10 @@ std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton&
     const int hips = hips_joint(sk);
     std::vector<Vec3> hips_at;
     for (const auto& wm : world) hips_at.push_back(position(wm[hips >= 0 ? hips : legs.front().thigh]));
-    if (walks_in_place(times, soles, hips_at, leg_length)) resting.max_speed = std::numeric_limits<double>::infinity();
+    if (walks_in_place(times, soles, hips_at, leg_length)) {
+      resting.max_speed = std::numeric_limits<double>::infinity();
+      resting.max_height = std::min(resting.max_height, resting.in_place_max_height);
+    }
   }
   // The floor is the lowest level a sole point rests at: a toe that bends or
   // slides under it while moving (a crouch, a landing) is not standing, and

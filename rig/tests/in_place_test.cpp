@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rig/clip_transfer.h"
 #include "rig/io.h"
 #include "rig/limb_contact.h"
 
@@ -98,6 +99,26 @@ TEST(InPlace, TheWolfsInPlaceWalkHasItsStance) {
     EXPECT_GE(stance, 12);  // of 31 samples
     EXPECT_LE(leg.size(), 3u);
   }
+}
+
+// A game walk onto its own rig keeps its hips: stance read from height alone
+// (in place) takes only a flat foot, within 2 % of a leg length. With 6 %,
+// the lifting toe behind a straight leg was pinned and the hips dropped
+// 6.4 cm below the Cyberpunk artist's to reach it (knees bent to match).
+TEST(InPlace, AGameWalkOntoItsOwnRigKeepsItsHips) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/CyberpunkCharacter.glb";
+  if (!fs::exists(path)) GTEST_SKIP() << "asset missing: " << path;
+  Character c;
+  ASSERT_TRUE(load(path, c).ok());
+  const Clip* walk_clip = nullptr;
+  for (const Clip& x : c.clips)
+    if (x.name == "CharacterArmature|Walk") walk_clip = &x;
+  ASSERT_NE(walk_clip, nullptr);
+  const Calibration cal = calibrate(c.skeleton);
+  const TransferResult r = transfer_clip(c, *walk_clip, cal, c, cal, TransferOptions{});
+  ASSERT_TRUE(r.status.ok()) << r.status.message;
+  EXPECT_LT(std::abs(r.floor_alignment), 0.02 * cal.leg_length);
+  EXPECT_GE(r.diagnostics.stance_keys, 20);  // both feet stand, 42 keys
 }
 
 }  // namespace

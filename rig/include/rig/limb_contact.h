@@ -138,6 +138,13 @@ struct ContactOptions {
   // toe-off still moving). Off: only low and still is contact (a long foot
   // whose swinging toes dip under the floor is not standing).
   bool under_floor_is_contact = true;
+  // In place (a game walk whose standing feet slide back under still hips;
+  // rig/src/in_place.h) stillness says nothing and low alone is standing:
+  // within this x leg length, as the corpus reads a flat-foot stance. With
+  // max_height's 6 % the lifting toe behind a straight leg counted, and
+  // pinning it lowered the hips (the Cyberpunk's own walk onto itself: 6.4
+  // cm below its artist's, knees bent to match; at 2 % 0.9 cm).
+  double in_place_max_height = 0.02;
 };
 
 struct ContactPhase {
