@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -13,11 +12,10 @@
 #include "rig/clip_transfer.h"
 #include "rig/io.h"
 #include "rig/limb_contact.h"
+#include "shared_character.h"
 
 namespace rig {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct Walk {
   std::vector<double> times;
@@ -81,13 +79,9 @@ TEST(InPlace, DegenerateInputsAreNoWalk) {
 // phases (was: one to two samples a phase, the front right paw none, so a
 // retarget fell back to the target's feet and landed them out of step).
 TEST(InPlace, TheWolfsInPlaceWalkHasItsStance) {
-  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/Wolf.glb";
-  if (!fs::exists(path)) GTEST_SKIP() << "asset missing: " << path;
   Character wolf;
-  ASSERT_TRUE(load(path, wolf).ok());
-  const Clip* walk_clip = nullptr;
-  for (const Clip& c : wolf.clips)
-    if (c.name == "AnimalArmature|Walk") walk_clip = &c;
+  if (!load_shared_character("Wolf.glb", wolf)) GTEST_SKIP() << "asset missing: Wolf.glb";
+  const Clip* walk_clip = clip_named(wolf, "AnimalArmature|Walk");
   ASSERT_NE(walk_clip, nullptr);
   std::vector<double> times;
   for (int k = 0; k <= 30; ++k) times.push_back(walk_clip->duration * k / 30.0);
@@ -106,13 +100,9 @@ TEST(InPlace, TheWolfsInPlaceWalkHasItsStance) {
 // the lifting toe behind a straight leg was pinned and the hips dropped
 // 6.4 cm below the Cyberpunk artist's to reach it (knees bent to match).
 TEST(InPlace, AGameWalkOntoItsOwnRigKeepsItsHips) {
-  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/CyberpunkCharacter.glb";
-  if (!fs::exists(path)) GTEST_SKIP() << "asset missing: " << path;
   Character c;
-  ASSERT_TRUE(load(path, c).ok());
-  const Clip* walk_clip = nullptr;
-  for (const Clip& x : c.clips)
-    if (x.name == "CharacterArmature|Walk") walk_clip = &x;
+  if (!load_shared_character("CyberpunkCharacter.glb", c)) GTEST_SKIP() << "asset missing: CyberpunkCharacter.glb";
+  const Clip* walk_clip = clip_named(c, "CharacterArmature|Walk");
   ASSERT_NE(walk_clip, nullptr);
   const Calibration cal = calibrate(c.skeleton);
   const TransferResult r = transfer_clip(c, *walk_clip, cal, c, cal, TransferOptions{});

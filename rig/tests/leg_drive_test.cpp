@@ -3,27 +3,14 @@
 // its ankles, a biped's legs its rotations, whatever their feet.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 
 #include "rig/clip_transfer.h"
 #include "rig/io.h"
+#include "shared_character.h"
 
 namespace rig {
 namespace {
-
-namespace fs = std::filesystem;
-
-bool load_character(const char* name, Character& c) {
-  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/" + name;
-  return fs::exists(path) && load(path, c).ok();
-}
-
-const Clip* clip_named(const Character& c, const std::string& name) {
-  for (const Clip& x : c.clips)
-    if (x.name == name) return &x;
-  return nullptr;
-}
 
 int legs_by_ankle(const Character& source, const Clip& clip, const Character& target, TransferOptions::LegDrive d) {
   TransferOptions o;
@@ -41,7 +28,7 @@ int legs_by_ankle(const Character& source, const Clip& clip, const Character& ta
 // shape alone; the fox's own walk onto the fox keeps its rotations.
 TEST(LegDrive, QuadrupedsOfAnotherLegShapeFollowTheSourceAnkles) {
   Character wolf, rat, fox;
-  if (!load_character("Wolf.glb", wolf) || !load_character("Rat.glb", rat) || !load_character("Fox.glb", fox))
+  if (!load_shared_character("Wolf.glb", wolf) || !load_shared_character("Rat.glb", rat) || !load_shared_character("Fox.glb", fox))
     GTEST_SKIP() << "assets missing";
   const Clip* walk = clip_named(wolf, "AnimalArmature|Walk");
   const Clip* fox_walk = clip_named(fox, "Walk");
@@ -60,7 +47,7 @@ TEST(LegDrive, QuadrupedsOfAnotherLegShapeFollowTheSourceAnkles) {
 // floor); kAuto alone would drive them by ankle.
 TEST(LegDrive, BipedsKeepTheSourceRotations) {
   Character trex;
-  if (!load_character("Trex.glb", trex)) GTEST_SKIP() << "asset missing";
+  if (!load_shared_character("Trex.glb", trex)) GTEST_SKIP() << "asset missing";
   const Clip* walk = clip_named(trex, "Armature|TRex_Walk");
   ASSERT_NE(walk, nullptr);
   using D = TransferOptions::LegDrive;

@@ -1,0 +1,26 @@
+// Test helpers: a shared character from the assets folder and its clips.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "rig/io.h"
+#include "rig/model.h"
+
+namespace rig {
+
+// ../shared/assets/characters/NAME loaded into `c`; false when the asset is
+// missing or does not load (callers skip).
+inline bool load_shared_character(const std::string& name, Character& c) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/" + name;
+  return std::filesystem::exists(path) && load(path, c).ok();
+}
+
+// The clip of `c` named `name`, or nullptr.
+inline const Clip* clip_named(const Character& c, const std::string& name) {
+  for (const Clip& x : c.clips)
+    if (x.name == name) return &x;
+  return nullptr;
+}
+
+}  // namespace rig
