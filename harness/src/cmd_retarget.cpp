@@ -33,6 +33,7 @@ struct Options {
   bool no_limbs = false;
   bool contacts_from_target = false;
   std::string legs = "auto";  // rig::TransferOptions::legs_by_ankle
+  std::string own_rig = "copy";  // rig::TransferOptions::copy_own_rig_clips
   bool bake = false, no_bake = false;  // issue 12: bake by default when the target has a Tail_* chain
   double bake_fps = 30.0;
 };
@@ -87,6 +88,7 @@ int run(const Options& o) {
   to.reconcile_limbs = !o.no_limbs;
   to.contacts_from_source = !o.contacts_from_target;
   using Drive = rig::TransferOptions::LegDrive;
+  to.copy_own_rig_clips = o.own_rig == "copy";
   to.legs_by_ankle = o.legs == "rotation" ? Drive::kRotation : o.legs == "ankle" ? Drive::kAnkle : Drive::kAutoQuadrupeds;
   // Calibrations from the bind poses, captured before anything plays.
   const rig::Calibration src_cal = rig::calibrate(source.skeleton);
@@ -134,6 +136,9 @@ int run(const Options& o) {
   }
   if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
   if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
+  if (r.diagnostics.own_rig_joints > 0)
+    feet = "the clip's own rig: " + std::to_string(r.diagnostics.own_rig_joints) +
+           " joints copied as authored, not retargeted, grounded or pinned (--own-rig retarget to retarget it)";
   if (r.diagnostics.legs_by_ankle > 0) feet += "; " + std::to_string(r.diagnostics.legs_by_ankle) + " legs follow the source's ankles";
   if (r.diagnostics.elbow_cut_keys > 0) {
     char buf[160];
@@ -183,6 +188,10 @@ Command add_retarget_command(CLI::App& root) {
                     "a paw hangs from the root or a leg's bind shape differs from the source's; a biped's its "
                     "rotations), rotation or ankle")
       ->check(CLI::IsMember({"auto", "rotation", "ankle"}));
+  c.app->add_option("--own-rig", opt->own_rig,
+                    "a clip made for this very rig (same joint names, hierarchy and bind pose; a tail fix grew or "
+                    "strip-tail removed aside): copy (default: as authored) or retarget (like any other clip)")
+      ->check(CLI::IsMember({"copy", "retarget"}));
   c.app->add_flag("--bake", opt->bake, "bake the tail spring into the new clip (default when the character has a Tail_* chain)");
   c.app->add_flag("--no-bake", opt->no_bake, "do not bake the tail into the new clip");
   c.app->add_option("--bake-fps", opt->bake_fps, "keys per second of the baked tail tracks (default 30)")

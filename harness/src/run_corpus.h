@@ -131,6 +131,12 @@ struct RetargetTarget {
 RetargetTarget prepare_retarget_target(const rig::Character& c, double rate);
 void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& clip,
                     FileResult& r);
+// The checks of a clip the pipeline copied as authored onto its own rig
+// (rig::TransferDiagnostics::own_rig_joints > 0): the skin plays as the
+// artist's clip plays it, and the source file is the target's rig. Fills
+// `row` (the retarget table's entry for that clip).
+void check_own_rig_copy(const rig::Character& c, const ClipSource& src, const rig::TransferResult& t,
+                        const std::string& prefix, FileResult& r, nlohmann::json& row);
 
 // Edge stretch (SPEC §7) of `edges` (welded ids of `welded`) of `c` under
 // `clip` at `samples` evenly spaced times; the Tail_* chain (when present)

@@ -103,6 +103,13 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
     r.row["retarget"][src.key] = row;
     return;
   }
+  // The character's own clip onto its own rig, copied as authored: the
+  // artist's clip is the reference the retarget checks below approximate.
+  if (t.diagnostics.own_rig_joints > 0) {
+    check_own_rig_copy(c, src, t, pre, r, row);
+    r.row["retarget"][src.key] = row;
+    return;
+  }
   const double mpu = c.meters_per_unit;
   const rig::Skeleton& sk = c.skeleton;
   const int n = static_cast<int>(t.times.size());

@@ -97,6 +97,10 @@ Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig:
   rig::TransferOptions to;
   to.sample_rate = rate;
   to.grounding = g;
+  // SPEC §5-6 measure the retarget pipeline's grounding: a fixture's clips
+  // stand for library clips on its own skeleton, retargeted as the article's
+  // were, not copied as authored.
+  to.copy_own_rig_clips = false;
   rig::TransferResult r = rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, to);
   Transfer out;
   if (!r.status.ok() || r.times.size() < 2) return out;

@@ -46,6 +46,13 @@ add_test(NAME retarget_clip_file_without_clips
 add_test(NAME retarget_quadruped_legs_by_ankle
   COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} r=\"${TAILRIG_ASSETS}/characters/Rat.glb\"; w=\"${TAILRIG_ASSETS}/characters/Wolf.glb\"; test -f \"$r\" -a -f \"$w\" || exit 77; h=\"${rt_harness}\"; line=$(\"$h\" retarget \"$r\" \"$w\" --clip 'AnimalArmature|Walk' --out \"${rt_work}/rat_wolf_walk.glb\") || exit 1; echo \"$line\"; echo \"$line\" | grep -q '4 legs follow the source.s ankles' || { echo 'expected the four legs by ankle'; exit 1; }; echo \"$line\" | grep -q 'hind left foot [1-9][0-9]* phases' || { echo 'expected the hind feet named'; exit 1; }; line=$(\"$h\" retarget \"$r\" \"$w\" --clip 'AnimalArmature|Walk' --legs rotation --out \"${rt_work}/rat_wolf_walk_rot.glb\") || exit 1; echo \"$line\" | grep -q 'follow the source.s ankles' && { echo '--legs rotation drove legs by ankle'; exit 1; }; node \"${rt_validate}\" \"${rt_work}/rat_wolf_walk.glb\" && node \"${rt_validate}\" \"${rt_work}/rat_wolf_walk_rot.glb\" || exit 1; \"${expect_exit}\" 2 --one-line-error \"$h\" retarget \"$r\" \"$w\" --legs sideways --out \"${rt_work}/bad.glb\"")
 set_tests_properties(retarget_quadruped_legs_by_ankle PROPERTIES SKIP_RETURN_CODE 77)
+# A clip made for the target's own rig (the T-Rex's own walk onto the
+# T-Rex) is copied as authored and says so; --own-rig retarget retargets it
+# like any other clip (feet pinned); both files are valid; an unknown mode is
+# a usage error.
+add_test(NAME retarget_own_rig_copied
+  COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} t=\"${TAILRIG_ASSETS}/characters/Trex.glb\"; test -f \"$t\" || exit 77; h=\"${rt_harness}\"; line=$(\"$h\" retarget \"$t\" \"$t\" --clip 'Armature|TRex_Walk' --out \"${rt_work}/trex_own.glb\") || exit 1; echo \"$line\"; echo \"$line\" | grep -q \"own rig: 29 joints copied as authored\" || { echo 'expected a copy as authored'; exit 1; }; line=$(\"$h\" retarget \"$t\" \"$t\" --clip 'Armature|TRex_Walk' --own-rig retarget --out \"${rt_work}/trex_own_rt.glb\") || exit 1; echo \"$line\"; echo \"$line\" | grep -q 'left foot [1-9][0-9]* phases' || { echo 'expected a retarget with pinned feet'; exit 1; }; node \"${rt_validate}\" \"${rt_work}/trex_own.glb\" && node \"${rt_validate}\" \"${rt_work}/trex_own_rt.glb\" || exit 1; \"${expect_exit}\" 2 --one-line-error \"$h\" retarget \"$t\" \"$t\" --own-rig sideways --out \"${rt_work}/bad.glb\"")
+set_tests_properties(retarget_own_rig_copied PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME retarget_bad_rate
   COMMAND ${expect_exit} 2 --one-line-error ${rt_harness} retarget fox "${data}/garbage.glb" --rate 0 --out "${rt_work}/bad.glb")
 

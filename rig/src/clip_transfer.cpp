@@ -276,6 +276,20 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (map_joints_by_role(source_cal, target_cal).size() < 2)
     return fail(Status::Code::kBadData, "transfer: source and target share no body roles besides the hips");
 
+  if (opt.copy_own_rig_clips) {
+    const std::vector<int> same = own_rig_joints(source.skeleton, target.skeleton, opt.own_rig);
+    if (!same.empty()) {
+      r.clip = copy_own_rig_clip(source.skeleton, clip, target.skeleton, same, opt.sample_rate);
+      if (r.clip.tracks.empty()) return fail(Status::Code::kBadData, "transfer: copying the clip gave no tracks");
+      r.times = key_times(r.clip);
+      r.lift.assign(r.times.size(), 0.0);
+      r.floor_y = prepared.floor_y;
+      r.diagnostics.own_rig_joints = static_cast<int>(std::count_if(same.begin(), same.end(), [](int s) { return s >= 0; }));
+      r.limbs_note = "the clip's own rig: copied as authored";
+      return r;
+    }
+  }
+
   Clip trimmed;
   const Clip* input = &clip;
   if (opt.skip_leading_bind_pose && starts_with_bind_pose(source.skeleton, clip)) {

@@ -59,6 +59,8 @@ TEST(ClipTransfer, LimbReconciliationNeverTouchesTheHips) {
   const Clip clip = crouch(-0.03, 0.4);
   TransferOptions with, without;
   with.align_floor = without.align_floor = false;  // keep the 3 cm sink for the IK to fix
+  // One skeleton for source and target: retargeted, not copied as authored.
+  with.copy_own_rig_clips = without.copy_own_rig_clips = false;
   without.reconcile_limbs = false;
   const TransferResult a = transfer_clip(source, clip, cal, target, cal, with);
   const TransferResult b = transfer_clip(source, clip, cal, target, cal, without);
@@ -94,6 +96,7 @@ TEST(ClipTransfer, FloorAlignmentPutsTheStanceLevelOnTheFloor) {
   for (double sink : {-0.03, 0.02}) {
     TransferOptions opt;
     opt.reconcile_limbs = false;
+    opt.copy_own_rig_clips = false;  // one skeleton for source and target
     const TransferResult r = transfer_clip(c, crouch(sink, 0.4), cal, c, cal, opt);
     ASSERT_TRUE(r.status.ok()) << r.status.message;
     EXPECT_NEAR(r.floor_alignment, sink, 1e-9);

@@ -99,13 +99,17 @@ TEST(InPlace, TheWolfsInPlaceWalkHasItsStance) {
 // (in place) takes only a flat foot, within 2 % of a leg length. With 6 %,
 // the lifting toe behind a straight leg was pinned and the hips dropped
 // 6.4 cm below the Cyberpunk artist's to reach it (knees bent to match).
+// Retargeted, not copied as authored (copy_own_rig_clips): the same stance
+// test serves a game walk onto a rig of the same family.
 TEST(InPlace, AGameWalkOntoItsOwnRigKeepsItsHips) {
   Character c;
   if (!load_shared_character("CyberpunkCharacter.glb", c)) GTEST_SKIP() << "asset missing: CyberpunkCharacter.glb";
   const Clip* walk_clip = clip_named(c, "CharacterArmature|Walk");
   ASSERT_NE(walk_clip, nullptr);
   const Calibration cal = calibrate(c.skeleton);
-  const TransferResult r = transfer_clip(c, *walk_clip, cal, c, cal, TransferOptions{});
+  TransferOptions retargeted;
+  retargeted.copy_own_rig_clips = false;
+  const TransferResult r = transfer_clip(c, *walk_clip, cal, c, cal, retargeted);
   ASSERT_TRUE(r.status.ok()) << r.status.message;
   EXPECT_LT(std::abs(r.floor_alignment), 0.02 * cal.leg_length);
   EXPECT_GE(r.diagnostics.stance_keys, 20);  // both feet stand, 42 keys

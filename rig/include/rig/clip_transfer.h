@@ -29,6 +29,7 @@
 #include "rig/io.h"
 #include "rig/limb_contact.h"
 #include "rig/model.h"
+#include "rig/own_rig.h"
 #include "rig/retarget.h"
 
 namespace rig {
@@ -103,6 +104,14 @@ struct TransferOptions {
   // run.bvh 8.6 cm off, 1.7 % torn).
   LegDrive legs_by_ankle = LegDrive::kAutoQuadrupeds;
   double straightness_tolerance = 0.1;
+  // A clip made for the target's own rig (rig::own_rig_joints: the same
+  // joint names, hierarchy and bind pose; a grown or stripped tail aside) is
+  // copied as authored (rig::copy_own_rig_clip) and nothing after it runs:
+  // no leading-key trim, floor alignment, arm, elbow, grounding or foot
+  // step. The artist's clip on the artist's rig is the reference the rest of
+  // the pipeline approximates (the T-Rex's own walk, retargeted, sank 2 m).
+  bool copy_own_rig_clips = true;
+  OwnRigOptions own_rig;
 };
 
 // What a transfer could map and how well the feet ended up (for gates and
@@ -120,6 +129,9 @@ struct TransferDiagnostics {
   int arm_turn_keys = 0;      // samples where some arm was turned
   double max_elbow_cut = 0.0; // largest elbow bend removed so the skin holds, rad
   int elbow_cut_keys = 0;     // samples where some elbow bend was limited
+  // Target joints copied as authored (TransferOptions::copy_own_rig_clips:
+  // the target is the clip's own rig); 0 when the clip was retargeted.
+  int own_rig_joints = 0;
 };
 
 struct TransferResult {
