@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rig/pose.h"
+#include "track_sampling.h"
 
 namespace rig {
 namespace {
@@ -33,14 +34,6 @@ bool same_bind(const Skeleton& a, int ja, const Skeleton& b, int jb, double max_
   const Mat4& wb = b.bind_world[jb];
   if (!(rotation_of(wa).angularDistance(rotation_of(wb)) <= max_rotation)) return false;
   return (position(wa) - position(wb)).norm() <= max_translation;
-}
-
-template <typename T>
-Track<T> constant_track(const T& v) {
-  Track<T> t;
-  t.times = {0.0};
-  t.values = {v};
-  return t;
 }
 
 }  // namespace
@@ -91,12 +84,9 @@ Clip copy_own_rig_clip(const Skeleton& source, const Clip& clip, const Skeleton&
     moves[jt.joint] |= !jt.translation.empty();
     scales[jt.joint] |= !jt.scale.empty();
   }
-  // Sample times as rig::retarget's: k / rate, the last one at the duration.
-  const double duration = std::isfinite(clip.duration) ? std::max(0.0, clip.duration) : 0.0;
-  const int frames = std::max(1, static_cast<int>(std::ceil(std::min(duration * sample_rate, 1e7) - 1e-9))) + 1;
-  std::vector<double> times(frames);
-  for (int k = 0; k < frames; ++k) times[k] = std::min(duration, k / sample_rate);
-  if (duration == 0.0) times.resize(1);
+  // Sample times as rig::retarget's (clip durations are bounded at load).
+  const std::vector<double> times = sample_times(clip.duration, sample_rate);
+  const double duration = times.back();
 
   const std::vector<Transform>& held =
       static_cast<int>(source.stored_local.size()) == ns ? source.stored_local : source.neutral_local;

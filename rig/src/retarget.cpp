@@ -6,6 +6,7 @@
 
 #include "rig/limb_contact.h"
 #include "rig/pose.h"
+#include "track_sampling.h"
 
 namespace rig {
 namespace {
@@ -66,14 +67,6 @@ void evaluate(const Calibration& c, const std::vector<Transform>& locals, std::v
     rot[i] = (pr * locals[i].rotation).normalized();
     world[i] = pw * locals[i].matrix();
   }
-}
-
-template <typename T>
-Track<T> constant_track(const T& v) {
-  Track<T> t;
-  t.times = {0.0};
-  t.values = {v};
-  return t;
 }
 
 }  // namespace
@@ -206,11 +199,8 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   };
 
   // Sample times: k / rate, the last one exactly at the duration.
-  const double duration = std::max(0.0, clip.duration);
-  const int frames = std::max(1, static_cast<int>(std::ceil(duration * sample_rate - 1e-9))) + 1;
-  std::vector<double> times(frames);
-  for (int k = 0; k < frames; ++k) times[k] = std::min(duration, k / sample_rate);
-  if (duration == 0.0) times.resize(1);
+  const std::vector<double> times = sample_times(clip.duration, sample_rate);
+  const double duration = times.back();
 
   Clip out;
   out.name = clip.name;
