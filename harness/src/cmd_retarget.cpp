@@ -136,9 +136,19 @@ int run(const Options& o) {
   }
   if (!r.limbs_note.empty()) feet = "feet not pinned: " + r.limbs_note;
   if (o.no_limbs) feet = "feet not pinned (--no-limbs)";
-  if (r.diagnostics.own_rig_joints > 0)
+  const bool copied = r.diagnostics.own_rig_joints > 0;
+  if (copied) {
     feet = "the clip's own rig: " + std::to_string(r.diagnostics.own_rig_joints) +
            " joints copied as authored, not retargeted, grounded or pinned (--own-rig retarget to retarget it)";
+    // Options of the pipeline the copy does not run: said, not silently dropped.
+    std::string unused;
+    for (const auto& [given, flag] : {std::pair{o.count_tail, "--count-tail"}, {o.no_ground, "--no-ground"},
+                                      {o.no_limbs, "--no-limbs"}, {o.contacts_from_target, "--contacts-from-target"},
+                                      {o.legs != "auto", "--legs"}, {o.rate != 30.0, "--rate"}})
+      if (given) unused += std::string(unused.empty() ? "" : ", ") + flag;
+    if (!unused.empty())
+      std::fprintf(stderr, "harness retarget: warning: %s: not used for a clip copied as authored\n", unused.c_str());
+  }
   if (r.diagnostics.legs_by_ankle > 0) feet += "; " + std::to_string(r.diagnostics.legs_by_ankle) + " legs follow the source's ankles";
   if (r.diagnostics.elbow_cut_keys > 0) {
     char buf[160];
@@ -156,9 +166,11 @@ int run(const Options& o) {
   if (rigger_tail > 0) tail_note = " (tail without bones: " + std::to_string(rigger_tail) + " vertices found by detect" +
                                    (o.count_tail ? ", counted)" : ", ignored)");
   else if (o.count_tail) tail_note = " (tail counted)";
-  std::printf("harness retarget: wrote %s: clip '%s' %.2f s, %zu keys at %g Hz; max body lift %.3f m%s; %s\n",
-              o.out.c_str(), name.c_str(), r.clip.duration, r.times.size(), o.rate, max_lift * mpu,
-              tail_note.c_str(), feet.c_str());
+  char keys[64];
+  if (copied) std::snprintf(keys, sizeof keys, "%zu keys as authored", r.times.size());
+  else std::snprintf(keys, sizeof keys, "%zu keys at %g Hz", r.times.size(), o.rate);
+  std::printf("harness retarget: wrote %s: clip '%s' %.2f s, %s; max body lift %.3f m%s; %s\n", o.out.c_str(),
+              name.c_str(), r.clip.duration, keys, max_lift * mpu, tail_note.c_str(), feet.c_str());
   for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
   print_notes("harness retarget", source_loaded);
   return int(kExitOk);

@@ -132,10 +132,15 @@ struct Tables {
       const nlohmann::json rt = row.contains("retarget") ? row["retarget"].value(clip.key, nlohmann::json::object())
                                                           : nlohmann::json::object();
       for (const char* c : kRetargetColumns) full.push_back(cell(rt, c));
-      if (rt.empty()) continue;
-      nlohmann::json line = {row.value("file", ""), clip.key};
-      for (const char* c : kRetargetColumns) line.push_back(cell(rt, c));
-      retarget["rows"].push_back(line);
+      // A character's own clip: copied as authored, then the pipeline on it.
+      for (const std::string& key : {clip.key, clip.key + "_retargeted"}) {
+        const nlohmann::json one = row.contains("retarget") ? row["retarget"].value(key, nlohmann::json::object())
+                                                             : nlohmann::json::object();
+        if (one.empty()) continue;
+        nlohmann::json line = {row.value("file", ""), key};
+        for (const char* c : kRetargetColumns) line.push_back(cell(one, c));
+        retarget["rows"].push_back(line);
+      }
     }
     table["rows"].push_back(full);
     files["rows"].push_back(brief);

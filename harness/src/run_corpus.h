@@ -136,7 +136,8 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
 // artist's clip plays it, and the source file is the target's rig. Fills
 // `row` (the retarget table's entry for that clip).
 void check_own_rig_copy(const rig::Character& c, const ClipSource& src, const rig::TransferResult& t,
-                        const std::string& prefix, FileResult& r, nlohmann::json& row);
+                        const rig::OwnRigOptions& match, const std::string& prefix, FileResult& r,
+                        nlohmann::json& row);
 
 // Edge stretch (SPEC §7) of `edges` (welded ids of `welded`) of `c` under
 // `clip` at `samples` evenly spaced times; the Tail_* chain (when present)

@@ -7,6 +7,7 @@
 // Rat's folded haunch swings its thighs 7.6 deg).
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "rig/own_rig.h"
 #include "rig/pose.h"
@@ -15,33 +16,62 @@
 namespace harness::corpus {
 
 namespace {
-constexpr double kCopyToleranceM = 1e-6;  // float rounding of one sampled pose
+constexpr double kCopyToleranceM = 1e-6;     // float rounding of one pose
+constexpr double kCopyToleranceDeg = 1e-4;
+
+// Where to compare: every key time of the artist's clip and the midpoint
+// between two consecutive ones (a resampled copy would match only on its
+// own keys), sorted, without repeats.
+std::vector<double> compare_times(const rig::Clip& clip) {
+  std::vector<double> keys;
+  for (const rig::JointTracks& jt : clip.tracks)
+    for (const std::vector<double>* t : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      keys.insert(keys.end(), t->begin(), t->end());
+  keys.push_back(0.0);
+  keys.push_back(clip.duration);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<double> out;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    out.push_back(keys[k]);
+    if (k + 1 < keys.size()) out.push_back(0.5 * (keys[k] + keys[k + 1]));
+  }
+  return out;
+}
 }  // namespace
 
 void check_own_rig_copy(const rig::Character& c, const ClipSource& src, const rig::TransferResult& t,
-                        const std::string& pre, FileResult& r, nlohmann::json& row) {
+                        const rig::OwnRigOptions& match, const std::string& pre, FileResult& r, nlohmann::json& row) {
   const rig::Skeleton& sk = c.skeleton;
   const rig::Skeleton& ssk = src.source.skeleton;
   const rig::Clip& clip = src.source.clips[src.clip];
-  const std::vector<int> source_of = rig::own_rig_joints(ssk, sk);
-  // The largest distance between a target joint and its source joint, in
-  // metres, over the output keys; NaN when the rigs no longer match.
-  double error = source_of.empty() ? std::nan("") : 0.0;
-  for (size_t k = 0; !source_of.empty() && k < t.times.size(); ++k) {
-    const std::vector<rig::Mat4> out = rig::pose_at(sk, t.clip, t.times[k]);
-    const std::vector<rig::Mat4> art = rig::pose_at(ssk, clip, t.times[k]);
-    for (int j = 0; j < sk.size(); ++j)
-      if (source_of[j] >= 0)
-        error = std::max(error, (out[j].block<3, 1>(0, 3) - art[source_of[j]].block<3, 1>(0, 3)).norm() *
-                                    c.meters_per_unit);
+  const std::vector<int> source_of = rig::own_rig_joints(ssk, sk, match);
+  // The largest distance (m) and turn (deg) between a target joint and its
+  // source joint in world space; NaN when the rigs no longer match.
+  double error_m = source_of.empty() ? std::nan("") : 0.0, error_deg = error_m;
+  const std::vector<double> times = compare_times(clip);
+  for (size_t k = 0; !source_of.empty() && k < times.size(); ++k) {
+    const std::vector<rig::Mat4> out = rig::pose_at(sk, t.clip, times[k]);
+    const std::vector<rig::Mat4> art = rig::pose_at(ssk, clip, times[k]);
+    for (int j = 0; j < sk.size(); ++j) {
+      if (source_of[j] < 0) continue;
+      const rig::Mat4& a = out[j];
+      const rig::Mat4& b = art[source_of[j]];
+      error_m = std::max(error_m, (a.block<3, 1>(0, 3) - b.block<3, 1>(0, 3)).norm() * c.meters_per_unit);
+      const rig::Quat qa(a.block<3, 3>(0, 0)), qb(b.block<3, 3>(0, 0));
+      error_deg = std::max(error_deg, qa.normalized().angularDistance(qb.normalized()) * 180.0 / M_PI);
+    }
   }
-  add_check(r, pre + "own_rig_joint_error_max_m", error, "<=", kCopyToleranceM,
-            "the character's own clip: " + std::to_string(t.diagnostics.own_rig_joints) +
-                " joints copied as authored; largest joint distance from the artist's clip over " +
-                std::to_string(t.times.size()) + " keys");
+  const std::string where = std::to_string(t.diagnostics.own_rig_joints) +
+                            " joints copied as authored; over the artist's " + std::to_string(times.size()) +
+                            " key times and midpoints";
+  add_check(r, pre + "own_rig_joint_error_max_m", error_m, "<=", kCopyToleranceM,
+            "the character's own clip: largest joint distance from the artist's clip; " + where);
+  add_check(r, pre + "own_rig_joint_turn_max_deg", error_deg, "<=", kCopyToleranceDeg,
+            "the character's own clip: largest joint turn from the artist's clip; " + where);
   r.metrics[pre + "own_rig_joints"] = t.diagnostics.own_rig_joints;
   row["own_rig_joints"] = t.diagnostics.own_rig_joints;
-  row["own_rig_joint_error_m"] = std::isfinite(error) ? nlohmann::json(error) : nlohmann::json(nullptr);
+  row["own_rig_joint_error_m"] = std::isfinite(error_m) ? nlohmann::json(error_m) : nlohmann::json(nullptr);
   row["limbs_note"] = t.limbs_note;
 }
 

@@ -76,7 +76,8 @@ RetargetTarget prepare_retarget_target(const rig::Character& c, double rate) {
 
 void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& src,
                     FileResult& r) {
-  const std::string pre = "retarget." + src.key + ".";
+  std::string key = src.key;  // the retarget table's row and the metrics' name part
+  std::string pre = "retarget." + key + ".";
   const rig::Clip& clip = src.source.clips[src.clip];
   const rig::TransferOptions& to = target.options;
   const int tail_found = target.rigger_tail;
@@ -103,12 +104,26 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
     r.row["retarget"][src.key] = row;
     return;
   }
-  // The character's own clip onto its own rig, copied as authored: the
-  // artist's clip is the reference the retarget checks below approximate.
+  // The character's own clip onto its own rig, copied as authored: checked
+  // against the artist's clip. The pipeline on that clip stays gated too
+  // (retarget.KEY_retargeted.*, as `harness retarget --own-rig retarget`):
+  // it is the path for a same-family rig of other proportions.
   if (t.diagnostics.own_rig_joints > 0) {
-    check_own_rig_copy(c, src, t, pre, r, row);
-    r.row["retarget"][src.key] = row;
-    return;
+    check_own_rig_copy(c, src, t, to.own_rig, pre, r, row);
+    r.row["retarget"][key] = row;
+    rig::TransferOptions retargeted = to;
+    retargeted.copy_own_rig_clips = false;
+    t = rig::transfer_clip(src.source, clip, src_cal, c, target.calibration, target.support, retargeted);
+    key += "_retargeted";
+    pre = "retarget." + key + ".";
+    row = nlohmann::json::object();
+    row["refused"] = !t.status.ok();
+    if (!t.status.ok()) row["reason"] = t.status.message;
+    add_check(r, pre + "refused", t.status.ok() ? 0 : 1, "==", 0, t.status.message);
+    if (!t.status.ok()) {
+      r.row["retarget"][key] = row;
+      return;
+    }
   }
   const double mpu = c.meters_per_unit;
   const rig::Skeleton& sk = c.skeleton;
@@ -372,7 +387,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   if (!worst.empty()) row["torn_on"] = worst;
   for (auto& [k, v] : row.items())
     if (v.is_number_float() && !std::isfinite(v.get<double>())) v = nullptr;
-  r.row["retarget"][src.key] = row;
+  r.row["retarget"][key] = row;
 }
 
 }  // namespace harness::corpus

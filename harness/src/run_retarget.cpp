@@ -81,6 +81,9 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
 
   rig::TransferOptions to;
   to.sample_rate = s.raw.value("rate", 30.0);
+  // These scenarios measure the retarget pipeline (its feet reconciled): a
+  // fixture's own clip among them is retargeted, not copied as authored.
+  to.copy_own_rig_clips = false;
   to.grounding.count_tail = s.raw.value("count_tail", false);
   // Support, floor and soles of the target: one pass over its mesh for every clip.
   const rig::TargetSupport prepared = rig::prepare_target_support(target, target_cal, to);

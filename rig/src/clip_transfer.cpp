@@ -261,7 +261,8 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     return fail(Status::Code::kBadData, "transfer: calibration does not match its skeleton");
   if (!fits(prepared, target))
     return fail(Status::Code::kBadData, "transfer: the target support was prepared for another character");
-  if (!(opt.sample_rate > 0)) return fail(Status::Code::kBadData, "transfer: sample rate must be positive");
+  if (!(opt.sample_rate > 0 && std::isfinite(opt.sample_rate)))
+    return fail(Status::Code::kBadData, "transfer: sample rate must be positive and finite");
   if (source_cal.hips < 0 || target_cal.hips < 0)
     return fail(Status::Code::kBadData,
                 std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
@@ -279,7 +280,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (opt.copy_own_rig_clips) {
     const std::vector<int> same = own_rig_joints(source.skeleton, target.skeleton, opt.own_rig);
     if (!same.empty()) {
-      r.clip = copy_own_rig_clip(source.skeleton, clip, target.skeleton, same, opt.sample_rate);
+      r.clip = copy_own_rig_clip(source.skeleton, clip, target.skeleton, same);
       if (r.clip.tracks.empty()) return fail(Status::Code::kBadData, "transfer: copying the clip gave no tracks");
       r.times = key_times(r.clip);
       r.lift.assign(r.times.size(), 0.0);

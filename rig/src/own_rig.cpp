@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rig/pose.h"
 #include "track_sampling.h"
 
 namespace rig {
@@ -12,12 +11,16 @@ namespace {
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 Quat rotation_of(const Mat4& m) { return Transform::from_matrix(m).rotation; }
 
-// A length to judge bind translations by: the farthest bind joint from the
-// origin (a rig standing at its origin: about its height).
+// A length to judge bind translations by: the diagonal of the bind joints'
+// bounding box (about the rig's height and length, wherever it stands).
 double size_of(const Skeleton& sk) {
-  double s = 0.0;
-  for (const Mat4& m : sk.bind_world) s = std::max(s, position(m).norm());
-  return s;
+  if (sk.bind_world.empty()) return 0.0;
+  Vec3 lo = position(sk.bind_world[0]), hi = lo;
+  for (const Mat4& m : sk.bind_world) {
+    lo = lo.cwiseMin(position(m));
+    hi = hi.cwiseMax(position(m));
+  }
+  return (hi - lo).norm();
 }
 
 bool same_bind(const Skeleton& a, int ja, const Skeleton& b, int jb, double max_rotation, double max_translation) {
@@ -65,65 +68,53 @@ std::vector<int> own_rig_joints(const Skeleton& source, const Skeleton& target, 
     source_of[j] = s;
     hips |= target.roles[j].part == BodyPart::kHips;
   }
-  return hips ? source_of : std::vector<int>{};
+  if (!hips) return {};
+  // Source joints the target lacks may only be what strip-tail removes (no
+  // body role): a body joint the target does not have is another rig.
+  std::vector<char> used(ns, 0);
+  for (int s : source_of)
+    if (s >= 0) used[s] = 1;
+  for (int s = 0; s < ns; ++s)
+    if (!used[s] && source.roles[s].part != BodyPart::kNone) return {};
+  return source_of;
 }
 
 Clip copy_own_rig_clip(const Skeleton& source, const Clip& clip, const Skeleton& target,
-                       std::span<const int> source_of, double sample_rate) {
+                       std::span<const int> source_of) {
   const int nt = target.size(), ns = source.size();
-  if (!(sample_rate > 0) || static_cast<int>(source_of.size()) != nt ||
-      static_cast<int>(target.neutral_local.size()) != nt || static_cast<int>(source.neutral_local.size()) != ns)
+  if (static_cast<int>(source_of.size()) != nt || static_cast<int>(target.neutral_local.size()) != nt ||
+      static_cast<int>(source.neutral_local.size()) != ns)
     return {};
   for (int s : source_of)
     if (s >= ns) return {};
-  // Which channels of each source joint the clip animates.
-  std::vector<char> turns(ns, 0), moves(ns, 0), scales(ns, 0);
+  // Per source joint, each channel's track: the last one the clip has, as
+  // apply_clip lets a later track of a joint win.
+  std::vector<const Track<Quat>*> turn(ns, nullptr);
+  std::vector<const Track<Vec3>*> move(ns, nullptr), scale(ns, nullptr);
   for (const JointTracks& jt : clip.tracks) {
     if (jt.joint < 0 || jt.joint >= ns) continue;
-    turns[jt.joint] |= !jt.rotation.empty();
-    moves[jt.joint] |= !jt.translation.empty();
-    scales[jt.joint] |= !jt.scale.empty();
+    if (!jt.rotation.empty()) turn[jt.joint] = &jt.rotation;
+    if (!jt.translation.empty()) move[jt.joint] = &jt.translation;
+    if (!jt.scale.empty()) scale[jt.joint] = &jt.scale;
   }
-  // Sample times as rig::retarget's (clip durations are bounded at load).
-  const std::vector<double> times = sample_times(clip.duration, sample_rate);
-  const double duration = times.back();
-
   const std::vector<Transform>& held =
       static_cast<int>(source.stored_local.size()) == ns ? source.stored_local : source.neutral_local;
   Clip out;
   out.name = clip.name;
-  out.duration = duration;
+  out.duration = std::isfinite(clip.duration) ? std::max(0.0, clip.duration) : 0.0;
   out.tracks.resize(nt);
   for (int j = 0; j < nt; ++j) {
     JointTracks& jt = out.tracks[j];
     jt.joint = j;
     const int s = source_of[j];
-    // A channel the clip leaves alone plays as the source file's node holds
-    // it (glTF and FBX players), not as its bind pose; a joint of the
+    // The artist's keys, times and interpolation as they are. A channel the
+    // clip leaves alone plays as the source file's node holds it (glTF and
+    // FBX players), not as its bind pose: one key of that; a joint of the
     // target's alone (a grown tail) stays in its bind pose.
     const Transform& rest = s < 0 ? target.neutral_local[j] : held[s];
-    jt.rotation = s >= 0 && turns[s] ? Track<Quat>{times, {}} : constant_track(rest.rotation);
-    jt.translation = s >= 0 && moves[s] ? Track<Vec3>{times, {}} : constant_track(rest.translation);
-    jt.scale = s >= 0 && scales[s] ? Track<Vec3>{times, {}} : constant_track(rest.scale);
-  }
-  std::vector<Transform> locals;
-  for (double t : times) {
-    locals = held;
-    apply_clip(clip, t, locals);
-    for (int j = 0; j < nt; ++j) {
-      const int s = source_of[j];
-      if (s < 0) continue;
-      JointTracks& jt = out.tracks[j];
-      if (turns[s]) {
-        Quat q = locals[s].rotation.normalized();
-        // Shortest path from the previous key (q and -q are one rotation).
-        if (!jt.rotation.values.empty() && jt.rotation.values.back().coeffs().dot(q.coeffs()) < 0)
-          q.coeffs() = -q.coeffs();
-        jt.rotation.values.push_back(q);
-      }
-      if (moves[s]) jt.translation.values.push_back(locals[s].translation);
-      if (scales[s]) jt.scale.values.push_back(locals[s].scale);
-    }
+    jt.rotation = s >= 0 && turn[s] ? *turn[s] : constant_track(rest.rotation);
+    jt.translation = s >= 0 && move[s] ? *move[s] : constant_track(rest.translation);
+    jt.scale = s >= 0 && scale[s] ? *scale[s] : constant_track(rest.scale);
   }
   return out;
 }

@@ -137,7 +137,8 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& src, cons
 Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
               const Calibration& dst, const Skeleton& target, double sample_rate) {
   // No exceptions cross the library boundary: a mismatch gives an empty clip.
-  if (source.skeleton.size() != src.size() || target.size() != dst.size() || !(sample_rate > 0))
+  if (source.skeleton.size() != src.size() || target.size() != dst.size() ||
+      !(sample_rate > 0 && std::isfinite(sample_rate)))
     return Clip{};
   const int nt = dst.size();
   std::vector<int> source_of(nt, -1);

@@ -1,4 +1,4 @@
-// Internal: the sampling rig::retarget and rig::copy_own_rig_clip share.
+// Internal: track helpers of rig::retarget and rig::copy_own_rig_clip.
 #pragma once
 
 #include <algorithm>

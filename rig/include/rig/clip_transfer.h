@@ -2,6 +2,8 @@
 // character, lift the body off the floor where it sinks (tail ignored), then
 // pin the feet in their contact phases.
 //
+//   [the target is the clip's own rig (own_rig_joints): the clip copied as
+//    authored (copy_own_rig_clip), and nothing below runs]
 //   [drop a leading bind-pose key: CMU FBX clips start with one T-pose frame]
 //   retarget (from calibrations, private copies)
 //     -> floor alignment: the source's own floor onto the target's floor
@@ -161,7 +163,9 @@ struct TransferResult {
 // different leg counts (a biped clip onto a quadruped); the message is one
 // line saying which. Legs whose feet hang elsewhere in the tree (under the
 // root, like IK targets) are animated from the source's legs and their feet
-// placed where the shin puts them, then pinned in stance.
+// placed where the shin puts them, then pinned in stance. A clip made for the
+// target's own rig is copied as authored instead (copy_own_rig_clips): its
+// keys as they are (times: the longest track's), no lift, no feet pinned.
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal,
                              const TransferOptions& options = {});

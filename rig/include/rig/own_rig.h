@@ -23,9 +23,10 @@ namespace rig {
 struct OwnRigOptions {
   // Bind pose agreement per name-matched joint, local and world: rotations
   // within max_rotation (rad), translations within max_translation x the
-  // target's size (its longest bind joint distance from the origin, at least
-  // its leg length). Loose enough for float32 round trips through a file,
-  // far below any change of proportions (a 1 % longer shin is 100x this).
+  // diagonal of the target's bind joints' bounding box (local offsets
+  // measured in bind space). Loose enough for float32 round trips through a
+  // file, far below a change of proportions: a shin 1 % longer moves its
+  // foot by about 25x this on a biped.
   double max_rotation = 1e-3;
   double max_translation = 1e-4;
 };
@@ -35,21 +36,24 @@ struct OwnRigOptions {
 // `source`'s own rig:
 // - some target joint with a body role (skeleton.roles, part other than
 //   none) has no source joint of its name, or the hips do not match;
-// - some name-matched pair differs in its parent's name, or in its bind pose
-//   (local or world) beyond the options' tolerances.
-// Source joints the target lacks (a tail strip-tail removed) are dropped.
+// - some name-matched pair differs in its body role, its parent's name, or
+//   its bind pose (local or world) beyond the options' tolerances;
+// - some source joint with a body role has no target joint of its name.
+// Source joints the target lacks without a body role (a tail strip-tail
+// removed) are dropped. Meshes are not compared: characters sharing one
+// skeleton (a game's variants of one rig) share its clips as authored.
 std::vector<int> own_rig_joints(const Skeleton& source, const Skeleton& target, const OwnRigOptions& options = {});
 
 // `clip` (animating `source`) onto `target`'s joints through `source_of`
-// (own_rig_joints), sampled at `sample_rate` Hz over the clip's duration
-// (the last sample exactly at it), as rig::retarget samples: a matched
-// joint takes its source's local rotation, translation and scale wherever
-// the clip animates that channel, else the source's stored local (the node's
-// own transform, which a player holds for a channel the clip leaves alone),
-// one key; a joint of the target's alone keeps its neutral local (one key),
-// as rig::retarget leaves unmapped joints. An empty clip when `source_of` does not fit
-// `target` or an index is out of `source`, or sample_rate <= 0.
+// (own_rig_joints), as authored: every channel the clip animates on a matched
+// joint keeps its keys, times and interpolation (no resampling: the artist's
+// 24 fps keys stay on their frames, step and cubic-spline tracks stay so);
+// a channel it leaves alone gets one key of the source's stored local (the
+// node's own transform, which a player holds for it); a joint of the
+// target's alone keeps its neutral local (one key), as rig::retarget leaves
+// unmapped joints. Every target joint gets one JointTracks. An empty clip
+// when `source_of` does not fit `target` or an index is out of `source`.
 Clip copy_own_rig_clip(const Skeleton& source, const Clip& clip, const Skeleton& target,
-                       std::span<const int> source_of, double sample_rate);
+                       std::span<const int> source_of);
 
 }  // namespace rig

@@ -65,7 +65,7 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& source,
 // source clip's duration (last sample exactly at the duration); rotation,
 // translation and scale tracks for every joint (constant ones have one key).
 // `target` is only checked for size against `target_cal`, `source` likewise;
-// a mismatch (or sample_rate <= 0) returns an empty clip (no tracks).
+// a mismatch (or a sample_rate not positive and finite) returns an empty clip (no tracks).
 Clip retarget(const Character& source, const Clip& clip, const Calibration& source_cal,
               const Calibration& target_cal, const Skeleton& target, double sample_rate = 30.0);
 
