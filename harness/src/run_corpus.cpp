@@ -129,13 +129,14 @@ struct Tables {
     for (const char* c : kFileColumns) brief.push_back(cell(row, c)), full.push_back(cell(row, c));
     for (const char* c : kExtraColumns) full.push_back(cell(row, c));
     for (const auto& clip : clips) {
-      const nlohmann::json rt = row.contains("retarget") ? row["retarget"].value(clip.key, nlohmann::json::object())
-                                                          : nlohmann::json::object();
+      auto entry = [&](const std::string& key) {
+        return row.contains("retarget") ? row["retarget"].value(key, nlohmann::json::object()) : nlohmann::json::object();
+      };
+      const nlohmann::json rt = entry(clip.key);
       for (const char* c : kRetargetColumns) full.push_back(cell(rt, c));
       // A character's own clip: copied as authored, then the pipeline on it.
       for (const std::string& key : {clip.key, clip.key + "_retargeted"}) {
-        const nlohmann::json one = row.contains("retarget") ? row["retarget"].value(key, nlohmann::json::object())
-                                                             : nlohmann::json::object();
+        const nlohmann::json one = entry(key);
         if (one.empty()) continue;
         nlohmann::json line = {row.value("file", ""), key};
         for (const char* c : kRetargetColumns) line.push_back(cell(one, c));

@@ -109,7 +109,7 @@ TEST(InPlace, AGameWalkOntoItsOwnRigKeepsItsHips) {
   const Calibration cal = calibrate(c.skeleton);
   TransferOptions retargeted;
   retargeted.copy_own_rig_clips = false;
-  const TransferResult r = transfer_clip(c, *walk_clip, cal, c, cal, retargeted);
+  const TransferResult r = transfer_onto_itself(c, *walk_clip, retargeted);
   ASSERT_TRUE(r.status.ok()) << r.status.message;
   EXPECT_LT(std::abs(r.floor_alignment), 0.02 * cal.leg_length);
   EXPECT_GE(r.diagnostics.stance_keys, 20);  // both feet stand, 42 keys

@@ -52,8 +52,7 @@ TEST(OwnRig, TheTrexsOwnWalkIsCopiedAsAuthored) {
   if (!load_shared_character("Trex.glb", trex)) GTEST_SKIP() << "asset missing: Trex.glb";
   const Clip* walk = clip_named(trex, "Armature|TRex_Walk");
   ASSERT_NE(walk, nullptr);
-  const Calibration cal = calibrate(trex.skeleton);
-  const TransferResult r = transfer_clip(trex, *walk, cal, trex, cal, TransferOptions{});
+  const TransferResult r = transfer_onto_itself(trex, *walk);
   ASSERT_TRUE(r.status.ok()) << r.status.message;
   EXPECT_EQ(r.diagnostics.own_rig_joints, trex.skeleton.size());
   EXPECT_EQ(r.start_time, 0.0);
@@ -84,7 +83,7 @@ TEST(OwnRig, TheTrexsOwnWalkIsCopiedAsAuthored) {
   // With the copy off, the same clip is retargeted like any other.
   TransferOptions retargeted;
   retargeted.copy_own_rig_clips = false;
-  const TransferResult q = transfer_clip(trex, *walk, cal, trex, cal, retargeted);
+  const TransferResult q = transfer_onto_itself(trex, *walk, retargeted);
   ASSERT_TRUE(q.status.ok()) << q.status.message;
   EXPECT_EQ(q.diagnostics.own_rig_joints, 0);
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 
+#include "rig/clip_transfer.h"
 #include "rig/io.h"
 #include "rig/model.h"
 
@@ -21,6 +22,13 @@ inline const Clip* clip_named(const Character& c, const std::string& name) {
   for (const Clip& x : c.clips)
     if (x.name == name) return &x;
   return nullptr;
+}
+
+// `clip`, one of `c`'s own, transferred onto `c` itself (one calibration for
+// both sides).
+inline TransferResult transfer_onto_itself(const Character& c, const Clip& clip, const TransferOptions& o = {}) {
+  const Calibration cal = calibrate(c.skeleton);
+  return transfer_clip(c, clip, cal, c, cal, o);
 }
 
 }  // namespace rig
