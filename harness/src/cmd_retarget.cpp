@@ -150,6 +150,8 @@ int run(const Options& o) {
       std::fprintf(stderr, "harness retarget: warning: %s: not used for a clip copied as authored\n", unused.c_str());
   }
   if (r.diagnostics.legs_by_ankle > 0) feet += "; " + std::to_string(r.diagnostics.legs_by_ankle) + " legs follow the source's ankles";
+  if (r.diagnostics.joints_by_name > 0)
+    feet += "; " + std::to_string(r.diagnostics.joints_by_name) + " joints without a body role follow the source's of their name";
   if (r.diagnostics.elbow_cut_keys > 0) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "; elbows bent less at %d keys (skin would tear), by up to %.0f deg",

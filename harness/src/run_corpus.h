@@ -139,6 +139,13 @@ void check_own_rig_copy(const rig::Character& c, const ClipSource& src, const ri
                         const rig::OwnRigOptions& match, const std::string& prefix, FileResult& r,
                         nlohmann::json& row);
 
+// The pipeline's output on a character's own clip (copy off), against the
+// artist's clip skinned on the same mesh: mean (checked) and largest vertex
+// distance over SPEC §7's 24 samples, x H; the fidelity a rig family's
+// other member of other proportions gets.
+void check_own_clip_retargeted(const rig::Character& c, const ClipSource& src, const rig::TransferResult& t,
+                                const std::string& pre, FileResult& r, nlohmann::json& row);
+
 // Edge stretch (SPEC §7) of `edges` (welded ids of `welded`) of `c` under
 // `clip` at `samples` evenly spaced times; the Tail_* chain (when present)
 // driven by the spring solver. Shared by strip_fix and the fixture checks.

@@ -11,6 +11,7 @@
 
 #include "rig/own_rig.h"
 #include "rig/pose.h"
+#include "rig/weld.h"
 #include "run_corpus.h"
 
 namespace harness::corpus {
@@ -18,6 +19,12 @@ namespace harness::corpus {
 namespace {
 constexpr double kCopyToleranceM = 1e-6;     // float rounding of one pose
 constexpr double kCopyToleranceDeg = 1e-4;
+constexpr int kSamples = 24;                  // SPEC §7's evenly spaced times
+// The pipeline on an artist's own walk: within 2 % of the character's
+// height of the artist's skin on average (the T-Rex's walk was 4.6 % off
+// before the pipeline read the clip as a player shows it, its rig family's
+// hip and spine joints and its IK feet).
+constexpr double kPipelineOwnClipMeanH = 0.02;
 
 // Where to compare: every key time of the artist's clip and the midpoint
 // between two consecutive ones (a resampled copy would match only on its
@@ -73,6 +80,39 @@ void check_own_rig_copy(const rig::Character& c, const ClipSource& src, const ri
   row["own_rig_joints"] = t.diagnostics.own_rig_joints;
   row["own_rig_joint_error_m"] = std::isfinite(error_m) ? nlohmann::json(error_m) : nlohmann::json(nullptr);
   row["limbs_note"] = t.limbs_note;
+}
+
+void check_own_clip_retargeted(const rig::Character& c, const ClipSource& src, const rig::TransferResult& t,
+                                const std::string& pre, FileResult& r, nlohmann::json& row) {
+  const rig::Skeleton& sk = c.skeleton;
+  const rig::Character& art = src.source;
+  const rig::Clip& clip = art.clips[src.clip];
+  const double model_h = rig::model_height(c.mesh.positions);
+  const double h = model_h > 0.0 ? model_h : 1.0;
+  double sum = 0.0, most = 0.0;
+  long count = 0;
+  const int nv = c.mesh.vertex_count();
+  const bool same_mesh = art.mesh.vertex_count() == nv && art.has_skin() && c.has_skin();
+  for (int k = 0; same_mesh && k < kSamples; ++k) {
+    const double time = t.clip.duration * k / (kSamples - 1);
+    const std::vector<rig::Vec3> ours = rig::skin_positions(c.mesh, c.skin, sk, rig::pose_at(sk, t.clip, time));
+    const std::vector<rig::Vec3> theirs =
+        rig::skin_positions(art.mesh, art.skin, art.skeleton, rig::pose_at(art.skeleton, clip, time + t.start_time));
+    for (int v = 0; v < nv; ++v) {
+      const double d = (ours[v] - theirs[v]).norm() / h;
+      sum += d;
+      most = std::max(most, d);
+      ++count;
+    }
+  }
+  const double mean = count > 0 ? sum / count : std::nan("");
+  if (count == 0) most = std::nan("");
+  add_check(r, pre + "artist_pose_error_mean_h", mean, "<=", kPipelineOwnClipMeanH,
+            "the pipeline on the character's own clip (the path of a rig family's other member): mean vertex "
+            "distance from the artist's clip over " + std::to_string(kSamples) + " samples, x H");
+  r.metrics[pre + "artist_pose_error_max_h"] = most;
+  row["artist_pose_error_mean_h"] = std::isfinite(mean) ? nlohmann::json(mean) : nlohmann::json(nullptr);
+  row["artist_pose_error_max_h"] = std::isfinite(most) ? nlohmann::json(most) : nlohmann::json(nullptr);
 }
 
 }  // namespace harness::corpus

@@ -124,6 +124,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
       r.row["retarget"][key] = row;
       return;
     }
+    check_own_clip_retargeted(c, src, t, pre, r, row);
   }
   const double mpu = c.meters_per_unit;
   const rig::Skeleton& sk = c.skeleton;
@@ -152,16 +153,27 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   for (int v = 0; v < nv; ++v)
     if (body[v] && !prop[v]) bind_floor = std::min(bind_floor, c.mesh.positions[v].y());
 
-  // Legs move: per thigh joint, the largest angle between two of its local
-  // rotations over the clip; the smallest over the thighs.
+  // Legs move: per thigh joint, the largest angle between two of its
+  // rotations relative to the pelvis over the clip (its local rotation when
+  // it hangs from the pelvis; a rig family's hip joints between them, the
+  // Wolf's BackShoulder and BackLeg, swing the leg as much as the thigh
+  // does); the smallest over the thighs.
   std::vector<int> thighs;
-  for (int j = 0; j < sk.size(); ++j)
+  int pelvis = -1;
+  for (int j = 0; j < sk.size(); ++j) {
     if (sk.roles[j].part == BodyPart::kThigh) thighs.push_back(j);
+    if (sk.roles[j].part == BodyPart::kHips && pelvis < 0) pelvis = j;
+  }
   std::vector<std::vector<rig::Quat>> thigh_rot(thighs.size());
   for (int k = 0; k < n; ++k) {  // every key: the widest swing is not missed between samples
     std::vector<rig::Transform> locals = sk.neutral_local;
     rig::apply_clip(t.clip, t.times[k], locals);
-    for (size_t q = 0; q < thighs.size(); ++q) thigh_rot[q].push_back(locals[thighs[q]].rotation);
+    const std::vector<rig::Mat4> world = rig::local_to_world(sk, locals);
+    const rig::Quat frame = pelvis >= 0 ? rig::Transform::from_matrix(world[pelvis]).rotation : rig::Quat::Identity();
+    for (size_t q = 0; q < thighs.size(); ++q)
+      thigh_rot[q].push_back(pelvis >= 0 && thighs[q] != pelvis
+                                 ? rig::Quat(frame.conjugate() * rig::Transform::from_matrix(world[thighs[q]]).rotation)
+                                 : locals[thighs[q]].rotation);
   }
   double leg_range = thighs.empty() ? kNaN : kInf;
   for (const auto& rots : thigh_rot) {

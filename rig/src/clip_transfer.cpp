@@ -6,6 +6,7 @@
 #include <string>
 
 #include "clip_transfer_legs.h"
+#include "rig/own_rig.h"
 #include "rig/pose.h"
 #include "rig/weld.h"
 
@@ -291,15 +292,28 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     }
   }
 
-  Clip trimmed;
+  // The clip as a player shows it: a channel it leaves alone holds the
+  // source file's node value (glTF and FBX players), not the bind pose. The
+  // T-Rex's walk leaves its spine's root joint alone, stored 25 deg off its
+  // bind: evaluated from the bind pose, its whole neck and head went half
+  // a metre off the artist's (a rig family's other member inherits that).
+  Clip played, trimmed;
   const Clip* input = &clip;
-  if (opt.skip_leading_bind_pose && starts_with_bind_pose(source.skeleton, clip)) {
+  if (opt.hold_source_node_pose) {
+    std::vector<int> itself(static_cast<size_t>(source.skeleton.size()));
+    for (int j = 0; j < source.skeleton.size(); ++j) itself[static_cast<size_t>(j)] = j;
+    played = copy_own_rig_clip(source.skeleton, clip, source.skeleton, itself);
+    if (!played.tracks.empty()) input = &played;
+  }
+  if (opt.skip_leading_bind_pose && starts_with_bind_pose(source.skeleton, clip)) {  // the keys as authored
     double t0 = 0, t1 = 0;
     first_two_keys(clip, t0, t1);
     r.start_time = t1;
-    trimmed = trim_clip_start(clip, t1);
+    trimmed = trim_clip_start(*input, t1);
     input = &trimmed;
   }
+  r.diagnostics.joints_by_name = static_cast<int>(
+      map_joints_by_name(source_cal, target_cal, map_joints_by_role(source_cal, target_cal)).size());
   Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate);
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
@@ -313,12 +327,18 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto ||
         (opt.legs_by_ankle == TransferOptions::LegDrive::kAutoQuadrupeds && quadrupeds)) {
       const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);
+      // A detached paw follows the source's own detached foot (retarget
+      // keeps it as far off its shin as the source's is): only a source
+      // whose foot rides on its shin leaves the paw to the ankle drive.
       for (const Leg& d : dl) {
-        by_ankle |= d.detached_foot;
+        bool paired_detached = false;
         for (const Leg& s : sl)
-          if (s.side == d.side && s.front == d.front &&
-              std::abs(straightness(target.skeleton, d) - straightness(source.skeleton, s)) > opt.straightness_tolerance)
-            by_ankle = true;
+          if (s.side == d.side && s.front == d.front) {
+            paired_detached |= s.detached_foot;
+            if (std::abs(straightness(target.skeleton, d) - straightness(source.skeleton, s)) > opt.straightness_tolerance)
+              by_ankle = true;
+          }
+        by_ankle |= d.detached_foot && !paired_detached;
       }
     }
     if (by_ankle) r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, *input, target.skeleton, r.times, out);
@@ -362,7 +382,8 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
       resting.contact.under_floor_is_contact = false;
       const std::vector<std::vector<ContactPhase>> pinned =
           union_phases(source_phases, detect_leg_contacts(sk, out, r.times, resting), n);
-      r.floor_alignment = std::max(level, lowest_reaching_alignment(sk, out, r.times, pinned, clear));
+      const double reach = source_leg_reach(source.skeleton, *input, r.times);
+      r.floor_alignment = std::max(level, lowest_reaching_alignment(sk, out, r.times, pinned, clear, reach));
       add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
     }
   } else if (opt.align_floor) {

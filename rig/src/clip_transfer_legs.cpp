@@ -26,19 +26,42 @@ std::vector<Mat4> neutral_pose_at(const Skeleton& sk, const Clip& clip, double t
 }
 
 // Feet hung outside their leg (under the root, like IK targets) do not
-// move with the hips: after the hips move, each such foot is put back where
-// its shin ends (the foot's bind offset in the shin), as retarget placed it.
-void follow_detached_feet(const Skeleton& sk, const std::vector<double>& times, Clip& clip) {
+// move with the hips. Per detached foot keyed at `times`: its offset in its
+// shin's frame at each key, as retarget placed it (the bind offset, or off
+// it as the source's own IK foot was), to put it back there after the hips
+// move.
+struct DetachedOffsets {
+  int foot, shin;
+  std::vector<Vec3> in_shin;
+};
+std::vector<DetachedOffsets> detached_offsets(const Skeleton& sk, const std::vector<double>& times,
+                                              const Clip& clip) {
+  std::vector<DetachedOffsets> out;
   for (const Leg& leg : find_legs(sk)) {
     if (!leg.detached_foot) continue;
     auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == leg.foot; });
     if (it == clip.tracks.end() || it->translation.times != times) continue;  // retarget keys every detached foot
-    const Vec3 offset = (sk.bind_world[leg.shin].inverse() * position(sk.bind_world[leg.foot]).homogeneous()).head<3>();
-    const int p = sk.parents[leg.foot];
-    for (size_t k = 0; k < times.size(); ++k) {
+    out.push_back({leg.foot, leg.shin, {}});
+  }
+  if (out.empty()) return out;
+  for (double t : times) {
+    const std::vector<Mat4> world = neutral_pose_at(sk, clip, t);
+    for (DetachedOffsets& d : out)
+      d.in_shin.push_back((world[d.shin].inverse() * position(world[d.foot]).homogeneous()).head<3>());
+  }
+  return out;
+}
+
+void follow_detached_feet(const Skeleton& sk, const std::vector<double>& times,
+                          const std::vector<DetachedOffsets>& feet, Clip& clip) {
+  for (const DetachedOffsets& d : feet) {
+    auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == d.foot; });
+    if (it == clip.tracks.end() || it->translation.times != times) continue;
+    const int p = sk.parents[d.foot];
+    for (size_t k = 0; k < times.size() && k < d.in_shin.size(); ++k) {
       const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[k]);
-      const Mat4 parent = p < 0 ? sk.root_parent_world[leg.foot] : world[p];
-      const Vec3 want = (world[leg.shin] * offset.homogeneous()).head<3>();
+      const Mat4 parent = p < 0 ? sk.root_parent_world[d.foot] : world[p];
+      const Vec3 want = (world[d.shin] * d.in_shin[k].homogeneous()).head<3>();
       it->translation.values[k] = (parent.inverse() * want.homogeneous()).head<3>();
     }
   }
@@ -61,6 +84,7 @@ void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& t
     it = clip.tracks.end() - 1;
     it->joint = hips;
   }
+  const std::vector<DetachedOffsets> feet = detached_offsets(sk, times, clip);
   Track<Vec3>& tr = it->translation;
   if (tr.times != times) {
     std::vector<Vec3> values;
@@ -76,12 +100,27 @@ void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& t
     // World +y expressed in the parent's frame.
     tr.values[k] += parent.block<3, 3>(0, 0).inverse() * Vec3(0, dy[k], 0);
   }
-  follow_detached_feet(sk, times, clip);
+  follow_detached_feet(sk, times, feet, clip);
+}
+
+double source_leg_reach(const Skeleton& source, const Clip& clip, const std::vector<double>& times) {
+  double most = 1.0;
+  const std::vector<Leg> legs = find_legs(source);
+  if (legs.empty()) return most;
+  for (double t : times) {
+    const std::vector<Mat4> world = neutral_pose_at(source, clip, t);
+    for (const Leg& leg : legs) {
+      const double length = leg_length_bind(source, leg);
+      const double reach = (position(world[leg.foot]) - position(world[leg.thigh])).norm();
+      if (length > 0.0 && std::isfinite(reach)) most = std::max(most, reach / length);
+    }
+  }
+  return std::min(most, kMaxLegReach);
 }
 
 double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
                                  const std::vector<std::vector<ContactPhase>>& phases,
-                                 const std::vector<std::vector<double>>& clearance) {
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
   const std::vector<Leg> legs = find_legs(sk);
   const int n = static_cast<int>(times.size());
   std::vector<std::vector<bool>> stance;
@@ -101,7 +140,8 @@ double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std
       Vec3 v = position(world[leg.foot]) - position(world[leg.thigh]);
       v.y() -= clearance[li][static_cast<size_t>(k)];
       // A hair inside full extension: the IK then reaches it despite rounding.
-      const double reach = leg_length_bind(sk, leg) * (1.0 - 1e-6), side2 = v.x() * v.x() + v.z() * v.z();
+      const double reach = leg_length_bind(sk, leg) * std::clamp(reach_scale, 1.0, kMaxLegReach) * (1.0 - 1e-6),
+                   side2 = v.x() * v.x() + v.z() * v.z();
       if (side2 >= reach * reach) continue;  // out of reach at any height
       // |v + a y| <= reach  <=>  a >= -v.y - sqrt(reach^2 - side^2)
       least = std::max(least, -v.y() - std::sqrt(reach * reach - side2));

@@ -14,13 +14,22 @@ namespace rig {
 void add_hips_world_y(const Skeleton& sk, int hips, const std::vector<double>& times, const std::vector<double>& dy,
                       Clip& clip);
 
+// How far the source's legs reach over `clip` at `times`, hip to ankle over
+// their bind chain length, at least 1 and at most kMaxLegReach. A leg whose
+// foot is an IK target of its own (the T-Rex's, under the root) reaches past
+// its chain when the clip puts the foot there; a mocap leg never does.
+constexpr double kMaxLegReach = 1.5;
+double source_leg_reach(const Skeleton& source, const Clip& clip, const std::vector<double>& times);
+
 // The least floor alignment (hips lowered by it; negative raises them) at
 // which every foot pinned to the floor in its stance phases stays within its
-// leg's reach: a raise past it leaves a straight stance leg hovering.
-// -inf when no stance sample constrains it.
+// leg's reach (its bind chain length x `reach_scale`, source_leg_reach: the
+// target's detached feet stand as far off their shins as the source's): a
+// raise past it leaves a straight stance leg hovering. -inf when no stance
+// sample constrains it.
 double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
                                  const std::vector<std::vector<ContactPhase>>& phases,
-                                 const std::vector<std::vector<double>>& clearance);
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale);
 
 // Bind hip-to-ankle distance over the chain length (1 = straight leg).
 double straightness(const Skeleton& sk, const Leg& leg);

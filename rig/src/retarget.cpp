@@ -52,6 +52,22 @@ std::vector<int> spine_chain(const Calibration& c) {
   return out;
 }
 
+// Where the hind thighs attach, from the hips joint (bind space), when that
+// is over a quarter leg away from it; zero otherwise (the hips joint is the
+// pivot).
+Vec3 pelvis_pivot(const Calibration& c) {
+  Vec3 sum = Vec3::Zero();
+  int count = 0;
+  for (int j = 0; j < c.size(); ++j)
+    if (c.roles[j].part == BodyPart::kThigh && !c.roles[j].front) {
+      sum += position(c.bind_world[j]);
+      ++count;
+    }
+  if (count == 0 || c.hips < 0) return Vec3::Zero();
+  const Vec3 off = sum / count - c.hips_bind_position;
+  return off.norm() > 0.25 * c.leg_length ? off : Vec3::Zero();
+}
+
 Quat root_rotation(const Mat4& m) { return Transform::from_matrix(m).rotation; }
 
 // World rotations and matrices of a calibrated skeleton for given locals.
@@ -134,6 +150,28 @@ std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& src, cons
   return pairs;
 }
 
+std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& src, const Calibration& dst,
+                                                    const std::vector<std::pair<int, int>>& by_role) {
+  const int nt = dst.size(), ns = src.size();
+  std::vector<int> source_of(static_cast<size_t>(nt), -1);
+  for (const auto& [tj, sj] : by_role)
+    if (tj >= 0 && tj < nt && sj >= 0 && sj < ns) source_of[tj] = sj;
+  std::map<std::string, int> source_named;
+  for (int i = 0; i < ns; ++i) source_named.emplace(src.names[i], i);  // first of a repeated name
+  std::vector<std::pair<int, int>> pairs;
+  for (int j = 0; j < nt; ++j) {  // topological order: a parent is mapped before its children
+    const int p = dst.parents[j];
+    if (source_of[j] >= 0 || p < 0 || source_of[p] < 0 || dst.roles[j].part != BodyPart::kNone) continue;
+    const auto it = source_named.find(dst.names[j]);
+    if (it == source_named.end()) continue;
+    const int sj = it->second;
+    if (src.parents[sj] != source_of[p] || src.roles[sj].part != BodyPart::kNone) continue;
+    source_of[j] = sj;
+    pairs.emplace_back(j, sj);
+  }
+  return pairs;
+}
+
 Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
               const Calibration& dst, const Skeleton& target, double sample_rate) {
   // No exceptions cross the library boundary: a mismatch gives an empty clip.
@@ -142,7 +180,23 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     return Clip{};
   const int nt = dst.size();
   std::vector<int> source_of(nt, -1);
-  for (const auto& [tj, sj] : map_joints_by_role(src, dst)) source_of[tj] = sj;
+  const std::vector<std::pair<int, int>> by_role = map_joints_by_role(src, dst);
+  for (const auto& [tj, sj] : by_role) source_of[tj] = sj;
+  // Joints without a body role matched by name under matched parents (a
+  // rig family's hip-hike or tail bones) turn as any mapped joint. The
+  // family's own joints (mapped by name, or by role under the same name)
+  // also take a translation the clip animates, as its change from bind,
+  // scaled like the hips' travel (the T-Rex walk's spine and hip-hike
+  // translations); another rig's joint of the same role does not.
+  std::vector<char> same_joint(nt, 0);
+  for (const auto& [tj, sj] : by_role) same_joint[tj] = dst.names[tj] == src.names[sj] ? 1 : 0;
+  for (const auto& [tj, sj] : map_joints_by_name(src, dst, by_role)) {
+    source_of[tj] = sj;
+    same_joint[tj] = 1;
+  }
+  std::vector<char> src_moved(static_cast<size_t>(src.size()), 0);
+  for (const JointTracks& jt : clip.tracks)
+    if (jt.joint >= 0 && jt.joint < src.size() && !jt.translation.values.empty()) src_moved[jt.joint] = 1;
   // The source's facing turned onto the target's (a clip walking along +Z
   // onto a character built facing +X walks along +X): source bind space ->
   // target bind space, a turn about Y (identity when they face alike).
@@ -162,21 +216,15 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   // The pelvis pivot: where the hind thighs attach. A rig whose pelvis joint
   // sits far from them (a root at the floor, a body bone above the hips)
   // would otherwise swing the legs about the wrong point when the source
-  // pelvis turns. Offset from the hips joint, bind space.
-  Vec3 pivot = Vec3::Zero();
-  if (move_hips) {
-    Vec3 sum = Vec3::Zero();
-    int count = 0;
-    for (int j = 0; j < nt; ++j)
-      if (dst.roles[j].part == BodyPart::kThigh && !dst.roles[j].front) {
-        sum += position(dst.bind_world[j]);
-        ++count;
-      }
-    if (count > 0) {
-      const Vec3 off = sum / count - dst.hips_bind_position;
-      if (off.norm() > 0.25 * dst.leg_length) pivot = off;
-    }
-  }
+  // pelvis turns. Offset from the hips joint, bind space; the source's own
+  // pivot (hung rigidly from its pelvis joint) is the point whose travel the
+  // target's follows: a source of that build (a rig family's other member)
+  // moves its thighs, not its pelvis joint, the way the target's must go.
+  const Vec3 pivot = move_hips ? pelvis_pivot(dst) : Vec3::Zero();
+  const Vec3 src_pivot = move_hips ? pelvis_pivot(src) : Vec3::Zero();
+  const Mat4 src_hips_bind_inverse = move_hips ? Mat4(src.bind_world[src.hips].inverse()) : Mat4::Identity();
+  Vec3 src_pivot_in_hips = (src_hips_bind_inverse * (src.hips_bind_position + src_pivot).homogeneous()).head<3>();
+  if (!src_pivot_in_hips.allFinite()) src_pivot_in_hips = Vec3::Zero();  // a degenerate bind frame
   // Root motion: a rig whose hips hang under a root joint gets the hips'
   // travel over the floor on that root, so skin weighted to the root (the
   // T-Rex's feet carry up to 0.2 of it) travels with the body instead of
@@ -185,19 +233,55 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   if (move_hips)
     for (int j = dst.parents[dst.hips]; j >= 0; j = dst.parents[j]) ground_root = j;
   // Detached feet (hung under the root like IK targets) follow their shin:
-  // foot world position = shin world * the foot's bind offset in the shin.
+  // foot world position = shin world * the foot's bind offset in the shin,
+  // moved by as much as the source's foot leaves its own shin's bind offset
+  // (a source whose foot is an IK target too, a rig family's other member:
+  // its feet do not ride rigidly on its shins; a mocap ankle does, and adds
+  // nothing), in bind space, turned by F and scaled by the leg ratio.
   struct Detached {
     int foot, shin;
     Vec3 offset;
+    int src_foot = -1, src_shin = -1;
+    Vec3 src_offset = Vec3::Zero();
+    Eigen::Matrix3d to_target = Eigen::Matrix3d::Zero();
   };
   std::vector<Detached> detached;
-  for (const Leg& leg : find_legs(target))
-    if (leg.detached_foot)
-      detached.push_back({leg.foot, leg.shin,
-                          (dst.bind_world[leg.shin].inverse() * position(dst.bind_world[leg.foot]).homogeneous()).head<3>()});
+  for (const Leg& leg : find_legs(target)) {
+    if (!leg.detached_foot) continue;
+    Detached d{leg.foot, leg.shin,
+               (dst.bind_world[leg.shin].inverse() * position(dst.bind_world[leg.foot]).homogeneous()).head<3>()};
+    d.src_foot = source_of[leg.foot];
+    d.src_shin = source_of[leg.shin];
+    if (d.src_foot >= 0 && d.src_shin >= 0) {
+      d.src_offset = (src.bind_world[d.src_shin].inverse() * position(src.bind_world[d.src_foot]).homogeneous())
+                         .head<3>();
+      d.to_target = dst.bind_world[leg.shin].block<3, 3>(0, 0).inverse() * face *
+                    src.bind_world[d.src_shin].block<3, 3>(0, 0) * scale;
+      if (!d.to_target.allFinite() || !d.src_offset.allFinite()) d.src_foot = d.src_shin = -1;  // degenerate bind
+    }
+    detached.push_back(d);
+  }
   auto is_detached = [&](int j) {
     return std::any_of(detached.begin(), detached.end(), [&](const Detached& d) { return d.foot == j; });
   };
+
+  auto parent_linear = [](const Calibration& c, int j) -> Eigen::Matrix3d {
+    const int p = c.parents[j];
+    return (p < 0 ? c.root_parent_world[j] : c.bind_world[p]).block<3, 3>(0, 0);
+  };
+  // Such a joint's translation change, source parent's bind frame -> the
+  // target parent's: through bind space, turned and scaled. Not the hips,
+  // the ground root or a detached foot: placed below.
+  std::vector<Eigen::Matrix3d> slide_map(nt, Eigen::Matrix3d::Zero());
+  auto slides = [&](int j) {
+    return same_joint[j] && source_of[j] >= 0 && src_moved[source_of[j]] && j != ground_root &&
+           !(move_hips && j == dst.hips) && !is_detached(j);
+  };
+  for (int j = 0; j < nt; ++j) {
+    if (!slides(j)) continue;
+    slide_map[j] = parent_linear(dst, j).inverse() * face * parent_linear(src, source_of[j]) * scale;
+    if (!slide_map[j].allFinite()) slide_map[j].setZero();  // a degenerate bind frame: no slide
+  }
 
   // Sample times: k / rate, the last one exactly at the duration.
   const std::vector<double> times = sample_times(clip.duration, sample_rate);
@@ -216,7 +300,7 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     } else {
       jt.rotation = constant_track(dst.neutral_local[j].rotation);
     }
-    if ((move_hips && j == dst.hips) || j == ground_root || is_detached(j)) {
+    if ((move_hips && j == dst.hips) || j == ground_root || is_detached(j) || slides(j)) {
       jt.translation.times = times;
     } else {
       jt.translation = constant_track(dst.neutral_local[j].translation);
@@ -246,8 +330,17 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
         }
         tr.values.push_back(l.rotation);
       }
+      if (slides(j)) {
+        const int sj = source_of[j];
+        l.translation += slide_map[j] * (src_locals[sj].translation - src.neutral_local[sj].translation);
+        out.tracks[j].translation.values.push_back(l.translation);
+      }
       const Vec3 shift =
-          move_hips ? Vec3(face * (position(src_world[src.hips]) - src.hips_bind_position) * scale) : Vec3::Zero();
+          move_hips ? Vec3(face *
+                           ((src_world[src.hips] * src_pivot_in_hips.homogeneous()).head<3>() -
+                            (src.hips_bind_position + src_pivot)) *
+                           scale)
+                    : Vec3::Zero();
       if (j == ground_root) {  // ancestors come first: the hips below see it
         const Vec3 travel(shift.x(), 0.0, shift.z());
         l.translation += pw.block<3, 3>(0, 0).inverse() * travel;
@@ -267,7 +360,12 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     for (const Detached& d : detached) {
       const int p = dst.parents[d.foot];
       const Mat4& pw = p < 0 ? dst.root_parent_world[d.foot] : dst_world[p];
-      const Vec3 want = (dst_world[d.shin] * d.offset.homogeneous()).head<3>();
+      Vec3 at = d.offset;
+      if (d.src_foot >= 0 && d.src_shin >= 0) {
+        const Vec3 src_now = (src_world[d.src_shin].inverse() * position(src_world[d.src_foot]).homogeneous()).head<3>();
+        at += d.to_target * (src_now - d.src_offset);
+      }
+      const Vec3 want = (dst_world[d.shin] * at.homogeneous()).head<3>();
       dst_locals[d.foot].translation = (pw.inverse() * want.homogeneous()).head<3>();
       out.tracks[d.foot].translation.values.push_back(dst_locals[d.foot].translation);
     }

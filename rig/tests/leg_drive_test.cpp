@@ -45,15 +45,21 @@ TEST(LegDrive, QuadrupedsOfAnotherLegShapeFollowTheSourceAnkles) {
 
 // A biped whose feet hang from the root (the Trex): its legs keep the
 // source's rotations by default (its ankles left the stance soles off the
-// floor); kAuto alone would drive them by ankle.
+// floor); kAuto alone drives them by ankle under a mocap walk, whose feet
+// ride on its shins, but not under a clip whose feet are IK targets too
+// (its own walk: the paws follow the source's feet, rig_family_test).
 TEST(LegDrive, BipedsKeepTheSourceRotations) {
-  Character trex;
+  Character trex, mocap;
   if (!load_shared_character("Trex.glb", trex)) GTEST_SKIP() << "asset missing";
+  const std::string bvh = std::string(TAILRIG_ASSETS) + "/clips/walk.bvh";
+  if (!load(bvh, mocap).ok() || mocap.clips.empty()) GTEST_SKIP() << "asset missing: walk.bvh";
   const Clip* walk = clip_named(trex, "Armature|TRex_Walk");
   ASSERT_NE(walk, nullptr);
   using D = TransferOptions::LegDrive;
   EXPECT_EQ(legs_by_ankle(trex, *walk, trex, TransferOptions{}.legs_by_ankle), 0);
-  EXPECT_EQ(legs_by_ankle(trex, *walk, trex, D::kAuto), 2);
+  EXPECT_EQ(legs_by_ankle(mocap, mocap.clips[0], trex, TransferOptions{}.legs_by_ankle), 0);
+  EXPECT_EQ(legs_by_ankle(mocap, mocap.clips[0], trex, D::kAuto), 2);
+  EXPECT_EQ(legs_by_ankle(trex, *walk, trex, D::kAuto), 0);
 }
 
 }  // namespace

@@ -41,6 +41,11 @@ struct TransferOptions {
   // Start after the first key when that key is the source's bind pose and the
   // next key jumps away from it (a T-pose frame before the motion).
   bool skip_leading_bind_pose = true;
+  // Evaluate the source clip as a player shows it: a channel it leaves
+  // alone holds the source file's node value (Skeleton::stored_local), not
+  // the bind pose. Only the source's nodes are read; the target's stored
+  // (live) pose never is (SPEC §6).
+  bool hold_source_node_pose = true;
   // Mocap floors rarely sit where the source's bind pose puts its feet: the
   // retargeted stance feet then hover or sink by a constant. Shift the hips
   // (world y, every key) so that this quantile of the stance soles' heights
@@ -123,6 +128,7 @@ struct TransferDiagnostics {
   int target_legs = 0;   // ... on the target
   int legs_pinned = 0;   // target legs (thigh, shin, foot) the limb solver pinned
   int legs_by_ankle = 0; // target legs driven by their ankles (TransferOptions::legs_by_ankle)
+  int joints_by_name = 0; // joints without a role that follow the source's of their name (map_joints_by_name)
   int stance_keys = 0;   // samples in contact, summed over the feet
   // Largest |lowest sole point - floor| at a stance sample, model units.
   double max_stance_foot_error = 0.0;

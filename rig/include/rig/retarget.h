@@ -52,11 +52,22 @@ Calibration calibrate(const Skeleton& skeleton);
 std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& source,
                                                     const Calibration& target);
 
+// Target joint -> source joint pairs for joints without a body role (a
+// rig family's own bones: a hip-hike joint between pelvis and thigh, tail
+// bones): same name, no role on either side, and the target's parent
+// mapped (by `by_role` or by this rule, root-most first) to the source's
+// parent. Roots and joints with a role are never matched by name.
+std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& source, const Calibration& target,
+                                                    const std::vector<std::pair<int, int>>& by_role);
+
 // Retargets `clip` (animating `source`'s skeleton) onto `target`.
 // - Mapped joint: target world rotation(t) =
 //     F * source world rotation(t) * source bind rotation^-1 * F^-1 * target bind rotation,
 //   F the turn about Y from the source's facing to the target's (identity
 //   when both face the same way).
+// - Joints matched by name (map_joints_by_name) turn the same way; a
+//   translation the clip animates on one moves it by its change from the
+//   source's bind, in bind space, turned by F and scaled by the leg ratio.
 // - Unmapped target joints keep their neutral local.
 // - Hips position: target bind hips + F * (source hips(t) - source bind hips) *
 //   target leg length / source leg length (root motion kept).
