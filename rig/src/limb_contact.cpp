@@ -416,9 +416,14 @@ LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::spa
             // Its parent is outside the leg: keep the world rotation, move
             // the joint to the solved ankle.
             out_locals[leg.foot].rotation = (parent_rot(leg.foot).conjugate() * foot_world).normalized();
+            // Pinned past the chain's reach, it still stands where it is
+            // pinned, as the rig's own IK target does (the leg points at it,
+            // the skin between shin and foot stretches): a source of the
+            // rig's family puts it there (retarget, clip_transfer).
+            const Vec3 at = reached || !rep.contact[k] ? sol.end : Vec3(c + Vec3(0, aim, 0));
             const int fp = sk.parents[leg.foot];
             const Mat4 pw = fp < 0 ? sk.root_parent_world[leg.foot] : wm[fp];
-            out_locals[leg.foot].translation = (pw.inverse() * sol.end.homogeneous()).head<3>();
+            out_locals[leg.foot].translation = (pw.inverse() * at.homogeneous()).head<3>();
           } else {
             out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * foot_world).normalized();
           }
