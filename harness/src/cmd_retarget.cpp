@@ -32,6 +32,7 @@ struct Options {
   bool no_ground = false;
   bool no_limbs = false;
   bool contacts_from_target = false;
+  bool no_joints_by_name = false;
   std::string legs = "auto";  // rig::TransferOptions::legs_by_ankle
   std::string own_rig = "copy";  // rig::TransferOptions::copy_own_rig_clips
   bool bake = false, no_bake = false;  // issue 12: bake by default when the target has a Tail_* chain
@@ -87,6 +88,7 @@ int run(const Options& o) {
                  o.character.c_str());
   to.reconcile_limbs = !o.no_limbs;
   to.contacts_from_source = !o.contacts_from_target;
+  to.joints_by_name = !o.no_joints_by_name;
   using Drive = rig::TransferOptions::LegDrive;
   to.copy_own_rig_clips = o.own_rig == "copy";
   to.legs_by_ankle = o.legs == "rotation" ? Drive::kRotation : o.legs == "ankle" ? Drive::kAnkle : Drive::kAutoQuadrupeds;
@@ -144,6 +146,7 @@ int run(const Options& o) {
     std::string unused;
     for (const auto& [given, flag] : {std::pair{o.count_tail, "--count-tail"}, {o.no_ground, "--no-ground"},
                                       {o.no_limbs, "--no-limbs"}, {o.contacts_from_target, "--contacts-from-target"},
+                                      {o.no_joints_by_name, "--no-joints-by-name"},
                                       {o.legs != "auto", "--legs"}, {o.rate != 30.0, "--rate"}})
       if (given) unused += std::string(unused.empty() ? "" : ", ") + flag;
     if (!unused.empty())
@@ -195,6 +198,9 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_flag("--count-tail", opt->count_tail, "count the tail in body grounding (measurement only: lifts the pelvis)");
   c.app->add_flag("--no-ground", opt->no_ground, "skip body grounding");
   c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
+  c.app->add_flag("--no-joints-by-name", opt->no_joints_by_name,
+                  "leave joints without a body role (fingers, ears, tail, hip-hike bones) in their bind pose "
+                  "(default: each follows the source's joint of its name under a matched parent)");
   c.app->add_flag("--contacts-from-target", opt->contacts_from_target,
                   "stance from the retargeted character's own feet instead of the source clip's (the older path)");
   c.app->add_option("--legs", opt->legs,

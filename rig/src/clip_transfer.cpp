@@ -312,9 +312,10 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     trimmed = trim_clip_start(*input, t1);
     input = &trimmed;
   }
-  r.diagnostics.joints_by_name = static_cast<int>(
-      map_joints_by_name(source_cal, target_cal, map_joints_by_role(source_cal, target_cal)).size());
-  Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate);
+  if (opt.joints_by_name)
+    r.diagnostics.joints_by_name = static_cast<int>(
+        map_joints_by_name(source_cal, target_cal, map_joints_by_role(source_cal, target_cal)).size());
+  Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate, opt.joints_by_name);
   if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
   // Legs whose bind shape is not the source's (a detached foot, a bent

@@ -173,7 +173,7 @@ std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& src, cons
 }
 
 Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
-              const Calibration& dst, const Skeleton& target, double sample_rate) {
+              const Calibration& dst, const Skeleton& target, double sample_rate, bool joints_by_name) {
   // No exceptions cross the library boundary: a mismatch gives an empty clip.
   if (source.skeleton.size() != src.size() || target.size() != dst.size() ||
       !(sample_rate > 0 && std::isfinite(sample_rate)))
@@ -189,10 +189,12 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   // scaled like the hips' travel (the T-Rex walk's spine and hip-hike
   // translations); another rig's joint of the same role does not.
   std::vector<char> same_joint(nt, 0);
-  for (const auto& [tj, sj] : by_role) same_joint[tj] = dst.names[tj] == src.names[sj] ? 1 : 0;
-  for (const auto& [tj, sj] : map_joints_by_name(src, dst, by_role)) {
-    source_of[tj] = sj;
-    same_joint[tj] = 1;
+  if (joints_by_name) {
+    for (const auto& [tj, sj] : by_role) same_joint[tj] = dst.names[tj] == src.names[sj] ? 1 : 0;
+    for (const auto& [tj, sj] : map_joints_by_name(src, dst, by_role)) {
+      source_of[tj] = sj;
+      same_joint[tj] = 1;
+    }
   }
   std::vector<char> src_moved(static_cast<size_t>(src.size()), 0);
   for (const JointTracks& jt : clip.tracks)

@@ -106,23 +106,31 @@ Fidelity onto_a_smaller_trex(const Character& trex, const Clip& walk, const Tran
   return f;
 }
 
-// The T-Rex loaded into `trex` and its walk, or nullptr (callers skip).
-const Clip* trex_walk(Character& trex) {
-  return load_shared_character("Trex.glb", trex) ? clip_named(trex, "Armature|TRex_Walk") : nullptr;
-}
+// The T-Rex and its walk, loaded once per test; skipped without the asset.
+class TrexFamily : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (load_shared_character("Trex.glb", trex)) walk = clip_named(trex, "Armature|TRex_Walk");
+    if (!walk) GTEST_SKIP() << "asset missing: Trex.glb or its walk";
+  }
+  // The walk onto the smaller T-Rex under `o`; fails the test on an error.
+  Fidelity onto_smaller(const TransferOptions& o) {
+    const Fidelity f = onto_a_smaller_trex(trex, *walk, o, r);
+    EXPECT_TRUE(r.status.ok()) << r.status.message;
+    return f;
+  }
+  Character trex;
+  const Clip* walk = nullptr;
+  TransferResult r;
+};
 
 // Before (the pipeline as it was): mean 4.6 % of H, largest 16 %: the
 // unroled BackLeg joints stayed in bind without their hip hike, the spine's
 // unanimated root joint was read in its bind pose (25 deg off the file's),
 // the IK feet snapped onto the shins and the floor alignment sank the body
 // until they were in the chain's reach. Measured after: 0.2 % and 3 %.
-TEST(RigFamily, TheTrexWalkOntoASmallerTrexIsTheArtistsWalk) {
-  Character trex;
-  const Clip* walk = trex_walk(trex);
-  if (!walk) GTEST_SKIP() << "asset missing: Trex.glb or its walk";
-  TransferResult r;
-  const Fidelity f = onto_a_smaller_trex(trex, *walk, TransferOptions{}, r);
-  ASSERT_TRUE(r.status.ok()) << r.status.message;
+TEST_F(TrexFamily, TheWalkOntoASmallerTrexIsTheArtistsWalk) {
+  const Fidelity f = onto_smaller(TransferOptions{});
   EXPECT_EQ(r.diagnostics.own_rig_joints, 0) << "other proportions: retargeted, not copied";
   EXPECT_EQ(r.diagnostics.joints_by_name, 8) << "BackLeg.L/R, Back, Tail1..5";
   EXPECT_EQ(r.diagnostics.legs_pinned, 2);
@@ -137,16 +145,31 @@ TEST(RigFamily, TheTrexWalkOntoASmallerTrexIsTheArtistsWalk) {
 
 // The source read from its bind pose where the clip leaves a channel alone
 // (the file's nodes hold another pose): the T-Rex's neck and head go off.
-TEST(RigFamily, TheClipIsReadAsAPlayerShowsIt) {
-  Character trex;
-  const Clip* walk = trex_walk(trex);
-  if (!walk) GTEST_SKIP() << "asset missing: Trex.glb or its walk";
+TEST_F(TrexFamily, TheClipIsReadAsAPlayerShowsIt) {
   TransferOptions bind_pose;
   bind_pose.hold_source_node_pose = false;
-  TransferResult r;
-  const Fidelity off = onto_a_smaller_trex(trex, *walk, bind_pose, r);
-  ASSERT_TRUE(r.status.ok()) << r.status.message;
-  EXPECT_GT(off.mean_h, 0.01);
+  EXPECT_GT(onto_smaller(bind_pose).mean_h, 0.01);
+}
+
+// Switched off (TransferOptions::joints_by_name, `harness retarget
+// --no-joints-by-name`), the family's unroled joints keep their bind pose:
+// no BackLeg hip hike, no tail swing, and the walk is off the artist's.
+TEST_F(TrexFamily, JointsByNameCanBeSwitchedOff) {
+  TransferOptions off;
+  off.joints_by_name = false;
+  const Fidelity f = onto_smaller(off);
+  EXPECT_EQ(r.diagnostics.joints_by_name, 0);
+  const int back_leg = trex.skeleton.find("BackLeg.L");
+  ASSERT_GE(back_leg, 0);
+  int tracks = 0;
+  for (const JointTracks& jt : r.clip.tracks)
+    if (jt.joint == back_leg) {
+      ++tracks;
+      EXPECT_EQ(jt.rotation.values.size(), 1u) << "held in its bind pose";
+      EXPECT_EQ(jt.translation.values.size(), 1u);
+    }
+  EXPECT_EQ(tracks, 1);
+  EXPECT_GT(f.mean_h, 0.005);
 }
 
 }  // namespace

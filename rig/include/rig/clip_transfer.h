@@ -46,6 +46,10 @@ struct TransferOptions {
   // the bind pose. Only the source's nodes are read; the target's stored
   // (live) pose never is (SPEC §6).
   bool hold_source_node_pose = true;
+  // Joints without a body role follow the source's joint of their name
+  // (rig::map_joints_by_name: a rig family's hip-hike, tail, finger or ear
+  // bones); false leaves them in their bind pose.
+  bool joints_by_name = true;
   // Mocap floors rarely sit where the source's bind pose puts its feet: the
   // retargeted stance feet then hover or sink by a constant. Shift the hips
   // (world y, every key) so that this quantile of the stance soles' heights

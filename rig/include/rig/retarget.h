@@ -77,7 +77,10 @@ std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& source, c
 // translation and scale tracks for every joint (constant ones have one key).
 // `target` is only checked for size against `target_cal`, `source` likewise;
 // a mismatch (or a sample_rate not positive and finite) returns an empty clip (no tracks).
+// `joints_by_name` false: joints without a role stay in their bind pose
+// (no map_joints_by_name), and only the hips and detached feet translate.
 Clip retarget(const Character& source, const Clip& clip, const Calibration& source_cal,
-              const Calibration& target_cal, const Skeleton& target, double sample_rate = 30.0);
+              const Calibration& target_cal, const Skeleton& target, double sample_rate = 30.0,
+              bool joints_by_name = true);
 
 }  // namespace rig
