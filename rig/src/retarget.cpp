@@ -161,7 +161,7 @@ std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& src, cons
   std::vector<std::pair<int, int>> pairs;
   for (int j = 0; j < nt; ++j) {  // topological order: a parent is mapped before its children
     const int p = dst.parents[j];
-    if (source_of[j] >= 0 || p < 0 || source_of[p] < 0 || dst.roles[j].part != BodyPart::kNone) continue;
+    if (source_of[j] >= 0 || p < 0 || p >= nt || source_of[p] < 0 || dst.roles[j].part != BodyPart::kNone) continue;
     const auto it = source_named.find(dst.names[j]);
     if (it == source_named.end()) continue;
     const int sj = it->second;
