@@ -161,11 +161,13 @@ std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& src, cons
   std::vector<std::pair<int, int>> pairs;
   for (int j = 0; j < nt; ++j) {  // topological order: a parent is mapped before its children
     const int p = dst.parents[j];
-    if (source_of[j] >= 0 || p < 0 || p >= nt || source_of[p] < 0 || dst.roles[j].part != BodyPart::kNone) continue;
+    if (source_of[j] >= 0 || p < 0 || p >= nt || source_of[p] < 0) continue;
     const auto it = source_named.find(dst.names[j]);
     if (it == source_named.end()) continue;
     const int sj = it->second;
-    if (src.parents[sj] != source_of[p] || src.roles[sj].part != BodyPart::kNone) continue;
+    const Role& a = src.roles[sj];
+    const Role& b = dst.roles[j];
+    if (src.parents[sj] != source_of[p] || a.part != b.part || a.side != b.side || a.front != b.front) continue;
     source_of[j] = sj;
     pairs.emplace_back(j, sj);
   }
@@ -182,8 +184,8 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   std::vector<int> source_of(nt, -1);
   const std::vector<std::pair<int, int>> by_role = map_joints_by_role(src, dst);
   for (const auto& [tj, sj] : by_role) source_of[tj] = sj;
-  // Joints without a body role matched by name under matched parents (a
-  // rig family's hip-hike or tail bones) turn as any mapped joint. The
+  // Joints the roles leave out matched by name under matched parents (a
+  // rig family's hip-hike, tail or neck bones) turn as any mapped joint. The
   // family's own joints (mapped by name, or by role under the same name)
   // also take a translation the clip animates, as its change from bind,
   // scaled like the hips' travel (the T-Rex walk's spine and hip-hike

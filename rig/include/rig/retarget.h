@@ -52,11 +52,12 @@ Calibration calibrate(const Skeleton& skeleton);
 std::vector<std::pair<int, int>> map_joints_by_role(const Calibration& source,
                                                     const Calibration& target);
 
-// Target joint -> source joint pairs for joints without a body role (a
-// rig family's own bones: a hip-hike joint between pelvis and thigh, tail
-// bones): same name, no role on either side, and the target's parent
-// mapped (by `by_role` or by this rule, root-most first) to the source's
-// parent. Roots and joints with a role are never matched by name.
+// Target joint -> source joint pairs for the joints `by_role` leaves out: a
+// rig family's own bones without a body role (a hip-hike joint between
+// pelvis and thigh, tail, finger and ear bones) and its repeated roles (the
+// Wolf's three neck joints, which map by role to nothing): same name, same
+// role and side, and the target's parent mapped (by `by_role` or by this
+// rule, root-most first) to the source's parent. Roots never match by name.
 std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& source, const Calibration& target,
                                                     const std::vector<std::pair<int, int>>& by_role);
 
