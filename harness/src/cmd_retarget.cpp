@@ -154,7 +154,7 @@ int run(const Options& o) {
   }
   if (r.diagnostics.legs_by_ankle > 0) feet += "; " + std::to_string(r.diagnostics.legs_by_ankle) + " legs follow the source's ankles";
   if (r.diagnostics.joints_by_name > 0)
-    feet += "; " + std::to_string(r.diagnostics.joints_by_name) + " joints without a body role follow the source's of their name";
+    feet += "; " + std::to_string(r.diagnostics.joints_by_name) + " joints the roles leave out follow the source's of their name";
   if (r.diagnostics.elbow_cut_keys > 0) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "; elbows bent less at %d keys (skin would tear), by up to %.0f deg",
@@ -199,8 +199,9 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_flag("--no-ground", opt->no_ground, "skip body grounding");
   c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
   c.app->add_flag("--no-joints-by-name", opt->no_joints_by_name,
-                  "leave joints without a body role (fingers, ears, tail, hip-hike bones) in their bind pose "
-                  "(default: each follows the source's joint of its name under a matched parent)");
+                  "leave the joints roles leave out (fingers, ears, tail, hip-hike bones, a neck of several joints) "
+                  "in their bind pose (default: each follows the source's joint of its name and role under a matched "
+                  "parent)");
   c.app->add_flag("--contacts-from-target", opt->contacts_from_target,
                   "stance from the retargeted character's own feet instead of the source clip's (the older path)");
   c.app->add_option("--legs", opt->legs,

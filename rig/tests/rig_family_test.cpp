@@ -1,6 +1,6 @@
 // A clip onto a rig family's other member (same joint names and hierarchy,
 // other proportions): the pipeline reproduces the artist's motion on it.
-// Joints without a role map by name under mapped parents
+// Joints the roles leave out map by name under mapped parents
 // (rig::map_joints_by_name), the clip is read as a player shows it
 // (TransferOptions::hold_source_node_pose), detached IK feet stay as far off
 // their shins as the source's (and pinned past the chain's reach), and the

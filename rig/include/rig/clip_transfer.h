@@ -46,9 +46,9 @@ struct TransferOptions {
   // the bind pose. Only the source's nodes are read; the target's stored
   // (live) pose never is (SPEC §6).
   bool hold_source_node_pose = true;
-  // Joints without a body role follow the source's joint of their name
+  // Joints the roles leave out follow the source's joint of their name
   // (rig::map_joints_by_name: a rig family's hip-hike, tail, finger or ear
-  // bones); false leaves them in their bind pose.
+  // bones, a neck of several joints); false leaves them in their bind pose.
   bool joints_by_name = true;
   // Mocap floors rarely sit where the source's bind pose puts its feet: the
   // retargeted stance feet then hover or sink by a constant. Shift the hips
@@ -132,7 +132,7 @@ struct TransferDiagnostics {
   int target_legs = 0;   // ... on the target
   int legs_pinned = 0;   // target legs (thigh, shin, foot) the limb solver pinned
   int legs_by_ankle = 0; // target legs driven by their ankles (TransferOptions::legs_by_ankle)
-  int joints_by_name = 0; // joints without a role that follow the source's of their name (map_joints_by_name)
+  int joints_by_name = 0; // joints the roles leave out that follow the source's of their name (map_joints_by_name)
   int stance_keys = 0;   // samples in contact, summed over the feet
   // Largest |lowest sole point - floor| at a stance sample, model units.
   double max_stance_foot_error = 0.0;

@@ -3,12 +3,13 @@
 // A game file's own walks, a rigger's animation download onto the character
 // it rigged, the same clips onto that character after `fix` grew a tail or
 // `strip-tail` removed one: the joints, their hierarchy and their bind pose
-// are the clip's own. Retargeting by role would lose what only the artist's
-// rig holds (issue 11: the T-Rex's own walk onto the T-Rex sank the body
-// about 2 m) - joints without a body role (its BackLeg between pelvis and
-// thigh) stay in bind, translations other than the hips' (its 0.74 m hip
-// hike) are dropped, and IK feet the artist's shin never reached are put back
-// at the shin's end, then floor alignment lowers the hips until they reach.
+// are the clip's own. Retargeting by role lost what only the artist's rig
+// holds (issue 11: the T-Rex's own walk onto the T-Rex sank the body about
+// 2 m: its unroled BackLeg and its 0.74 m hip hike, IK feet the artist's shin
+// never reached). The pipeline now keeps those for a rig family's other
+// member (retarget.h: joints by name, detached feet off their shins), yet
+// still re-grounds and pins the feet: for the clip's very rig the copy is
+// exact.
 //
 // Plain data in and out; no exceptions.
 #pragma once

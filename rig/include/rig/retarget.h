@@ -70,15 +70,21 @@ std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& source, c
 //   translation the clip animates on one moves it by its change from the
 //   source's bind, in bind space, turned by F and scaled by the leg ratio.
 // - Unmapped target joints keep their neutral local.
-// - Hips position: target bind hips + F * (source hips(t) - source bind hips) *
-//   target leg length / source leg length (root motion kept).
+// - Hips position: the target's pelvis pivot moves as the source's does,
+//   F * (source pivot(t) - source bind pivot) * target leg length / source
+//   leg length (root motion kept); a rig's pivot is where its hind thighs
+//   attach when its pelvis joint sits over a quarter leg from them, else the
+//   pelvis joint, and the hips joint hangs off it as the pelvis turns.
+// - Detached feet (IK targets hung outside their leg) follow their shin at
+//   their bind offset, moved by as much as the source's foot is off its own
+//   shin's bind offset (a source of the family's IK feet; a mocap ankle: 0).
 // Source joints the clip does not animate hold their neutral local.
 // Output: a clip on the target's joints, sampled at `sample_rate` Hz over the
 // source clip's duration (last sample exactly at the duration); rotation,
 // translation and scale tracks for every joint (constant ones have one key).
 // `target` is only checked for size against `target_cal`, `source` likewise;
 // a mismatch (or a sample_rate not positive and finite) returns an empty clip (no tracks).
-// `joints_by_name` false: joints without a role stay in their bind pose
+// `joints_by_name` false: joints the roles leave out stay in their bind pose
 // (no map_joints_by_name), and only the hips and detached feet translate.
 Clip retarget(const Character& source, const Clip& clip, const Calibration& source_cal,
               const Calibration& target_cal, const Skeleton& target, double sample_rate = 30.0,
