@@ -276,13 +276,13 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   // Such a joint's translation change, source parent's bind frame -> the
   // target parent's: through bind space, turned and scaled. Not the hips,
   // the ground root or a detached foot: placed below.
+  std::vector<char> slides(nt, 0);
   std::vector<Eigen::Matrix3d> slide_map(nt, Eigen::Matrix3d::Zero());
-  auto slides = [&](int j) {
-    return same_joint[j] && source_of[j] >= 0 && src_moved[source_of[j]] && j != ground_root &&
-           !(move_hips && j == dst.hips) && !is_detached(j);
-  };
   for (int j = 0; j < nt; ++j) {
-    if (!slides(j)) continue;
+    if (!same_joint[j] || source_of[j] < 0 || !src_moved[source_of[j]] || j == ground_root ||
+        (move_hips && j == dst.hips) || is_detached(j))
+      continue;
+    slides[j] = 1;
     slide_map[j] = parent_linear(dst, j).inverse() * face * parent_linear(src, source_of[j]) * scale;
     if (!slide_map[j].allFinite()) slide_map[j].setZero();  // a degenerate bind frame: no slide
   }
@@ -304,7 +304,7 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     } else {
       jt.rotation = constant_track(dst.neutral_local[j].rotation);
     }
-    if ((move_hips && j == dst.hips) || j == ground_root || is_detached(j) || slides(j)) {
+    if ((move_hips && j == dst.hips) || j == ground_root || is_detached(j) || slides[j]) {
       jt.translation.times = times;
     } else {
       jt.translation = constant_track(dst.neutral_local[j].translation);
@@ -319,6 +319,13 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
     src_locals = src.neutral_local;
     apply_clip(clip, t, src_locals);
     evaluate(src, src_locals, src_rot, src_world);
+    // The source pivot's travel from bind, turned and scaled: one per sample.
+    const Vec3 shift =
+        move_hips ? Vec3(face *
+                         ((src_world[src.hips] * src_pivot_in_hips.homogeneous()).head<3>() -
+                          (src.hips_bind_position + src_pivot)) *
+                         scale)
+                  : Vec3::Zero();
     for (int j = 0; j < nt; ++j) {
       const int p = dst.parents[j];
       const Quat pr = p < 0 ? root_rotation(dst.root_parent_world[j]) : dst_rot[p];
@@ -334,17 +341,11 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
         }
         tr.values.push_back(l.rotation);
       }
-      if (slides(j)) {
+      if (slides[j]) {
         const int sj = source_of[j];
         l.translation += slide_map[j] * (src_locals[sj].translation - src.neutral_local[sj].translation);
         out.tracks[j].translation.values.push_back(l.translation);
       }
-      const Vec3 shift =
-          move_hips ? Vec3(face *
-                           ((src_world[src.hips] * src_pivot_in_hips.homogeneous()).head<3>() -
-                            (src.hips_bind_position + src_pivot)) *
-                           scale)
-                    : Vec3::Zero();
       if (j == ground_root) {  // ancestors come first: the hips below see it
         const Vec3 travel(shift.x(), 0.0, shift.z());
         l.translation += pw.block<3, 3>(0, 0).inverse() * travel;
