@@ -15,6 +15,7 @@
 #include "detect/tail_root.h"
 #include "region_evaluation.h"
 #include "tail_core.h"
+#include "rig/figures.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -65,6 +66,14 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   a.height = rig::model_height(c.mesh.positions);
   if (!(a.height > 0.0) || !std::isfinite(a.height)) {
     return Status::Error(Status::Code::kBadData, "model height is zero");
+  }
+  // Do no harm: one character per analysis (a rider and its horse would
+  // share one pelvis, one H and each other's legs).
+  if (const std::vector<rig::Figure> figures = rig::skinned_figures(c, sk.roles); figures.size() > 1) {
+    a.refused = "the file holds " + rig::several_figures_reason(sk, figures) +
+                ": one character per file is analysed (export each on its own to fix it)";
+    a.roles = sk.roles;
+    return Status::Ok();
   }
   const double H = a.height;
   a.welded = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, params.weld_fraction * H);

@@ -25,6 +25,7 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
   nlohmann::json tail = nlohmann::json::array();
   for (int j : a.body.tail_bones) tail.push_back(name(j));
   out["tail_bones"] = tail;
+  if (!a.refused.empty()) out["refused"] = a.refused;
   for (const Region& r : a.regions) {
     nlohmann::json j;
     j["id"] = r.id;

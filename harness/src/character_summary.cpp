@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "rig/facing.h"
+#include "rig/figures.h"
 #include "rig/placement.h"
 #include "rig/roles.h"
 #include "rig/weld.h"
@@ -66,6 +67,8 @@ nlohmann::json summarize(const rig::Character& c) {
   int unweighted = 0;
   for (const auto& infl : c.skin.influences) unweighted += infl.empty();
   s["skin"] = {{"max_influences", max_infl}, {"unweighted_vertices", unweighted}};
+  if (const std::vector<rig::Figure> figures = rig::skinned_figures(c, sk.roles); figures.size() > 1)
+    s["several_characters"] = rig::several_figures_reason(sk, figures);
   if (c.has_skin()) {  // what a viewer does with the bind pose: body on the floor, tail skin ignored (SPEC §5)
     const rig::Placement p = rig::place_on_floor(c);
     s["placement"] = {{"vertical_offset", p.vertical_offset}, {"body_bottom", p.body_bottom},
@@ -93,6 +96,9 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
                    p["name"].get<std::string>().c_str(), p["vertices"].get<int>());
     std::fprintf(out, "  skin: up to %d influences per vertex, %d unweighted vertices\n",
                  s["skin"]["max_influences"].get<int>(), s["skin"]["unweighted_vertices"].get<int>());
+    if (s.contains("several_characters"))
+      std::fprintf(out, "  %s: fix and retarget take one character per file\n",
+                   s["several_characters"].get<std::string>().c_str());
     const auto& pl = s["placement"];
     std::fprintf(out, "  viewer placement: lift %.4g units (body bottom %.4g, whole mesh %.4g, %d tail or prop skin vertices ignored)\n",
                  pl["vertical_offset"].get<double>(), pl["body_bottom"].get<double>(), pl["mesh_bottom"].get<double>(),

@@ -1,5 +1,7 @@
 #include "rig/clip_transfer.h"
 
+#include "rig/figures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -267,6 +269,11 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (source_cal.hips < 0 || target_cal.hips < 0)
     return fail(Status::Code::kBadData,
                 std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
+  // One character per target: a file holding a rider and its horse would
+  // have its legs paired across both.
+  if (const std::vector<Figure> figures = skinned_figures(target, target_cal.roles); figures.size() > 1)
+    return fail(Status::Code::kBadData, "transfer: the target holds " + several_figures_reason(target.skeleton, figures) +
+                                            ": retarget onto one character per file");
   for (const Role& ro : source_cal.roles) r.diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
   for (const Role& ro : target_cal.roles) r.diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
   if (r.diagnostics.target_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found on the target");

@@ -131,6 +131,10 @@ struct Analysis {
   int hips = -1;                          // the pelvis (body.pelvis; else the hips role)
   std::vector<rig::Role> roles;           // per joint: the roles used (a weightless Hips'
                                           // stand-in reads as hips, see find_appendages.cpp)
+  // Why nothing may be rewritten at all, empty when the file can be fixed:
+  // a file holding several characters (rig::skinned_figures) is not
+  // analysed (no regions), since its pelvis, legs and H would mix them.
+  std::string refused;
 };
 
 // Detects and classifies. Data errors (no skin, no skeleton, flat model)

@@ -1,0 +1,77 @@
+// Do no harm: a file holding two characters (a rider and its horse, two
+// exports in one scene) is not analysed as one: no chain, every weight
+// bit-identical, and the report says why.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "check_util.h"
+#include "detect/find_appendages.h"
+#include "detect/report.h"
+#include "fixtures/fixtures.h"
+
+namespace detect {
+namespace {
+
+// `b` appended to `a` as a second character `dx` to its side: its own
+// skeleton (names prefixed), its own primitives, its skin on its joints.
+rig::Character side_by_side(rig::Character a, const rig::Character& b, double dx) {
+  const int nj = a.skeleton.size(), nv = a.mesh.vertex_count();
+  const int np = static_cast<int>(a.mesh.primitives.size());
+  rig::Mat4 shift = rig::Mat4::Identity();
+  shift(0, 3) = dx;
+  rig::Skeleton& sk = a.skeleton;
+  const rig::Skeleton& o = b.skeleton;
+  for (int j = 0; j < o.size(); ++j) {
+    sk.names.push_back("second:" + o.names[j]);
+    sk.parents.push_back(o.parents[j] >= 0 ? o.parents[j] + nj : -1);
+    sk.bind_world.push_back(shift * o.bind_world[j]);
+    sk.inverse_bind.push_back(sk.bind_world.back().inverse());
+    sk.root_parent_world.push_back(o.root_parent_world[j]);
+    rig::Transform t = o.neutral_local[j];
+    if (o.parents[j] < 0) t.translation.x() += dx;
+    sk.neutral_local.push_back(t);
+    sk.stored_local.push_back(t);
+  }
+  sk.roles.clear();  // assigned by find_appendages from the merged skeleton
+  for (int v = 0; v < b.mesh.vertex_count(); ++v) {
+    a.mesh.positions.push_back(b.mesh.positions[v] + rig::Vec3(dx, 0, 0));
+    a.mesh.source_primitive.push_back(b.mesh.source_primitive[v] + np);
+    a.mesh.source_index.push_back(b.mesh.source_index[v]);
+    std::vector<rig::Influence> in = b.skin.influences[v];
+    for (rig::Influence& i : in) i.joint += nj;
+    a.skin.influences.push_back(in);
+  }
+  for (const auto& t : b.mesh.triangles) a.mesh.triangles.push_back({t[0] + nv, t[1] + nv, t[2] + nv});
+  for (rig::Mesh::Primitive p : b.mesh.primitives) {
+    p.first_vertex += nv;
+    p.mesh += np;
+    a.mesh.primitives.push_back(p);
+  }
+  a.clips.clear();
+  return a;
+}
+
+TEST(SeveralFigures, TwoFoxesInOneFileAreLeftAlone) {
+  rig::Character fox;
+  std::string error;
+  ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), fox, &error)) << error;
+  fox.clips.clear();
+  FixResult one;
+  ASSERT_TRUE(fix(fox, Mode::kChain, {}, one).ok());
+  ASSERT_GT(one.chains, 0);  // alone, its tail gets a chain
+  EXPECT_TRUE(one.analysis.refused.empty());
+
+  const rig::Character two = side_by_side(fox, fox, 3.0 * one.analysis.height);
+  FixResult r;
+  ASSERT_TRUE(fix(two, Mode::kChain, {}, r).ok());
+  EXPECT_EQ(r.chains, 0);
+  EXPECT_EQ(r.rigid, 0);
+  EXPECT_TRUE(r.analysis.regions.empty());
+  EXPECT_EQ(detect_test::check_weights(two, r), 0);
+  EXPECT_NE(r.analysis.refused.find("2 characters on separate skeletons"), std::string::npos) << r.analysis.refused;
+  EXPECT_EQ(appendage_report(r.character, r.analysis).value("refused", ""), r.analysis.refused);
+}
+
+}  // namespace
+}  // namespace detect
