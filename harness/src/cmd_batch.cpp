@@ -149,6 +149,7 @@ void summarise_report(const std::string& report_path, nlohmann::json& result) {
   result["rigid"] = rigid;
   if (rep.contains("height")) result["height_m"] = rep["height"];
   if (rep.contains("tail_bones")) result["existing_tail_bones"] = rep["tail_bones"].size();
+  if (rep.contains("refused") && rep["refused"].is_string()) result["reason"] = rep["refused"];
 }
 
 nlohmann::json process(const BatchInput& in, const BatchOptions& o, const std::string& exe) {
@@ -249,6 +250,7 @@ int run_batch(const BatchOptions& o) {
       std::string what = status;
       if (status == "failed") what += ": " + r.value("reason", "");
       else what += " (" + std::to_string(r.value("chains", 0)) + " chain, " + std::to_string(r.value("rigid", 0)) + " rigid)";
+      if (status != "failed" && r.contains("reason")) what += ": " + r.value("reason", "");
       if (tty) {
         std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s", finished, to_run, mine[i].name.c_str(), what.c_str());
       } else {
