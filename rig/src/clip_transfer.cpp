@@ -1,13 +1,12 @@
 #include "rig/clip_transfer.h"
 
-#include "rig/figures.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
 #include "clip_transfer_legs.h"
+#include "rig/figures.h"
 #include "rig/own_rig.h"
 #include "rig/pose.h"
 #include "rig/weld.h"
