@@ -202,6 +202,27 @@ TEST(RemoveJoints, KhronosFoxWithoutTailRoundTrips) {
   expect_same_character(a, b, 1e-6);
 }
 
+// The root joint's stored pose is a posed frame (an exporter that saved the
+// current frame: a Mixamo hips tilted mid-walk). The rest mesh and the bind
+// come from the inverse bind matrices and the mesh node, not from that
+// frame: before, the whole character read 15 deg tilted (a tilted Wolf lost
+// its hind legs' roles and its tail).
+TEST(GltfRead, PosedRootDoesNotTiltTheBind) {
+  Character c = tiny_character();
+  const Quat tilt(Eigen::AngleAxisd(15.0 * std::numbers::pi / 180, Vec3::UnitX()));
+  c.skeleton.stored_local[0].rotation = tilt;
+  c.skeleton.stored_local[0].translation += Vec3(0.0, 0.05, 0.02);
+  const std::string path = temp_path("posed_root.glb");
+  ASSERT_TRUE(save_glb(c, path).ok());
+  Character back;
+  ASSERT_TRUE(load(path, back).ok());
+  ASSERT_EQ(back.mesh.positions.size(), c.mesh.positions.size());
+  for (size_t v = 0; v < c.mesh.positions.size(); ++v)
+    EXPECT_TRUE(back.mesh.positions[v].isApprox(c.mesh.positions[v], 1e-6)) << "vertex " << v;
+  for (int j = 0; j < 3; ++j) EXPECT_TRUE(back.skeleton.bind_world[j].isApprox(c.skeleton.bind_world[j], 1e-6));
+  EXPECT_NEAR(back.skeleton.stored_local[0].rotation.angularDistance(tilt), 0.0, 1e-6);
+}
+
 // Quaternius files keep an Armature scale between mesh space and the scene.
 TEST(GltfRoundTrip, TrexArmatureScaleSurvives) {
   const std::string in = asset("characters/Trex.glb");
