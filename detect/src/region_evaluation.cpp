@@ -41,7 +41,7 @@ std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
 
 // Do no harm (issue 11): a region already driven by a non-body bone (a
 // weapon, an existing tail, a prop) is already rigged; body limbs are never
-// worn; a rig with tail bones gets no second chain. The class stays, the
+// worn; a rig with tail bones is rewritten nowhere. The class stays, the
 // action becomes "unchanged" and the reason says why.
 void do_no_harm(const Context& x, Region& r) {
   Classification& k = r.classification;
@@ -68,10 +68,15 @@ void do_no_harm(const Context& x, Region& r) {
                 " % of its vertices): a rigid rewrite would not fix anything";
     return;
   }
-  if (k.cls == AppendageClass::kTail && !x.body.tail_bones.empty()) {
+  // A rig with tail bones is an artist's rig, not a humanoid rigger's: it
+  // gets no second chain, and none of its weights is rewritten (a region
+  // read as worn there is the artist's skinning, or a shard of a broken
+  // mesh: a subdivided Rat's split faces read as four worn items).
+  if (!x.body.tail_bones.empty()) {
     k.action = Action::kUnchanged;
-    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] +
-                ", " + std::to_string(x.body.tail_bones.size()) + " joints): no second chain";
+    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] + ", " +
+                std::to_string(x.body.tail_bones.size()) + " joints): " +
+                (k.cls == AppendageClass::kTail ? "no second chain" : "its weights are the artist's, none rewritten");
   }
 }
 

@@ -49,19 +49,26 @@ bool node_values_ok(const tinygltf::Node& n) {
 
 bool matrix_ok(const Mat4& m) { return m.allFinite() && m.cwiseAbs().maxCoeff() <= kMaxCoordinate; }
 
-// True when `a` turns space more than 1 deg away from `b`, or scales it
-// otherwise by more than 1e-3 (translations are not compared). Smaller turns
-// are an exporter's rounding or a frame at rest (the Wolf's root is stored
-// 0.34 deg off its bind), read as the bind as they always were.
-bool turned_away(const Mat4& a, const Mat4& b) {
+// True when `a` turns space more than 1 deg away from `b` at the same scale
+// (within 1e-3; translations are not compared). Smaller turns are an
+// exporter's rounding or a frame at rest (the Wolf's root is stored 0.34 deg
+// off its bind), read as the bind as they always were; another scale is an
+// exporter's mesh-to-armature offset baked into the IBMs (Blender writes the
+// Quaternius meshes' 100 against their armature's 39.5 there), not a pose.
+bool turned_at_same_scale(const Mat4& a, const Mat4& b) {
   const Eigen::Matrix3d la = a.block<3, 3>(0, 0), lb = b.block<3, 3>(0, 0);
   const double sa = std::cbrt(std::abs(la.determinant())), sb = std::cbrt(std::abs(lb.determinant()));
   if (!(sa > 0.0) || !(sb > 0.0) || !std::isfinite(sa) || !std::isfinite(sb)) return false;
-  if (std::abs(sa / sb - 1.0) > 1e-3) return true;
+  if (std::abs(sa / sb - 1.0) > 1e-3) return false;
   const Eigen::Matrix3d r = (la / sa).transpose() * (lb / sb);
   const double cos_angle = std::clamp(0.5 * (r.trace() - 1.0), -1.0, 1.0);
   constexpr double kMaxRestTurn = 1.0 * 3.14159265358979323846 / 180.0;
   return std::acos(cos_angle) > kMaxRestTurn;
+}
+
+// True when the linear parts of `a` and `b` agree within 1e-6 of b's size.
+bool same_linear(const Mat4& a, const Mat4& b) {
+  return (a.block<3, 3>(0, 0) - b.block<3, 3>(0, 0)).norm() <= 1e-6 * b.block<3, 3>(0, 0).norm();
 }
 
 Transform node_local(const tinygltf::Node& n) {
@@ -279,16 +286,16 @@ Status load_gltf(const std::string& path, Character& out) {
     A = world[src->joint_nodes[0]] * sk.inverse_bind[0];
     // That root's stored pose may be a posed frame (an exporter that saved
     // the current frame: a Mixamo hips tilted mid-walk), which would tilt
-    // the whole bind pose. Exporters build the IBMs from the skinned mesh
-    // node's placement, and its armature is the root's parent: when the
-    // root's stored pose turns the rest mesh away from both, it is posed,
+    // the whole bind pose. When the skinned mesh node sits where the root's
+    // parent (its armature) does, and the root's stored pose turns the rest
+    // mesh away from that placement at the same scale, the root is posed
     // and the mesh node's placement is the bind's (SPEC §4).
     const int root_node = src->joint_nodes[0];
     const Mat4 root_parent = parent[root_node] >= 0 ? world[parent[root_node]] : Mat4::Identity();
     int mesh_node = -1;
     for (int n : src->skinned_nodes)
       if (mesh_node < 0 && !used_skins.empty() && m.nodes[n].skin == used_skins.front()) mesh_node = n;
-    if (mesh_node >= 0 && turned_away(A, world[mesh_node]) && turned_away(A, root_parent) &&
+    if (mesh_node >= 0 && same_linear(world[mesh_node], root_parent) && turned_at_same_scale(A, root_parent) &&
         matrix_ok(world[mesh_node]) && std::abs(world[mesh_node].determinant()) > 1e-30)
       A = world[mesh_node];
     if ((A - Mat4::Identity()).cwiseAbs().maxCoeff() < 1e-6) A = Mat4::Identity();
