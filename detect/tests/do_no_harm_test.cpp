@@ -1,6 +1,7 @@
-// Do no harm: a file holding two characters (a rider and its horse, two
-// exports in one scene) is not analysed as one: no chain, every weight
-// bit-identical, and the report says why.
+// Do no harm (the brief, issue 11): a file holding two characters (a rider
+// and its horse, two exports in one scene) is not analysed as one, and a rig
+// with tail bones is rewritten nowhere: no chain, no rigid region, every
+// weight bit-identical, and the report says why.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -52,7 +53,7 @@ rig::Character side_by_side(rig::Character a, const rig::Character& b, double dx
   return a;
 }
 
-TEST(SeveralFigures, TwoFoxesInOneFileAreLeftAlone) {
+TEST(DoNoHarm, TwoFoxesInOneFileAreLeftAlone) {
   rig::Character fox;
   std::string error;
   ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), fox, &error)) << error;
@@ -71,6 +72,53 @@ TEST(SeveralFigures, TwoFoxesInOneFileAreLeftAlone) {
   EXPECT_EQ(detect_test::check_weights(two, r), 0);
   EXPECT_NE(r.analysis.refused.find("2 characters on separate skeletons"), std::string::npos) << r.analysis.refused;
   EXPECT_EQ(appendage_report(r.character, r.analysis).value("refused", ""), r.analysis.refused);
+}
+
+// The brief: a rig with tail bones comes out weight-identical. A worn item
+// the same fix makes rigid on a rig without them (the sheath fixture's
+// scabbard) is left alone once the rig has a tail of its own bones.
+TEST(DoNoHarm, ARigWithTailBonesIsRewrittenNowhere) {
+  rig::Character c;
+  std::string error;
+  ASSERT_TRUE(fixtures::make_fixture("sheath", fixtures::default_params("sheath"), c, &error)) << error;
+  c.clips.clear();
+  FixResult plain;
+  ASSERT_TRUE(fix(c, Mode::kChain, {}, plain).ok());
+  ASSERT_GT(plain.rigid, 0);  // the scabbard, without tail bones
+
+  rig::Skeleton& sk = c.skeleton;
+  const int hips = sk.find("mixamorig:Hips");
+  ASSERT_GE(hips, 0);
+  const rig::Vec3 h = sk.bind_world[hips].block<3, 1>(0, 3);
+  for (int k = 1; k <= 2; ++k) {  // a two-joint tail running backwards from the hips
+    rig::Mat4 w = rig::Mat4::Identity();
+    w.block<3, 1>(0, 3) = h + rig::Vec3(0.0, 0.0, -0.1 * k);
+    const int parent = k == 1 ? hips : sk.size() - 1;
+    sk.names.push_back("Tail" + std::to_string(k));
+    sk.parents.push_back(parent);
+    sk.bind_world.push_back(w);
+    sk.inverse_bind.push_back(w.inverse());
+    sk.root_parent_world.push_back(rig::Mat4::Identity());
+    rig::Transform t = rig::Transform::from_matrix(sk.bind_world[parent].inverse() * w);
+    sk.neutral_local.push_back(t);
+    sk.stored_local.push_back(t);
+  }
+  sk.roles.clear();
+  // Each tail joint deforms: a trace of weight on one vertex.
+  for (int k = 0; k < 2; ++k) {
+    auto& in = c.skin.influences[static_cast<size_t>(k)];
+    for (rig::Influence& i : in) i.weight *= 0.99;
+    in.push_back({sk.size() - 2 + k, 0.01});
+  }
+  FixResult r;
+  ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+  ASSERT_FALSE(r.analysis.body.tail_bones.empty());
+  EXPECT_EQ(r.chains, 0);
+  EXPECT_EQ(r.rigid, 0);
+  EXPECT_EQ(detect_test::check_weights(c, r), 0);
+  bool said = false;
+  for (const auto& reg : r.analysis.regions) said |= reg.reason.find("its weights are the artist's") != std::string::npos;
+  EXPECT_TRUE(said);
 }
 
 }  // namespace
