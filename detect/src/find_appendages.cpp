@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -40,6 +41,36 @@ int hips_joint(const rig::Skeleton& sk, const std::vector<char>& deforming) {
 
 }  // namespace
 
+// Why the skin does not sit on its skeleton, or empty: most joints that
+// carry weight lie outside the mesh's bounds grown by a quarter of its
+// height on every side (an artist's skin wraps its deforming joints; IK and
+// helper bones outside it carry little or no weight).
+std::string skin_off_skeleton(const rig::Character& c, const std::vector<char>& deforming, double height) {
+  rig::Vec3 lo = rig::Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const rig::Vec3& p : c.mesh.positions) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  const rig::Vec3 margin = rig::Vec3::Constant(0.25 * height);
+  lo -= margin;
+  hi += margin;
+  int weighted = 0, outside = 0;
+  for (int j = 0; j < c.skeleton.size() && j < static_cast<int>(deforming.size()); ++j) {
+    if (!deforming[j]) continue;
+    ++weighted;
+    const rig::Vec3 p = c.skeleton.bind_world[j].block<3, 1>(0, 3);
+    outside += !(p.x() >= lo.x() && p.y() >= lo.y() && p.z() >= lo.z() && p.x() <= hi.x() && p.y() <= hi.y() &&
+                 p.z() <= hi.z());
+  }
+  if (weighted < 2 || 2 * outside <= weighted) return {};
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "the skin does not sit on its skeleton: %d of the %d joints that carry weight lie outside the mesh "
+                "(%.3g units tall); an export lost a transform (the mesh's or the armature's scale)",
+                outside, weighted, height);
+  return buf;
+}
+
 rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& a) {
   using rig::Status;
   a = Analysis{};
@@ -75,6 +106,16 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     a.roles = sk.roles;
     return Status::Ok();
   }
+  const std::vector<char> deforming = deforming_joints(c.skin, nj);
+  // Do no harm: a skin that does not sit on its skeleton (an export that
+  // lost the mesh's or the armature's scale: Blender's automatic weights
+  // under a scaled armature wrote a Witch 1/370 of its skeleton) reads as
+  // appendages everywhere; there is nothing to fix there, only to report.
+  if (std::string off = skin_off_skeleton(c, deforming, a.height); !off.empty()) {
+    a.refused = off;
+    a.roles = sk.roles;
+    return Status::Ok();
+  }
   const double H = a.height;
   a.welded = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, params.weld_fraction * H);
   const int nw = a.welded.count();
@@ -82,7 +123,6 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   for (int w = 0; w < nw; ++w) a.welded_positions[w] = c.mesh.positions[a.welded.representative[w]];
   a.graph = build_graph(nw, a.welded.triangles);
 
-  const std::vector<char> deforming = deforming_joints(c.skin, nj);
   const auto segments = skeleton_segments(sk, deforming, params.end_extension);
   a.skeleton_distance = distance_field(a.welded_positions, segments);
   a.far.assign(nw, 0);

@@ -1,7 +1,8 @@
 // Do no harm (the brief, issue 11): a file holding two characters (a rider
-// and its horse, two exports in one scene) is not analysed as one, and a rig
-// with tail bones is rewritten nowhere: no chain, no rigid region, every
-// weight bit-identical, and the report says why.
+// and its horse, two exports in one scene) or whose skin does not sit on its
+// skeleton is not analysed, and a rig with tail bones is rewritten nowhere:
+// no chain, no rigid region, every weight bit-identical, and the report says
+// why.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -119,6 +120,24 @@ TEST(DoNoHarm, ARigWithTailBonesIsRewrittenNowhere) {
   bool said = false;
   for (const auto& reg : r.analysis.regions) said |= reg.reason.find("its weights are the artist's") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+// An export that lost the mesh's scale (Blender's automatic weights under a
+// scaled armature): the skin sits shrunk at the origin, far inside its
+// skeleton. Every vertex reads far from the bones; fix grew chains on a
+// tailless Witch so. Now nothing is rewritten and the report says why.
+TEST(DoNoHarm, ASkinOffItsSkeletonIsLeftAlone) {
+  rig::Character c;
+  std::string error;
+  ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), c, &error)) << error;
+  c.clips.clear();
+  for (rig::Vec3& p : c.mesh.positions) p /= 40.0;
+  FixResult r;
+  ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+  EXPECT_EQ(r.chains, 0);
+  EXPECT_EQ(r.rigid, 0);
+  EXPECT_EQ(detect_test::check_weights(c, r), 0);
+  EXPECT_NE(r.analysis.refused.find("the skin does not sit on its skeleton"), std::string::npos) << r.analysis.refused;
 }
 
 }  // namespace
