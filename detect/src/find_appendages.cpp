@@ -39,8 +39,6 @@ int hips_joint(const rig::Skeleton& sk, const std::vector<char>& deforming) {
   return sk.size() > 0 ? 0 : -1;
 }
 
-}  // namespace
-
 // Why the skin does not sit on its skeleton, or empty: most joints that
 // carry weight lie outside the mesh's bounds grown by a quarter of its
 // height on every side (an artist's skin wraps its deforming joints; IK and
@@ -70,6 +68,8 @@ std::string skin_off_skeleton(const rig::Character& c, const std::vector<char>& 
                 outside, weighted, height);
   return buf;
 }
+
+}  // namespace
 
 rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& a) {
   using rig::Status;
