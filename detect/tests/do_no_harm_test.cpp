@@ -54,11 +54,18 @@ rig::Character side_by_side(rig::Character a, const rig::Character& b, double dx
   return a;
 }
 
-TEST(DoNoHarm, TwoFoxesInOneFileAreLeftAlone) {
-  rig::Character fox;
+// A fixture character without its clips (fix reads the skin alone).
+rig::Character fixture_character(const char* name) {
+  rig::Character c;
   std::string error;
-  ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), fox, &error)) << error;
-  fox.clips.clear();
+  EXPECT_TRUE(fixtures::make_fixture(name, fixtures::default_params(name), c, &error)) << error;
+  c.clips.clear();
+  return c;
+}
+
+TEST(DoNoHarm, TwoFoxesInOneFileAreLeftAlone) {
+  const rig::Character fox = fixture_character("fox");
+  ASSERT_TRUE(fox.has_skin());
   FixResult one;
   ASSERT_TRUE(fix(fox, Mode::kChain, {}, one).ok());
   ASSERT_GT(one.chains, 0);  // alone, its tail gets a chain
@@ -79,10 +86,8 @@ TEST(DoNoHarm, TwoFoxesInOneFileAreLeftAlone) {
 // the same fix makes rigid on a rig without them (the sheath fixture's
 // scabbard) is left alone once the rig has a tail of its own bones.
 TEST(DoNoHarm, ARigWithTailBonesIsRewrittenNowhere) {
-  rig::Character c;
-  std::string error;
-  ASSERT_TRUE(fixtures::make_fixture("sheath", fixtures::default_params("sheath"), c, &error)) << error;
-  c.clips.clear();
+  rig::Character c = fixture_character("sheath");
+  ASSERT_TRUE(c.has_skin());
   FixResult plain;
   ASSERT_TRUE(fix(c, Mode::kChain, {}, plain).ok());
   ASSERT_GT(plain.rigid, 0);  // the scabbard, without tail bones
@@ -127,10 +132,8 @@ TEST(DoNoHarm, ARigWithTailBonesIsRewrittenNowhere) {
 // skeleton. Every vertex reads far from the bones; fix grew chains on a
 // tailless Witch so. Now nothing is rewritten and the report says why.
 TEST(DoNoHarm, ASkinOffItsSkeletonIsLeftAlone) {
-  rig::Character c;
-  std::string error;
-  ASSERT_TRUE(fixtures::make_fixture("fox", fixtures::default_params("fox"), c, &error)) << error;
-  c.clips.clear();
+  rig::Character c = fixture_character("fox");
+  ASSERT_TRUE(c.has_skin());
   for (rig::Vec3& p : c.mesh.positions) p /= 40.0;
   FixResult r;
   ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
