@@ -90,6 +90,9 @@ bool starts_with_bind_pose(const Skeleton& sk, const Clip& clip) {
   double jump = 0;
   for (int j = 0; j < sk.size(); ++j) {
     if (a[j].rotation.angularDistance(sk.neutral_local[j].rotation) > 1e-3) return false;
+    // A root may stand anywhere: mocap records its T-pose frame where the
+    // performer starts, not at the rest position.
+    if (sk.parents[j] < 0) continue;
     if ((a[j].translation - sk.neutral_local[j].translation).norm() > 1e-4 * std::max(scale, 1e-12)) return false;
     jump = std::max(jump, a[j].rotation.angularDistance(b[j].rotation));
   }

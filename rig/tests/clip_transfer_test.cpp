@@ -38,6 +38,17 @@ TEST(ClipTransfer, LeadingBindPoseKeyIsDetectedAndTrimmed) {
     snap.tracks.push_back(t);
   }
   EXPECT_TRUE(starts_with_bind_pose(sk, snap));
+  // The same T-pose frame recorded where the performer starts (root moved):
+  // still the bind pose (a Blender-written BVH of walk.bvh with one).
+  Clip moved = snap;
+  for (JointTracks& t : moved.tracks)
+    if (sk.parents[t.joint] < 0) {
+      if (t.translation.empty()) t.translation = {{0.0, 1.0 / 120, 1.0}, {}};
+      t.translation.values = {sk.neutral_local[t.joint].translation + Vec3(-0.3, 0.0, 1.04),
+                              sk.neutral_local[t.joint].translation + Vec3(-0.3, 0.0, 1.05),
+                              sk.neutral_local[t.joint].translation + Vec3(-0.3, 0.0, 2.0)};
+    }
+  EXPECT_TRUE(starts_with_bind_pose(sk, moved));
   const Clip trimmed = trim_clip_start(snap, 1.0 / 120);
   EXPECT_NEAR(trimmed.duration, 1.0 - 1.0 / 120, 1e-15);
   EXPECT_FALSE(starts_with_bind_pose(sk, trimmed));
