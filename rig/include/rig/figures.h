@@ -25,7 +25,7 @@ struct Figure {
 // (no leg) are not characters. Empty without a skin; ordered by first root.
 std::vector<Figure> skinned_figures(const Character& character, std::span<const Role> roles);
 
-// "2 characters on separate skeletons (rooted at 'Armature/Hips', 'Root')"
+// "2 characters on separate skeletons (rooted at 'Hips', 'Root')"
 // style reason for a file with more than one figure; empty for one or none.
 std::string several_figures_reason(const Skeleton& skeleton, std::span<const Figure> figures);
 
