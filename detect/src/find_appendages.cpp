@@ -98,21 +98,20 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   if (!(a.height > 0.0) || !std::isfinite(a.height)) {
     return Status::Error(Status::Code::kBadData, "model height is zero");
   }
-  // Do no harm: one character per analysis (a rider and its horse would
-  // share one pelvis, one H and each other's legs).
-  if (const std::vector<rig::Figure> figures = rig::skinned_figures(c, sk.roles); figures.size() > 1) {
-    a.refused = "the file holds " + rig::several_figures_reason(sk, figures) +
-                ": one character per file is analysed (export each on its own to fix it)";
-    a.roles = sk.roles;
-    return Status::Ok();
-  }
+  // Do no harm: files nothing may be read from, analysed no further (no
+  // regions, the reason in a.refused). One character per analysis (a rider
+  // and its horse would share one pelvis, one H and each other's legs); a
+  // skin that does not sit on its skeleton (an export that lost the mesh's
+  // or the armature's scale: Blender's automatic weights under a scaled
+  // armature wrote a Witch 1/370 of its skeleton) reads as appendages
+  // everywhere.
   const std::vector<char> deforming = deforming_joints(c.skin, nj);
-  // Do no harm: a skin that does not sit on its skeleton (an export that
-  // lost the mesh's or the armature's scale: Blender's automatic weights
-  // under a scaled armature wrote a Witch 1/370 of its skeleton) reads as
-  // appendages everywhere; there is nothing to fix there, only to report.
-  if (std::string off = skin_off_skeleton(c, deforming, a.height); !off.empty()) {
-    a.refused = off;
+  if (const std::string several = rig::several_figures_reason(sk, rig::skinned_figures(c, sk.roles));
+      !several.empty())
+    a.refused = "the file holds " + several + ": one character per file is analysed (export each on its own to fix it)";
+  else
+    a.refused = skin_off_skeleton(c, deforming, a.height);
+  if (!a.refused.empty()) {
     a.roles = sk.roles;
     return Status::Ok();
   }

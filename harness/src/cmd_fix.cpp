@@ -135,7 +135,7 @@ Command add_fix_command(CLI::App& root) {
     // Issue 11: nothing rewritten -> say why, per region detection weighed
     // (tails, worn items, and whatever do-no-harm left alone).
     if (result.chains == 0 && result.rigid == 0) {
-      std::printf("  nothing rewritten, every weight unchanged%s%s\n", result.analysis.refused.empty() ? ":" : ": ",
+      std::printf("  nothing rewritten, every weight unchanged:%s%s\n", result.analysis.refused.empty() ? "" : " ",
                   result.analysis.refused.c_str());
       for (const auto& r : result.analysis.regions) {
         const auto cls = r.classification.cls;

@@ -236,6 +236,7 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
   // with it: the Bunny's and demon's weapons went 0.4-0.55 m under it.
   if ((opt.arms_above_floor || opt.elbows_within_skin) && target.has_skin()) t.arms = arm_skins(target, {});
   if (opt.elbows_within_skin) t.elbows = elbow_skins(target, t.arms);
+  t.several_characters = several_figures_reason(target.skeleton, skinned_figures(target, target_cal.roles));
   for (const Leg& leg : find_legs(target.skeleton))
     t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
                                                            opt.sole_band * target_cal.leg_length,
@@ -272,10 +273,10 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     return fail(Status::Code::kBadData,
                 std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
   // One character per target: a file holding a rider and its horse would
-  // have its legs paired across both.
-  if (const std::vector<Figure> figures = skinned_figures(target, target_cal.roles); figures.size() > 1)
-    return fail(Status::Code::kBadData, "transfer: the target holds " + several_figures_reason(target.skeleton, figures) +
-                                            ": retarget onto one character per file");
+  // have its legs paired across both (read once, prepare_target_support).
+  if (!prepared.several_characters.empty())
+    return fail(Status::Code::kBadData,
+                "transfer: the target holds " + prepared.several_characters + ": retarget onto one character per file");
   for (const Role& ro : source_cal.roles) r.diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
   for (const Role& ro : target_cal.roles) r.diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
   if (r.diagnostics.target_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found on the target");

@@ -292,9 +292,12 @@ Status load_gltf(const std::string& path, Character& out) {
     // and the mesh node's placement is the bind's (SPEC §4).
     const int root_node = src->joint_nodes[0];
     const Mat4 root_parent = parent[root_node] >= 0 ? world[parent[root_node]] : Mat4::Identity();
-    int mesh_node = -1;
+    int mesh_node = -1;  // the first node skinned by the first skin (A's skin)
     for (int n : src->skinned_nodes)
-      if (mesh_node < 0 && !used_skins.empty() && m.nodes[n].skin == used_skins.front()) mesh_node = n;
+      if (!used_skins.empty() && m.nodes[n].skin == used_skins.front()) {
+        mesh_node = n;
+        break;
+      }
     if (mesh_node >= 0 && same_linear(world[mesh_node], root_parent) && turned_at_same_scale(A, root_parent) &&
         matrix_ok(world[mesh_node]) && std::abs(world[mesh_node].determinant()) > 1e-30)
       A = world[mesh_node];

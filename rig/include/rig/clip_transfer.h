@@ -23,6 +23,7 @@
 // the target's model units, times in seconds, positions in bind space (Y up).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "rig/arm_clearance.h"
@@ -192,6 +193,9 @@ struct TargetSupport {
   std::vector<std::vector<SolePoint>> soles;  // per find_legs leg
   std::vector<ArmSkin> arms;                  // arm_skins, what the hands carry included
   std::vector<ElbowSkin> elbows;              // elbow_skins of those arms (elbows_within_skin)
+  // several_figures_reason of the target's skinned_figures: non-empty when
+  // the file holds more than one character (transfer_clip refuses it).
+  std::string several_characters;
 };
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& options = {});
