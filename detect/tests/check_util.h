@@ -71,4 +71,16 @@ inline std::string describe(const rig::Character& c, const detect::Analysis& a) 
   return s;
 }
 
+// Do no harm: nothing rewritten (no chain, no rigid region, every weight
+// bit-identical) and, when `said` is given, some region's reason says it.
+inline void expect_left_alone(const rig::Character& in, const detect::FixResult& r, const std::string& said = {}) {
+  EXPECT_EQ(r.chains, 0);
+  EXPECT_EQ(r.rigid, 0);
+  EXPECT_EQ(check_weights(in, r), 0);
+  if (said.empty()) return;
+  bool found = false;
+  for (const auto& reg : r.analysis.regions) found |= reg.reason.find(said) != std::string::npos;
+  EXPECT_TRUE(found) << "no region says '" << said << "'";
+}
+
 }  // namespace detect_test

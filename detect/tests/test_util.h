@@ -35,4 +35,20 @@ inline rig::Skeleton make_skeleton(const std::vector<std::string>& names,
   return s;
 }
 
+// Appends a joint at bind world `world` under `parent` (-1: a root), role
+// none, stored pose = bind; returns its index.
+inline int append_joint(rig::Skeleton& sk, const std::string& name, int parent, const rig::Mat4& world) {
+  if (sk.roles.size() == sk.names.size()) sk.roles.emplace_back();
+  sk.names.push_back(name);
+  sk.parents.push_back(parent);
+  sk.bind_world.push_back(world);
+  sk.inverse_bind.push_back(world.inverse());
+  sk.root_parent_world.push_back(rig::Mat4::Identity());
+  const rig::Transform local =
+      rig::Transform::from_matrix(parent >= 0 ? rig::Mat4(sk.bind_world[parent].inverse() * world) : world);
+  sk.neutral_local.push_back(local);
+  sk.stored_local.push_back(local);
+  return sk.size() - 1;
+}
+
 }  // namespace detect_test
