@@ -127,10 +127,13 @@ Command add_fix_command(CLI::App& root) {
     for (const auto& r : result.analysis.regions) ++classes[detect::class_name(r.classification.cls)];
     std::string summary;
     for (const auto& [name, n] : classes) summary += " " + name + "=" + std::to_string(n);
-    std::printf("%s: H=%.4g m, %zu regions (%s ), %d chain, %d rigid%s%s\n", opt->in.c_str(),
-                result.analysis.height * result.character.meters_per_unit, result.analysis.regions.size(),
-                summary.c_str(), result.chains, result.rigid, opt->out.empty() ? "" : " -> ",
-                opt->out.c_str());
+    // A refused file was never split into regions: say so rather than "0 regions ( )".
+    const std::string regions = !result.analysis.refused.empty()
+                                    ? std::string("not analysed")
+                                    : std::to_string(result.analysis.regions.size()) + " regions (" + summary + " )";
+    std::printf("%s: H=%.4g m, %s, %d chain, %d rigid%s%s\n", opt->in.c_str(),
+                result.analysis.height * result.character.meters_per_unit, regions.c_str(), result.chains,
+                result.rigid, opt->out.empty() ? "" : " -> ", opt->out.c_str());
     for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
     // Issue 11: nothing rewritten -> say why, per region detection weighed
     // (tails, worn items, and whatever do-no-harm left alone).
