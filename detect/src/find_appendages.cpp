@@ -130,6 +130,15 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   // the hind legs' upper joints as thighs for attachment and classification,
   // whatever roles the names gave (a quadruped's `BackLeg.L` is no pelvis).
   a.body = read_body(sk, deforming);
+  // Do no harm: without legs (no thigh at all) there is no pelvis a rigger
+  // fell back on, and what protrudes is the body itself (a fish's fin
+  // already on its last spine bone, a snake, a mermaid's tail).
+  if (a.body.legs == 0) {
+    a.refused = "the skeleton has no legs, so no pelvis a tail could hang from (a fish, a snake, a legless "
+                "prop?): tails and worn items are only rewritten on a legged character";
+    a.roles = sk.roles;
+    return Status::Ok();
+  }
   // A rump bone a tail may hang from (BodyReading::tail_roots) reads as
   // pelvis too: a tail core cut at its base hangs from it.
   for (int j = 0; j < nj; ++j) {
