@@ -102,6 +102,15 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
     pelvis = common_ancestor(sk, i == 1 ? hind[0] : pelvis, hind[i]);
     if (pelvis < 0) break;
   }
+  // A legs' common ancestor that carries no skin (a Quaternius Witch's
+  // `Root` on the floor, its thighs hung from it) is no pelvis: the first
+  // skinned joint from it toward the head is (`Hips`). Else walk up.
+  if (pelvis >= 0 && !deforming[pelvis] && head >= 0 && is_ancestor(sk, pelvis, head)) {
+    int first = -1;
+    for (int x = head; x >= 0 && x != pelvis; x = sk.parents[x])
+      if (deforming[x]) first = x;
+    if (first >= 0) pelvis = first;
+  }
   while (pelvis >= 0 && !deforming[pelvis]) pelvis = sk.parents[pelvis];
   if (pelvis < 0) {  // no legs to read: the rig's own hips
     for (int j = 0; j < n && pelvis < 0; ++j) {
@@ -142,6 +151,20 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
         if (to_leg[c] || (part == rig::BodyPart::kSpine && to_head[c])) continue;
         if (is_trunk_part(part)) stack.push_back(c);
       }
+    }
+    // The spine's first joint toward the head, when it sits below the hind
+    // thighs' roots, is the pelvis' bottom (a Quaternius Bunny's `Hips`
+    // under `Body`, behind and below the hip sockets): a tail there hangs
+    // from the pelvis. A spine that rises from the pelvis (a Mixamo
+    // `Spine`) or runs along a quadruped's back stays above them.
+    if (head >= 0 && is_ancestor(sk, pelvis, head) && head != pelvis && !hind.empty()) {
+      int next = head;
+      while (sk.parents[next] >= 0 && sk.parents[next] != pelvis) next = sk.parents[next];
+      double sockets = std::numeric_limits<double>::infinity();
+      for (int leg : hind) sockets = std::min(sockets, joint_position(sk, leg).y());
+      if (sk.parents[next] == pelvis && deforming[next] && is_trunk_part(sk.roles[next].part) &&
+          joint_position(sk, next).y() < sockets)
+        out.pelvis_zone[next] = 1;
     }
     // Where a grown tail may hang: the zone, plus a role-less leaf bone
     // hanging from it that leads nowhere (the rump bone `Back` a rat's or

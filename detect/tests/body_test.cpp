@@ -84,6 +84,72 @@ TEST(Body, QuadrupedPelvisIsWhereHindLegsAndTailMeet) {
   EXPECT_FALSE(b.body[q.tail1]);
 }
 
+// A Quaternius-style humanoid: Root > Body > {Hips > Abdomen > Chest > Neck
+// > Head, UpperLeg > LowerLeg > Foot}; Root carries no skin. `hips_y` places
+// Hips; `legs_on_root` drops Body and hangs the thighs and Hips from Root
+// (the Witch).
+rig::Skeleton humanoid(double hips_y, bool legs_on_root, std::vector<char>& deforming) {
+  std::vector<std::string> names;
+  std::vector<int> parents;
+  std::vector<Vec3> pos;
+  std::vector<Role> roles;
+  auto add = [&](const std::string& n, int p, Vec3 x, Role r) {
+    names.push_back(n);
+    parents.push_back(p);
+    pos.push_back(x);
+    roles.push_back(r);
+    return static_cast<int>(names.size()) - 1;
+  };
+  const int root = add("Root", -1, {0, 0, 0}, {});
+  const int body = legs_on_root ? root : add("Body", root, {0, 1.0, 0}, {BodyPart::kHips, Side::kCenter});
+  const int hips = add("Hips", body, {0, hips_y, -0.15}, {BodyPart::kSpine, Side::kCenter});
+  const int abdomen = add("Abdomen", hips, {0, 1.2, -0.05}, {BodyPart::kSpine, Side::kCenter});
+  const int chest = add("Chest", abdomen, {0, 1.4, 0}, {BodyPart::kSpine, Side::kCenter});
+  const int neck = add("Neck", chest, {0, 1.6, 0}, {BodyPart::kNeck, Side::kCenter});
+  add("Head", neck, {0, 1.75, 0}, {BodyPart::kHead, Side::kCenter});
+  for (int s = 0; s < 2; ++s) {
+    const double x = s == 0 ? 0.12 : -0.12;
+    const Side side = s == 0 ? Side::kLeft : Side::kRight;
+    const int up = add(s == 0 ? "UpperLeg.L" : "UpperLeg.R", body, {x, 0.95, 0}, {BodyPart::kThigh, side});
+    const int low = add(s == 0 ? "LowerLeg.L" : "LowerLeg.R", up, {x, 0.5, 0}, {BodyPart::kShin, side});
+    add(s == 0 ? "Foot.L" : "Foot.R", low, {x, 0.05, 0}, {BodyPart::kFoot, side});
+  }
+  deforming.assign(names.size(), 1);
+  deforming[root] = 0;
+  return detect_test::make_skeleton(names, parents, pos, roles);
+}
+
+// The Witch: thighs hung from a weightless Root on the floor. Its pelvis is
+// the first skinned joint toward the head (Hips), not the floor-level Root:
+// a tail grafted at the Witch's rump was read as hanging from the spine and
+// made rigid as a worn item.
+TEST(Body, LegsOnAWeightlessRootReadTheFirstSkinnedTrunkJointAsPelvis) {
+  std::vector<char> deforming;
+  const rig::Skeleton sk = humanoid(0.95, true, deforming);
+  const BodyReading b = read_body(sk, deforming);
+  EXPECT_EQ(b.legs, 2);
+  ASSERT_GE(b.pelvis, 0);
+  EXPECT_EQ(sk.names[b.pelvis], "Hips");
+}
+
+// The Bunny: `Hips` under the pelvis `Body`, behind and below the hip
+// sockets, is the pelvis' bottom (a tail grafted there was made rigid as
+// worn); a spine that rises from the pelvis, as a Mixamo `Spine` does, is not.
+TEST(Body, ASpineJointBelowTheHipSocketsIsInThePelvisZone) {
+  std::vector<char> deforming;
+  const rig::Skeleton low = humanoid(0.8, false, deforming);
+  const BodyReading b = read_body(low, deforming);
+  ASSERT_GE(b.pelvis, 0);
+  EXPECT_EQ(low.names[b.pelvis], "Body");
+  EXPECT_TRUE(b.pelvis_zone[low.find("Hips")]);
+  EXPECT_FALSE(b.pelvis_zone[low.find("Abdomen")]);
+
+  const rig::Skeleton high = humanoid(1.05, false, deforming);
+  const BodyReading c = read_body(high, deforming);
+  EXPECT_EQ(high.names[c.pelvis], "Body");
+  EXPECT_FALSE(c.pelvis_zone[high.find("Hips")]);
+}
+
 TEST(Body, StrippedQuadrupedHasNoTailBones) {
   Quadruped q = quadruped();
   q.deforming[q.tail1] = q.deforming[q.tail2] = 0;  // weightless: not a rigged tail
