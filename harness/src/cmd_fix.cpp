@@ -4,6 +4,7 @@
 // (§2), worn items rigid to their bone (--no-tail / --no-worn leave a class
 // alone: the Blender add-on's checkboxes); the `appendages` report goes to --report (or stdout in report
 // mode without --out).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -138,13 +139,19 @@ Command add_fix_command(CLI::App& root) {
     // Issue 11: nothing rewritten -> say why, per region detection weighed
     // (tails, worn items, and whatever do-no-harm left alone).
     if (result.chains == 0 && result.rigid == 0) {
-      std::printf("  nothing rewritten, every weight unchanged:%s%s\n", result.analysis.refused.empty() ? "" : " ",
-                  result.analysis.refused.c_str());
-      for (const auto& r : result.analysis.regions) {
+      auto weighed = [](const detect::Region& r) {
         const auto cls = r.classification.cls;
-        const bool weighed = cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn ||
-                             r.reason.find("already") != std::string::npos;
-        if (!weighed) continue;
+        return cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn ||
+               r.reason.find("already") != std::string::npos;
+      };
+      std::string why = result.analysis.refused;
+      if (why.empty() && result.analysis.body.tail_bones.empty() &&
+          std::none_of(result.analysis.regions.begin(), result.analysis.regions.end(), weighed))
+        why = "no tail or worn item found";
+      std::printf("  nothing rewritten, every weight unchanged:%s%s\n", why.empty() ? "" : " ", why.c_str());
+      for (const auto& r : result.analysis.regions) {
+        if (!weighed(r)) continue;
+        const auto cls = r.classification.cls;
         std::printf("  region %d %s (%zu vertices): %s\n", r.id, detect::class_name(cls), r.vertices.size(),
                     r.reason.c_str());
       }
