@@ -13,9 +13,12 @@
 // - a chain ending in a leaf adopts a detached foot: a body joint outside the
 //   limb's attachment subtree (rigs hang feet under the root like IK
 //   targets), mostly below the chain's end (cos >= kFootBelow) and within
-//   kFootReach x the chain's length, the lowest such (skinned first);
+//   kFootReach x the chain's length, the lowest such (skinned first), and
+//   not parked on a limb's joint (an IK target on a humanoid's foot or hand);
 // - a limb is a leg when its lowest point (joints, skin it dominates) is
 //   within kReach x H of the lowest limb;
+// - legs pair across the centre line: an extra one on one side (an arm
+//   holding a staff to the floor) is the one the other side mirrors worst;
 // - with more legs than two, the ones attached toward the head are front
 //   legs; the pelvis is the lowest common ancestor of the hind legs and the
 //   head.
@@ -186,6 +189,13 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
                                    (parent(f) < 0 || !excluded[parent(f)]) && pos(sk, f).allFinite();
       if ((excluded[f] && !skinned_control) || in_limb[f] || !lateral(f) || offset(f) * l.x_sign <= 0) continue;
       if (attach >= 0 && descends_from(sk, f, attach)) continue;
+      // An IK target parked on a limb's joint is a copy of that joint, no
+      // foot (a humanoid's skinned IK_Foot on its Foot would become its
+      // arm's foot, an IK_Hand on the Hand would end the arm as a leg's).
+      bool parked = false;
+      for (const Limb& o : limbs)
+        for (int k : o.chain) parked |= (pos(sk, k) - pos(sk, f)).norm() <= kLateral * H;
+      if (parked) continue;
       const Vec3 d = pos(sk, f) - pos(sk, end);
       const double dist = d.norm();
       if (!(dist > 0) || dist > kFootReach * length || -d.y() < kFootBelow * dist) continue;
@@ -237,6 +247,28 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
     for (size_t k = 2; k < side.size(); ++k) limbs[side[k]].leg = false;
   }
   std::erase_if(legs, [&](int i) { return !limbs[i].leg; });
+  // Legs come in mirrored pairs: with more on one side than on the other,
+  // the extra ones are those whose roots the other side mirrors worst (an
+  // arm holding a staff to the floor, or an arm a floor-length robe was
+  // weighted to, beside two legs).
+  {
+    std::vector<int> side[2];
+    for (int i : legs) side[limbs[i].x_sign > 0 ? 1 : 0].push_back(i);
+    const int more = side[1].size() > side[0].size() ? 1 : 0;
+    if (!side[1 - more].empty() && side[more].size() > side[1 - more].size()) {
+      auto mismatch = [&](int i) {
+        Vec3 mirrored = pos(sk, limbs[i].chain.front());
+        mirrored.x() = 2 * cx - mirrored.x();
+        double best = kInf;
+        for (int k : side[1 - more]) best = std::min(best, (pos(sk, limbs[k].chain.front()) - mirrored).norm());
+        return best;
+      };
+      std::vector<int>& heavy = side[more];
+      std::stable_sort(heavy.begin(), heavy.end(), [&](int a, int b) { return mismatch(a) < mismatch(b); });
+      for (size_t k = side[1 - more].size(); k < heavy.size(); ++k) limbs[heavy[k]].leg = false;
+      std::erase_if(legs, [&](int i) { return !limbs[i].leg; });
+    }
+  }
   if (legs.empty()) return false;
 
   // The head: a body joint named so, else (after the pelvis) the highest
