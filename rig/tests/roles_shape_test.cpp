@@ -150,6 +150,76 @@ TEST(RolesFromShape, SmallArmsAreArmsAndDetachedFeetJoinTheirLegs) {
     }
 }
 
+// A Quaternius-style humanoid in A-pose (arms 45 deg down), 1.7 tall, with
+// extra joints appended; one skin vertex at every joint (its own), so the
+// roles read skin as a loaded file's do.
+Skeleton humanoid_with(const std::vector<JointSpec>& extra) {
+  std::vector<JointSpec> j = {
+      {"Root", -1, {0, 0, 0}},            // 0
+      {"Hips", 0, {0, 0.95, 0}},          // 1
+      {"Spine", 1, {0, 1.15, 0}},         // 2
+      {"Chest", 2, {0, 1.35, 0}},         // 3
+      {"Neck", 3, {0, 1.5, 0}},           // 4
+      {"Head", 4, {0, 1.62, 0}},          // 5
+      {"UpperLeg.L", 1, {0.1, 0.9, 0}},   // 6
+      {"LowerLeg.L", 6, {0.1, 0.5, 0}},   // 7
+      {"Foot.L", 7, {0.1, 0.08, 0}},      // 8
+      {"UpperLeg.R", 1, {-0.1, 0.9, 0}},  // 9
+      {"LowerLeg.R", 9, {-0.1, 0.5, 0}},  // 10
+      {"Foot.R", 10, {-0.1, 0.08, 0}},    // 11
+      {"Shoulder.L", 3, {0.05, 1.42, 0}}, // 12
+      {"UpperArm.L", 12, {0.18, 1.42, 0}},
+      {"LowerArm.L", 13, {0.37, 1.23, 0}},
+      {"Hand.L", 14, {0.55, 1.05, 0}},    // 15
+      {"Shoulder.R", 3, {-0.05, 1.42, 0}},
+      {"UpperArm.R", 16, {-0.18, 1.42, 0}},
+      {"LowerArm.R", 17, {-0.37, 1.23, 0}},
+      {"Hand.R", 18, {-0.55, 1.05, 0}},   // 19
+  };
+  j.insert(j.end(), extra.begin(), extra.end());
+  Skeleton sk = test::make_skeleton(j);
+  Mesh mesh;
+  Skin skin;
+  for (int k = 0; k < sk.size(); ++k) {
+    if (k == 0) continue;  // the root carries no skin
+    mesh.positions.push_back(sk.bind_world[k].block<3, 1>(0, 3));
+    skin.influences.push_back({{k, 1.0}});
+  }
+  mesh.positions.push_back({0.1, 0.0, 0.05});  // soles
+  skin.influences.push_back({{8, 1.0}});
+  mesh.positions.push_back({-0.1, 0.0, 0.05});
+  skin.influences.push_back({{11, 1.0}});
+  sk.roles.clear();
+  assign_roles(sk, mesh, skin);
+  return sk;
+}
+
+// Legs pair across the centre line: an arm holding a staff to the floor (or
+// weighted to a floor-length robe) beside two legs is an arm. It was a third
+// leg, and retarget refused the file ("the target 3 legs").
+TEST(RolesFromShape, AnArmHoldingAStaffToTheFloorIsNoLeg) {
+  const Skeleton sk = humanoid_with({{"Staff", 19, {-0.55, 0.02, 0.05}}});
+  EXPECT_EQ(leg_count(sk), 2);
+  EXPECT_EQ(role_of(sk, "UpperLeg.R"), "right thigh");
+  EXPECT_EQ(role_of(sk, "UpperArm.R"), "right upper_arm");
+  EXPECT_EQ(role_of(sk, "Hand.R"), "right hand");
+  EXPECT_EQ(role_of(sk, "UpperArm.L"), "left upper_arm");
+}
+
+// A skinned IK target parked on a limb's joint is a copy of it: an IK_Foot
+// on each foot made both arms legs ending in those feet (4 legs), an IK_Hand
+// on each hand ended the arms as detached legs (no arm roles at all).
+TEST(RolesFromShape, SkinnedIkTargetsOnFeetAndHandsTakeNoLimb) {
+  const Skeleton feet = humanoid_with({{"IK_Foot.L", 0, {0.1, 0.08, 0}}, {"IK_Foot.R", 0, {-0.1, 0.08, 0}}});
+  EXPECT_EQ(leg_count(feet), 2);
+  EXPECT_EQ(role_of(feet, "UpperArm.L"), "left upper_arm");
+  EXPECT_EQ(role_of(feet, "Hand.R"), "right hand");
+  const Skeleton hands = humanoid_with({{"IK_Hand.L", 0, {0.55, 1.05, 0}}, {"IK_Hand.R", 0, {-0.55, 1.05, 0}}});
+  EXPECT_EQ(leg_count(hands), 2);
+  EXPECT_EQ(role_of(hands, "UpperArm.L"), "left upper_arm");
+  EXPECT_EQ(role_of(hands, "LowerArm.R"), "right forearm");
+}
+
 // ---------------------------------------------------------------------------
 // Real assets.
 
