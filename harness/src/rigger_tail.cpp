@@ -1,6 +1,8 @@
 #include "rigger_tail.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "detect/body.h"
 #include "detect/find_appendages.h"
@@ -8,7 +10,32 @@
 
 namespace harness {
 
-int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
+namespace {
+
+// Cloth that hangs from the trunk past the knees (a floor-length robe or
+// cape): a sheet, wide or worn region on the hips, spine or a thigh whose
+// lowest bind vertex lies below every knee. The thighs it was weighted to
+// swing its hem under the floor, which no foot stands on.
+bool hangs_past_the_knees(const rig::Character& c, const std::vector<rig::Role>& roles, const detect::Region& r) {
+  using rig::BodyPart;
+  const detect::AppendageClass cls = r.classification.cls;
+  if (cls != detect::AppendageClass::kWide && cls != detect::AppendageClass::kHair &&
+      cls != detect::AppendageClass::kWorn)
+    return false;
+  const BodyPart at = r.attachment_role.part;
+  if (at != BodyPart::kHips && at != BodyPart::kSpine && at != BodyPart::kThigh) return false;
+  double knee = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < c.skeleton.size() && j < static_cast<int>(roles.size()); ++j)
+    if (roles[j].part == BodyPart::kShin) knee = std::min(knee, c.skeleton.bind_world[j](1, 3));
+  if (!std::isfinite(knee)) return false;
+  double low = std::numeric_limits<double>::infinity();
+  for (int v : r.vertices) low = std::min(low, c.mesh.positions[v].y());
+  return low < knee;
+}
+
+}  // namespace
+
+int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices, std::vector<int>* cloth_vertices) {
   const std::vector<bool> tail_bone = rig::tail_joint_mask(c.skeleton);
   for (const auto& infl : c.skin.influences) {
     const int d = rig::dominant_joint(infl);
@@ -18,10 +45,14 @@ int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices) {
   if (!detect::find_appendages(c, detect::Params{}, a).ok()) return -1;
   // A tail-shaped region that non-body bones already drive (a sword on a
   // `Weapon` bone) has bones of its own: it is not skin a rigger gave the legs.
-  for (const detect::Region& r : a.regions)
+  for (const detect::Region& r : a.regions) {
     if (r.classification.cls == detect::AppendageClass::kTail && !detect::already_rigged(r.owner))
       tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+    else if (cloth_vertices && hangs_past_the_knees(c, a.roles, r))
+      cloth_vertices->insert(cloth_vertices->end(), r.vertices.begin(), r.vertices.end());
+  }
   std::sort(tail_vertices.begin(), tail_vertices.end());
+  if (cloth_vertices) std::sort(cloth_vertices->begin(), cloth_vertices->end());
   return static_cast<int>(tail_vertices.size());
 }
 

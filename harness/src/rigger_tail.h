@@ -14,6 +14,10 @@ namespace harness {
 // their count; 0 when tail bones carry the skin (grounding finds them by
 // name) or no tail is detected (a tail-shaped region mostly driven by
 // non-body bones, a sword on `Weapon`, is not one); -1 on failure.
-int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices);
+// `cloth_vertices`, when given, gets (ascending) the skin of cloth hanging
+// from the trunk past the knees (a floor-length robe or cape): no foot stands
+// on it either, so grounding leaves it out too.
+int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices,
+                     std::vector<int>* cloth_vertices = nullptr);
 
 }  // namespace harness

@@ -35,7 +35,9 @@ struct GroundingOptions {
   // When non-empty, these joints are the tail bones instead of auto detection.
   std::vector<int> tail_joints;
   // Mesh vertices in T whatever their dominant joint: a tail a humanoid rigger
-  // weighted to the legs has no tail bone to tell it by (detect finds it).
+  // weighted to the legs has no tail bone to tell it by (detect finds it);
+  // `harness retarget` adds cloth hanging past the knees (a floor-length
+  // robe or cape weighted to the thighs or shins): no foot stands on it.
   // They form a group of their own, taken whole (in T, or counted with
   // count_tail), so they never crowd a leg's own lowest points out of S.
   std::vector<int> tail_vertices;
