@@ -126,9 +126,11 @@ Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
   bool changed = false;
   for (auto& anim : m.animations) {
     size_t dropped = 0, repacked = 0, normalized = 0;
-    std::set<int> rotation_samplers;
-    for (const auto& ch : anim.channels)
+    std::set<int> rotation_samplers, weights_samplers;
+    for (const auto& ch : anim.channels) {
       if (ch.target_path == "rotation") rotation_samplers.insert(ch.sampler);
+      if (ch.target_path == "weights") weights_samplers.insert(ch.sampler);
+    }
     for (int si = 0; si < static_cast<int>(anim.samplers.size()); ++si) {
       auto& s = anim.samplers[si];
       auto messy = [&](int a) {
@@ -147,8 +149,12 @@ Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
                                                          "': sampler accessors are unreadable" +
                                                          (err.empty() ? "" : " (" + err + ")"));
       const size_t per_key = s.interpolation == "CUBICSPLINE" ? 3 : 1;
-      const size_t stride = per_key * static_cast<size_t>(vc);
-      if (values.size() != times.size() * stride)
+      // A morph weights key holds one scalar per morph target (glTF: the
+      // output count is the input count x targets).
+      const size_t stride = weights_samplers.count(si) && values.size() % times.size() == 0
+                                ? values.size() / times.size()
+                                : per_key * static_cast<size_t>(vc);
+      if (values.size() != times.size() * stride || stride % per_key != 0)
         return Status::Error(Status::Code::kBadData,
                              "animation '" + anim.name + "': output does not match input");
       // Rotation keys must be unit quaternions: normalised; a zero one takes
@@ -189,7 +195,7 @@ Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
       Writer w{m};
       s.input = w.add_accessor(t_out, static_cast<int>(t_out.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
                                TINYGLTF_TYPE_SCALAR, -1, true);
-      s.output = w.add_accessor(v_out, static_cast<int>(t_out.size() * per_key),
+      s.output = w.add_accessor(v_out, static_cast<int>(v_out.size() / static_cast<size_t>(vc)),
                                 TINYGLTF_COMPONENT_TYPE_FLOAT,
                                 vc == 4   ? TINYGLTF_TYPE_VEC4
                                 : vc == 3 ? TINYGLTF_TYPE_VEC3

@@ -1,0 +1,75 @@
+// The document repairs every written glTF goes through (gltf_document.h),
+// on animation samplers real exporters write.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gltf_document.h"
+
+namespace rig::gltf_doc {
+namespace {
+
+// A document with one node carrying a two-target morph, animated by a
+// `weights` channel: each key holds one scalar per morph target (Blender
+// writes this for every animated shape key).
+tinygltf::Model morph_weights_document(const std::vector<float>& times, const std::vector<float>& weights,
+                                       const std::string& interpolation) {
+  tinygltf::Model m;
+  m.buffers.emplace_back();
+  Writer w{m};
+  tinygltf::Node node;
+  node.name = "Face";
+  m.nodes.push_back(node);
+  tinygltf::AnimationSampler s;
+  s.input = w.add_accessor(times, static_cast<int>(times.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                           TINYGLTF_TYPE_SCALAR, -1, true);
+  s.output = w.add_accessor(weights, static_cast<int>(weights.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                            TINYGLTF_TYPE_SCALAR, -1, false);
+  s.interpolation = interpolation;
+  tinygltf::AnimationChannel ch;
+  ch.sampler = 0;
+  ch.target_node = 0;
+  ch.target_path = "weights";
+  tinygltf::Animation a;
+  a.name = "KeyAction";
+  a.samplers.push_back(s);
+  a.channels.push_back(ch);
+  m.animations.push_back(a);
+  return m;
+}
+
+std::vector<float> floats(const tinygltf::Model& m, int accessor) {
+  const tinygltf::Accessor& a = m.accessors[accessor];
+  const tinygltf::BufferView& v = m.bufferViews[a.bufferView];
+  const auto* p = reinterpret_cast<const float*>(m.buffers[v.buffer].data.data() + v.byteOffset + a.byteOffset);
+  return std::vector<float>(p, p + a.count);
+}
+
+// Before, the output count (keys x targets) was checked against keys x 1
+// and every write of such a file failed: "output does not match input".
+TEST(RepairSamplers, MorphWeightsKeysHoldOneValuePerTarget) {
+  tinygltf::Model m = morph_weights_document({0.0f, 0.5f, 1.0f}, {0, 1, 0.5f, 0.5f, 1, 0}, "LINEAR");
+  std::vector<std::string> notes;
+  const Status st = repair_samplers(m, notes);
+  ASSERT_TRUE(st.ok()) << st.message;
+  EXPECT_EQ(floats(m, m.animations[0].samplers[0].output), (std::vector<float>{0, 1, 0.5f, 0.5f, 1, 0}));
+
+  // A repeated time is repaired per key: both targets' values of the later key.
+  tinygltf::Model r = morph_weights_document({0.0f, 0.5f, 0.5f, 1.0f}, {0, 1, 0.2f, 0.8f, 0.5f, 0.5f, 1, 0}, "LINEAR");
+  ASSERT_TRUE(repair_samplers(r, notes).ok());
+  const tinygltf::AnimationSampler& s = r.animations[0].samplers[0];
+  EXPECT_EQ(floats(r, s.input), (std::vector<float>{0.0f, 0.5f, 1.0f}));
+  EXPECT_EQ(floats(r, s.output), (std::vector<float>{0, 1, 0.5f, 0.5f, 1, 0}));
+
+  // Cubic-spline keys: in-tangents, values, out-tangents, per target.
+  tinygltf::Model c = morph_weights_document({0.0f, 1.0f}, std::vector<float>(12, 0.25f), "CUBICSPLINE");
+  ASSERT_TRUE(repair_samplers(c, notes).ok());
+
+  // A count that is no whole number of keys is still refused.
+  tinygltf::Model bad = morph_weights_document({0.0f, 1.0f}, {0, 1, 0.5f}, "LINEAR");
+  EXPECT_FALSE(repair_samplers(bad, notes).ok());
+}
+
+}  // namespace
+}  // namespace rig::gltf_doc
