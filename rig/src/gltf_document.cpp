@@ -1,6 +1,9 @@
 // The document layer of GLB writing: pruning and repacking, validity repairs.
 #include "gltf_document.h"
 
+#include <Eigen/Geometry>
+#include <Eigen/SVD>
+
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -273,4 +276,41 @@ void repair_node_rotations(tinygltf::Model& m, std::vector<std::string>& notes) 
     notes.push_back(std::to_string(fixed) +
                     " node rotations were not unit quaternions: normalised (zero: identity)");
 }
+// An animated node must have TRS, not a matrix (glTF 2.0, 5.25: "When a node
+// is targeted for animation, only TRS properties may be present"): the
+// matrix of a node a channel targets (COLLADA2GLTF writes matrices on every
+// joint; our clips key joints) is split into translation, rotation and scale.
+// Shear, which TRS cannot hold, is dropped (the polar rotation is kept).
+void repair_animated_matrices(tinygltf::Model& m, std::vector<std::string>& notes) {
+  std::set<int> animated;
+  for (const auto& anim : m.animations)
+    for (const auto& ch : anim.channels)
+      if (ch.target_path == "translation" || ch.target_path == "rotation" || ch.target_path == "scale")
+        animated.insert(ch.target_node);
+  int split = 0;
+  for (int n : animated) {
+    if (n < 0 || n >= static_cast<int>(m.nodes.size()) || m.nodes[n].matrix.size() != 16) continue;
+    tinygltf::Node& node = m.nodes[n];
+    const Eigen::Map<const Eigen::Matrix4d> mat(node.matrix.data());  // column-major, as glTF
+    const Eigen::Matrix3d linear = mat.block<3, 3>(0, 0);
+    Eigen::Vector3d scale(linear.col(0).norm(), linear.col(1).norm(), linear.col(2).norm());
+    if (linear.determinant() < 0) scale.x() = -scale.x();
+    Eigen::Quaterniond q = Eigen::Quaterniond::Identity();
+    if (scale.cwiseAbs().minCoeff() > 1e-12) {
+      const Eigen::Matrix3d r = linear * scale.cwiseInverse().asDiagonal();
+      Eigen::JacobiSVD<Eigen::Matrix3d> svd(r, Eigen::ComputeFullU | Eigen::ComputeFullV);
+      q = Eigen::Quaterniond(Eigen::Matrix3d(svd.matrixU() * svd.matrixV().transpose())).normalized();
+    }
+    node.matrix.clear();
+    node.translation = {mat(0, 3), mat(1, 3), mat(2, 3)};
+    node.rotation = {q.x(), q.y(), q.z(), q.w()};
+    node.scale = {scale.x(), scale.y(), scale.z()};
+    ++split;
+  }
+  if (split)
+    notes.push_back(std::to_string(split) +
+                    " animated nodes had a matrix: written as translation, rotation and scale (glTF allows "
+                    "only those on animated nodes)");
+}
+
 }  // namespace rig::gltf_doc

@@ -73,4 +73,8 @@ void repair_skin_skeletons(tinygltf::Model& m, std::vector<std::string>& notes);
 // Node rotations must be unit quaternions: normalised, a zero one dropped.
 void repair_node_rotations(tinygltf::Model& m, std::vector<std::string>& notes);
 
+// A node an animation channel targets gets TRS instead of a matrix (glTF
+// allows only TRS on animated nodes; shear is dropped).
+void repair_animated_matrices(tinygltf::Model& m, std::vector<std::string>& notes);
+
 }  // namespace rig::gltf_doc

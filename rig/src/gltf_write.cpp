@@ -133,6 +133,7 @@ void add_tracks(Writer& w, tinygltf::Animation& anim, const JointTracks& jt, int
 // --- The file write ------------------------------------------------------
 
 Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes) {
+  gltf_doc::repair_animated_matrices(m, notes);
   gltf_doc::repair_node_rotations(m, notes);
   if (Status s = gltf_doc::repair_samplers(m, notes); !s.ok()) return s;
   gltf_doc::repair_skin_skeletons(m, notes);

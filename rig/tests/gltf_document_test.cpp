@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Geometry>
+
 #include "gltf_document.h"
 
 namespace rig::gltf_doc {
@@ -69,6 +71,37 @@ TEST(RepairSamplers, MorphWeightsKeysHoldOneValuePerTarget) {
   // A count that is no whole number of keys is still refused.
   tinygltf::Model bad = morph_weights_document({0.0f, 1.0f}, {0, 1, 0.5f}, "LINEAR");
   EXPECT_FALSE(repair_samplers(bad, notes).ok());
+}
+
+// glTF allows only TRS on a node a channel targets. A file that stores its
+// joints as matrices (COLLADA2GLTF) got channels on them from retarget and
+// bake: the validator rejected every such write
+// (ANIMATION_CHANNEL_TARGET_NODE_MATRIX).
+TEST(RepairAnimatedMatrices, AnAnimatedNodeGetsTheSameTransformAsTrs) {
+  tinygltf::Model m = morph_weights_document({0.0f, 1.0f}, {0, 1, 1, 0}, "LINEAR");
+  m.animations[0].channels[0].target_path = "rotation";
+  const Eigen::Quaterniond q(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
+  Eigen::Matrix4d mat = Eigen::Matrix4d::Identity();
+  mat.block<3, 3>(0, 0) = q.toRotationMatrix() * Eigen::Vector3d(2.0, -0.5, 1.5).asDiagonal();
+  mat.block<3, 1>(0, 3) = Eigen::Vector3d(0.1, 0.2, -0.3);
+  m.nodes[0].matrix.assign(mat.data(), mat.data() + 16);
+  tinygltf::Node still;
+  still.matrix = m.nodes[0].matrix;
+  m.nodes.push_back(still);  // not animated: its matrix stays
+  std::vector<std::string> notes;
+  repair_animated_matrices(m, notes);
+  const tinygltf::Node& n = m.nodes[0];
+  ASSERT_TRUE(n.matrix.empty());
+  ASSERT_EQ(n.translation.size(), 3u);
+  ASSERT_EQ(n.rotation.size(), 4u);
+  ASSERT_EQ(n.scale.size(), 3u);
+  const Eigen::Quaterniond r(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]);
+  Eigen::Matrix4d back = Eigen::Matrix4d::Identity();
+  back.block<3, 3>(0, 0) = r.toRotationMatrix() * Eigen::Vector3d(n.scale[0], n.scale[1], n.scale[2]).asDiagonal();
+  back.block<3, 1>(0, 3) = Eigen::Vector3d(n.translation[0], n.translation[1], n.translation[2]);
+  EXPECT_LE((back - mat).cwiseAbs().maxCoeff(), 1e-12);
+  EXPECT_EQ(m.nodes[1].matrix.size(), 16u);
+  EXPECT_EQ(notes.size(), 1u);
 }
 
 }  // namespace
