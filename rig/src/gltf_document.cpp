@@ -4,12 +4,39 @@
 #include <Eigen/Geometry>
 #include <Eigen/SVD>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
 
 namespace rig::gltf_doc {
+
+namespace {
+
+// The MIME type of an image's bytes (the validator checks it against them):
+// by their signature, else by the uri's extension in any case, else PNG.
+std::string image_mime_type(const std::vector<unsigned char>& bytes, const std::string& uri) {
+  auto starts = [&](std::initializer_list<unsigned char> sig, size_t at = 0) {
+    if (bytes.size() < at + sig.size()) return false;
+    return std::equal(sig.begin(), sig.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at));
+  };
+  if (starts({0x89, 'P', 'N', 'G'})) return "image/png";
+  if (starts({0xFF, 0xD8, 0xFF})) return "image/jpeg";
+  if (starts({'R', 'I', 'F', 'F'}) && starts({'W', 'E', 'B', 'P'}, 8)) return "image/webp";
+  if (starts({0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB})) return "image/ktx2";
+  std::string u = uri;
+  std::transform(u.begin(), u.end(), u.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (u.find(".jpg") != std::string::npos || u.find(".jpeg") != std::string::npos ||
+      u.rfind("data:image/jpeg", 0) == 0 || u.rfind("data:image/jpg", 0) == 0)
+    return "image/jpeg";
+  if (u.find(".webp") != std::string::npos) return "image/webp";
+  if (u.find(".ktx2") != std::string::npos) return "image/ktx2";
+  return "image/png";
+}
+
+}  // namespace
 
 // Drops accessors not referenced any more, then the buffer views only they
 // used, and repacks every kept view (and uri images) into one buffer.
@@ -104,13 +131,7 @@ Status prune_and_repack(tinygltf::Model& m) {
       packed.insert(packed.end(), img.image.begin(), img.image.end());
       views.push_back(bv);
       img.bufferView = static_cast<int>(views.size()) - 1;
-      if (img.mimeType.empty()) {
-        const std::string& u = img.uri;
-        img.mimeType = (u.find(".jpg") != std::string::npos ||
-                        u.find(".jpeg") != std::string::npos || u.rfind("data:image/jpeg", 0) == 0)
-                           ? "image/jpeg"
-                           : "image/png";
-      }
+      if (img.mimeType.empty()) img.mimeType = image_mime_type(img.image, img.uri);
       img.uri.clear();
     }
   }
@@ -311,6 +332,43 @@ void repair_animated_matrices(tinygltf::Model& m, std::vector<std::string>& note
     notes.push_back(std::to_string(split) +
                     " animated nodes had a matrix: written as translation, rotation and scale (glTF allows "
                     "only those on animated nodes)");
+}
+
+// An image whose bytes never loaded (a texture file missing beside a .gltf,
+// a data uri of a type tinygltf does not decode) would be written as a
+// dangling reference: it becomes a 1x1 grey PNG, so every texture and
+// material index stays valid, and a note names it.
+void repair_unreadable_images(tinygltf::Model& m, std::vector<std::string>& notes) {
+  static const std::vector<unsigned char> kGreyPixel = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
+      0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53, 0xde, 0x00, 0x00, 0x00,
+      0x0c, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0x68, 0x68, 0x68, 0x00, 0x00, 0x03, 0x04, 0x01, 0x81, 0x75,
+      0x2e, 0x01, 0xbc, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  std::string names;
+  int replaced = 0;
+  for (size_t i = 0; i < m.images.size(); ++i) {
+    tinygltf::Image& img = m.images[i];
+    const bool has_view = img.bufferView >= 0 && img.bufferView < static_cast<int>(m.bufferViews.size());
+    if (has_view) continue;
+    if (m.buffers.empty()) m.buffers.emplace_back();
+    Writer w{m};
+    if (!img.image.empty()) {  // bytes read from a uri: embedded as they are
+      img.bufferView = w.add_view(img.image.data(), img.image.size(), -1);
+      if (img.mimeType.empty()) img.mimeType = image_mime_type(img.image, img.uri);
+      img.uri.clear();
+      continue;
+    }
+    img.bufferView = w.add_view(kGreyPixel.data(), kGreyPixel.size(), -1);
+    img.mimeType = "image/png";
+    if (replaced++ < 3) {
+      const std::string shown = img.uri.rfind("data:", 0) == 0 ? img.uri.substr(0, img.uri.find(',')) : img.uri;
+      names += (names.empty() ? "" : ", ") + (shown.empty() ? "image " + std::to_string(i) : "'" + shown + "'");
+    }
+    img.uri.clear();
+  }
+  if (replaced)
+    notes.push_back(std::to_string(replaced) + " image(s) could not be read (" + names + (replaced > 3 ? ", ..." : "") +
+                    "): written as a 1x1 grey placeholder so the file stays valid");
 }
 
 }  // namespace rig::gltf_doc

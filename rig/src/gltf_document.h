@@ -77,4 +77,8 @@ void repair_node_rotations(tinygltf::Model& m, std::vector<std::string>& notes);
 // allows only TRS on animated nodes; shear is dropped).
 void repair_animated_matrices(tinygltf::Model& m, std::vector<std::string>& notes);
 
+// An image without bytes (a missing texture file, an undecodable data uri)
+// becomes an embedded 1x1 grey PNG: no dangling reference is written.
+void repair_unreadable_images(tinygltf::Model& m, std::vector<std::string>& notes);
+
 }  // namespace rig::gltf_doc

@@ -104,5 +104,39 @@ TEST(RepairAnimatedMatrices, AnAnimatedNodeGetsTheSameTransformAsTrs) {
   EXPECT_EQ(notes.size(), 1u);
 }
 
+// Images a .gltf points at, as its loader leaves them: bytes from the file
+// (or none, when the file is missing), no buffer view yet.
+TEST(RepairImages, MimeTypesComeFromTheBytesAndMissingImagesBecomeAPlaceholder) {
+  tinygltf::Model m;
+  m.buffers.emplace_back();
+  tinygltf::Image jpeg;  // an upper-case extension: was written as image/png
+  jpeg.uri = "textures/Skin.JPG";
+  jpeg.image = {0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 'J', 'F', 'I', 'F'};
+  m.images.push_back(jpeg);
+  tinygltf::Image webp;  // EXT_texture_webp, as Blender 4 writes it
+  webp.uri = "textures/skin";
+  webp.image = {'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', ' '};
+  m.images.push_back(webp);
+  tinygltf::Image missing;  // was written as a dangling uri
+  missing.uri = "textures/not_there.png";
+  m.images.push_back(missing);
+  ASSERT_TRUE(prune_and_repack(m).ok());
+  std::vector<std::string> notes;
+  repair_unreadable_images(m, notes);
+  EXPECT_EQ(m.images[0].mimeType, "image/jpeg");
+  EXPECT_EQ(m.images[1].mimeType, "image/webp");
+  EXPECT_EQ(m.images[2].mimeType, "image/png");
+  for (const tinygltf::Image& img : m.images) {
+    EXPECT_TRUE(img.uri.empty());
+    ASSERT_GE(img.bufferView, 0);
+    ASSERT_LT(img.bufferView, static_cast<int>(m.bufferViews.size()));
+  }
+  const tinygltf::BufferView& grey = m.bufferViews[m.images[2].bufferView];
+  ASSERT_GE(grey.byteLength, 8u);
+  EXPECT_EQ(m.buffers[0].data[grey.byteOffset + 1], 'P');  // a PNG signature
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("not_there.png"), std::string::npos) << notes[0];
+}
+
 }  // namespace
 }  // namespace rig::gltf_doc
