@@ -371,4 +371,24 @@ void repair_unreadable_images(tinygltf::Model& m, std::vector<std::string>& note
                     "): written as a 1x1 grey placeholder so the file stays valid");
 }
 
+// A perspective camera without zfar (an infinite projection) cannot be
+// written by tinygltf, which always writes zfar (0, invalid): its far plane
+// goes 1e7 x znear away instead, and a note says so.
+void repair_infinite_cameras(tinygltf::Model& m, std::vector<std::string>& notes) {
+  int fixed = 0;
+  for (tinygltf::Camera& cam : m.cameras) {
+    if (cam.type != "perspective") continue;
+    tinygltf::PerspectiveCamera& p = cam.perspective;
+    if (p.zfar > p.znear && p.zfar > 0) continue;
+    const double near = p.znear > 0 && std::isfinite(p.znear) ? p.znear : 0.01;
+    p.znear = near;
+    p.zfar = 1e7 * near;
+    ++fixed;
+  }
+  if (fixed)
+    notes.push_back(std::to_string(fixed) +
+                    " perspective camera(s) had an infinite far plane, which this writer cannot express: written "
+                    "with zfar = 1e7 x znear");
+}
+
 }  // namespace rig::gltf_doc

@@ -81,4 +81,8 @@ void repair_animated_matrices(tinygltf::Model& m, std::vector<std::string>& note
 // becomes an embedded 1x1 grey PNG: no dangling reference is written.
 void repair_unreadable_images(tinygltf::Model& m, std::vector<std::string>& notes);
 
+// A perspective camera without a valid zfar (infinite) gets 1e7 x znear:
+// tinygltf always writes zfar, and 0 is invalid.
+void repair_infinite_cameras(tinygltf::Model& m, std::vector<std::string>& notes);
+
 }  // namespace rig::gltf_doc

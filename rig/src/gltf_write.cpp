@@ -138,6 +138,7 @@ Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::
   if (Status s = gltf_doc::repair_samplers(m, notes); !s.ok()) return s;
   gltf_doc::repair_skin_skeletons(m, notes);
   gltf_doc::repair_unreadable_images(m, notes);
+  gltf_doc::repair_infinite_cameras(m, notes);
   for (auto& img : m.images) img.image.clear();  // bytes live in buffer views now
   // tinygltf's file writer does not check its stream: serialise to memory,
   // then write the bytes ourselves (temp file, fsync, rename).

@@ -138,5 +138,22 @@ TEST(RepairImages, MimeTypesComeFromTheBytesAndMissingImagesBecomeAPlaceholder) 
   EXPECT_NE(notes[0].find("not_there.png"), std::string::npos) << notes[0];
 }
 
+// An infinite perspective camera (no zfar) was written with zfar 0.
+TEST(RepairCameras, AnInfiniteFarPlaneIsWrittenFarButFinite) {
+  tinygltf::Model m;
+  tinygltf::Camera cam;
+  cam.type = "perspective";
+  cam.perspective.yfov = 0.8;
+  cam.perspective.znear = 0.1;
+  m.cameras.push_back(cam);
+  cam.perspective.zfar = 100.0;
+  m.cameras.push_back(cam);
+  std::vector<std::string> notes;
+  repair_infinite_cameras(m, notes);
+  EXPECT_GT(m.cameras[0].perspective.zfar, 1e5);
+  EXPECT_EQ(m.cameras[1].perspective.zfar, 100.0);
+  EXPECT_EQ(notes.size(), 1u);
+}
+
 }  // namespace
 }  // namespace rig::gltf_doc
