@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -389,6 +390,42 @@ void repair_infinite_cameras(tinygltf::Model& m, std::vector<std::string>& notes
     notes.push_back(std::to_string(fixed) +
                     " perspective camera(s) had an infinite far plane, which this writer cannot express: written "
                     "with zfar = 1e7 x znear");
+}
+
+// POSITION accessors and animation key times must carry min and max (glTF
+// 2.0, 3.6.2.5 and 5.23); an exporter that left them out had them copied
+// into our writes. Float accessors get them computed; the rest keep theirs.
+void repair_missing_bounds(tinygltf::Model& m, std::vector<std::string>& notes) {
+  std::set<int> need;
+  for (const auto& mesh : m.meshes)
+    for (const auto& prim : mesh.primitives) {
+      if (auto it = prim.attributes.find("POSITION"); it != prim.attributes.end()) need.insert(it->second);
+      for (const auto& target : prim.targets)
+        if (auto it = target.find("POSITION"); it != target.end()) need.insert(it->second);
+    }
+  for (const auto& anim : m.animations)
+    for (const auto& s : anim.samplers) need.insert(s.input);
+  int fixed = 0;
+  for (int a : need) {
+    if (a < 0 || a >= static_cast<int>(m.accessors.size())) continue;
+    tinygltf::Accessor& acc = m.accessors[a];
+    if (!acc.minValues.empty() && !acc.maxValues.empty()) continue;
+    if (acc.componentType != TINYGLTF_COMPONENT_TYPE_FLOAT || acc.count == 0) continue;
+    std::vector<double> values;
+    int comps = 0;
+    std::string err;
+    if (!read_accessor(m, a, values, comps, err) || comps <= 0) continue;
+    acc.minValues.assign(comps, std::numeric_limits<double>::infinity());
+    acc.maxValues.assign(comps, -std::numeric_limits<double>::infinity());
+    for (size_t i = 0; i < values.size(); ++i) {
+      // As stored: float, so the bounds equal the float values exactly.
+      const double v = static_cast<float>(values[i]);
+      acc.minValues[i % comps] = std::min(acc.minValues[i % comps], v);
+      acc.maxValues[i % comps] = std::max(acc.maxValues[i % comps], v);
+    }
+    ++fixed;
+  }
+  if (fixed) notes.push_back(std::to_string(fixed) + " accessors lacked the min/max glTF requires: computed");
 }
 
 }  // namespace rig::gltf_doc

@@ -85,4 +85,8 @@ void repair_unreadable_images(tinygltf::Model& m, std::vector<std::string>& note
 // tinygltf always writes zfar, and 0 is invalid.
 void repair_infinite_cameras(tinygltf::Model& m, std::vector<std::string>& notes);
 
+// POSITION accessors and animation key times without min/max (required)
+// get them computed (float accessors).
+void repair_missing_bounds(tinygltf::Model& m, std::vector<std::string>& notes);
+
 }  // namespace rig::gltf_doc

@@ -139,6 +139,7 @@ Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::
   gltf_doc::repair_skin_skeletons(m, notes);
   gltf_doc::repair_unreadable_images(m, notes);
   gltf_doc::repair_infinite_cameras(m, notes);
+  gltf_doc::repair_missing_bounds(m, notes);
   for (auto& img : m.images) img.image.clear();  // bytes live in buffer views now
   // tinygltf's file writer does not check its stream: serialise to memory,
   // then write the bytes ourselves (temp file, fsync, rename).

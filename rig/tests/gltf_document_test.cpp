@@ -155,5 +155,30 @@ TEST(RepairCameras, AnInfiniteFarPlaneIsWrittenFarButFinite) {
   EXPECT_EQ(notes.size(), 1u);
 }
 
+// An exporter that leaves out min/max (required on POSITION and on key
+// times) had them missing in our writes too: the validator rejected them.
+TEST(RepairBounds, PositionsAndKeyTimesGetTheirMinAndMax) {
+  tinygltf::Model m = morph_weights_document({0.0f, 0.5f, 2.0f}, {0, 1, 1, 0, 0.5f, 0.5f}, "LINEAR");
+  Writer w{m};
+  const int pos = w.add_accessor(std::vector<float>{1, 2, 3, -1, 5, 0.5f}, 2, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                 TINYGLTF_TYPE_VEC3, -1, false);
+  tinygltf::Primitive prim;
+  prim.attributes["POSITION"] = pos;
+  tinygltf::Mesh mesh;
+  mesh.primitives.push_back(prim);
+  m.meshes.push_back(mesh);
+  tinygltf::Accessor& times = m.accessors[m.animations[0].samplers[0].input];
+  times.minValues.clear();
+  times.maxValues.clear();
+  std::vector<std::string> notes;
+  repair_missing_bounds(m, notes);
+  EXPECT_EQ(m.accessors[pos].minValues, (std::vector<double>{-1, 2, 0.5}));
+  EXPECT_EQ(m.accessors[pos].maxValues, (std::vector<double>{1, 5, 3}));
+  const tinygltf::Accessor& t = m.accessors[m.animations[0].samplers[0].input];
+  EXPECT_EQ(t.minValues, (std::vector<double>{0.0}));
+  EXPECT_EQ(t.maxValues, (std::vector<double>{2.0}));
+  EXPECT_EQ(notes.size(), 1u);
+}
+
 }  // namespace
 }  // namespace rig::gltf_doc
