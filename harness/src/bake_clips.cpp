@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "rig/facing.h"
 #include "rig/pose.h"
@@ -51,9 +52,9 @@ std::vector<char> tail_mask(const rig::Skeleton& sk, const solver::ChainDesc& de
 
 // First and last body pose of the clip compared (tail excluded): largest
 // joint position difference (rig units) and rotation difference (degrees).
-void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, const std::vector<char>& tail,
+void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double start, const std::vector<char>& tail,
                      double& pos_err, double& ang_err) {
-  const auto a = rig::pose_at(sk, clip, 0.0), b = rig::pose_at(sk, clip, clip.duration);
+  const auto a = rig::pose_at(sk, clip, start), b = rig::pose_at(sk, clip, clip.duration);
   pos_err = ang_err = 0;
   for (int j = 0; j < sk.size(); ++j) {
     if (tail[static_cast<size_t>(j)]) continue;
@@ -62,6 +63,20 @@ void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, const std::
     const double c = std::clamp((r.trace() - 1.0) / 2.0, -1.0, 1.0);
     ang_err = std::max(ang_err, std::acos(c) * 180.0 / kPi);
   }
+}
+
+// Where the clip's body motion starts: its earliest key (tail tracks, which
+// bake replaces, aside). An exporter may keep a clip's own frame range (keys
+// from 2 s on): the body holds its first pose before that, and the tail is
+// baked over the keyed span only. 0 when keys start at 0 or nothing is keyed.
+double first_body_key(const rig::Clip& clip, const std::vector<char>& tail) {
+  double start = std::numeric_limits<double>::infinity();
+  for (const rig::JointTracks& jt : clip.tracks) {
+    if (jt.joint >= 0 && jt.joint < static_cast<int>(tail.size()) && tail[static_cast<size_t>(jt.joint)]) continue;
+    for (const std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      if (!times->empty()) start = std::min(start, times->front());
+  }
+  return std::isfinite(start) && start > 0.0 && start < clip.duration ? start : 0.0;
 }
 
 }  // namespace
@@ -149,17 +164,18 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     ClipBakeReport r;
     r.name = clip.name;
     r.duration = std::max(0.0, clip.duration);
+    const double start = first_body_key(clip, tail), span = r.duration - start;
     double pos_err = 0, ang_err = 0;
-    loop_pose_error(sk, clip, tail, pos_err, ang_err);
+    loop_pose_error(sk, clip, start, tail, pos_err, ang_err);
     r.loop_pose_error_rel_H = pos_err * mpu / H;
     r.loop_pose_error_deg = ang_err;
     r.loop_forced = o.loop != LoopMode::kAuto;
     r.looping = o.loop == LoopMode::kLoop ||
                 (o.loop == LoopMode::kAuto && r.loop_pose_error_rel_H <= o.loop_position_tolerance &&
                  r.loop_pose_error_deg <= o.loop_angle_tolerance_deg);
-    const bool still = !(r.duration > 0);
+    const bool still = !(span > 0);
     if (still) r.looping = false;
-    const int m = still ? 0 : std::max(1, static_cast<int>(std::lround(r.duration * o.fps)));
+    const int m = still ? 0 : std::max(1, static_cast<int>(std::lround(span * o.fps)));
     auto hips_at = [&](double t) {
       Affine3d a;
       a.matrix() = rig::pose_at(sk, clip, t)[desc.hips];
@@ -167,9 +183,9 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     };
     std::vector<Affine3d> hips;
     const int samples = r.looping ? m : m + 1;
-    for (int k = 0; k < samples; ++k) hips.push_back(hips_at(m > 0 ? r.duration * k / m : 0.0));
+    for (int k = 0; k < samples; ++k) hips.push_back(hips_at(m > 0 ? start + span * k / m : start));
     solver::BakeOptions bo;
-    bo.sample_rate = m > 0 ? m / r.duration : o.fps;
+    bo.sample_rate = m > 0 ? m / span : o.fps;
     bo.model_height = H;
     bo.tolerance = o.warmup_tolerance;
     bo.max_passes = o.warm_up ? o.max_warmup_passes : 0;
@@ -190,13 +206,14 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
       for (const auto& b : br.tip_in_hips) r.tip_range_m = std::max(r.tip_range_m, (a - b).norm());
     r.tip_range_rel_H = r.tip_range_m / H;
 
-    // Tracks: times k * D / M exactly (the last key at the clip's end), one
-    // sign-continuous rotation track per tail bone, replacing any old one.
+    // Tracks: times start + k * span / M exactly (the last key at the clip's
+    // end), one sign-continuous rotation track per tail bone, replacing any
+    // old one.
     for (size_t i = 0; i < n; ++i) {
       rig::Track<rig::Quat> track;
       track.interpolation = rig::Interpolation::kLinear;
       for (int k = 0; k < br.frames; ++k) {
-        track.times.push_back(m > 0 ? (k == m ? r.duration : r.duration * k / m) : 0.0);
+        track.times.push_back(m > 0 ? (k == m ? r.duration : start + span * k / m) : start);
         rig::Quat q = br.rotations[static_cast<size_t>(k) * n + i].normalized();
         if (!track.values.empty() ? q.coeffs().dot(track.values.back().coeffs()) < 0 : q.w() < 0)
           q.coeffs() = -q.coeffs();

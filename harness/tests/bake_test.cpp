@@ -6,6 +6,7 @@
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -84,6 +85,36 @@ TEST(Bake, AssimpReadsBonesBindMatricesAndKeys) {
 // Looping fixture clips close (<= 0.5 deg per bone) after warm-up, the
 // non-looping back flip starts from the settled carry pose, every clip's tail
 // moves, and body tracks are untouched.
+// A clip keyed from 2 s on (an exporter that kept its frame range) is baked
+// over its keyed span: the same tail keys, 2 s later, and a closed loop.
+// Before, the tail was keyed from 0 and its loop closed between 0 and the
+// end, 9 deg off at the body's first key.
+TEST(Bake, AClipKeyedFromLaterIsBakedOverItsKeys) {
+  rig::Character ch = chained_fox();
+  ch.clips.erase(std::remove_if(ch.clips.begin(), ch.clips.end(), [](const rig::Clip& k) { return k.name != "walk"; }),
+                 ch.clips.end());
+  ASSERT_EQ(ch.clips.size(), 1u);
+  rig::Character late = ch;
+  late.clips[0].duration += 2.0;
+  for (rig::JointTracks& jt : late.clips[0].tracks)
+    for (std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      for (double& t : *times) t += 2.0;
+  BakeClipsReport a, b;
+  ASSERT_TRUE(bake_clips(ch, BakeClipsOptions{}, a).ok());
+  ASSERT_TRUE(bake_clips(late, BakeClipsOptions{}, b).ok());
+  ASSERT_EQ(b.clips.size(), 1u);
+  EXPECT_TRUE(b.clips[0].looping);
+  EXPECT_EQ(a.clips[0].keys, b.clips[0].keys);
+  EXPECT_NEAR(a.clips[0].seam_max_deg, b.clips[0].seam_max_deg, 1e-6);
+  const int tail1 = ch.skeleton.find("Tail_1");
+  ASSERT_GE(tail1, 0);
+  for (const rig::JointTracks& jt : late.clips[0].tracks)
+    if (jt.joint == tail1) {
+      ASSERT_FALSE(jt.rotation.times.empty());
+      EXPECT_NEAR(jt.rotation.times.front(), 2.0, 1e-9);
+    }
+}
+
 TEST(Bake, FoxClipsCloseAndMove) {
   rig::Character ch = chained_fox();
   const rig::Character before = ch;

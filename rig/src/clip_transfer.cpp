@@ -69,6 +69,15 @@ bool first_two_keys(const Clip& clip, double& t0, double& t1) {
   return found && t1 > t0;
 }
 
+// The earliest key of any track (0 for a clip without keys).
+double first_key_time(const Clip& clip) {
+  double t = std::numeric_limits<double>::infinity();
+  for (const JointTracks& jt : clip.tracks)
+    for (const std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      if (!times->empty()) t = std::min(t, times->front());
+  return std::isfinite(t) ? t : 0.0;
+}
+
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
@@ -320,6 +329,12 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     first_two_keys(clip, t0, t1);
     r.start_time = t1;
     trimmed = trim_clip_start(*input, t1);
+    input = &trimmed;
+  } else if (const double t0 = first_key_time(clip); t0 > 0.0 && t0 < clip.duration) {
+    // Keys from t0 on (an exporter that kept the clip's frame range): the
+    // time before them only holds the first pose; the clip starts at t0.
+    r.start_time = t0;
+    trimmed = trim_clip_start(*input, t0);
     input = &trimmed;
   }
   if (opt.joints_by_name)

@@ -58,6 +58,37 @@ TEST(ClipTransfer, LeadingBindPoseKeyIsDetectedAndTrimmed) {
   }
 }
 
+// A clip keyed from 2 s on (an exporter that kept its frame range): the
+// transfer starts at its first key. Before, the output held the first pose
+// for 2 s and then played (a 3.4 s clip instead of 1.4 s, glTF T-Rex walk).
+TEST(ClipTransfer, AClipKeyedFromLaterStartsAtItsFirstKey) {
+  const Skeleton sk = biped();
+  Character source;
+  source.skeleton = sk;
+  Character target;
+  target.skeleton = sk;
+  const Calibration cal = calibrate(sk);
+  const Clip clip = crouch(0.0, 0.4);
+  Clip late = clip;
+  late.duration = clip.duration + 2.0;
+  for (JointTracks& jt : late.tracks)
+    for (std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      for (double& t : *times) t += 2.0;
+  TransferOptions o;
+  o.copy_own_rig_clips = false;
+  const TransferResult a = transfer_clip(source, clip, cal, target, cal, o);
+  const TransferResult b = transfer_clip(source, late, cal, target, cal, o);
+  ASSERT_TRUE(a.status.ok()) << a.status.message;
+  ASSERT_TRUE(b.status.ok()) << b.status.message;
+  EXPECT_NEAR(b.start_time, 2.0, 1e-12);
+  EXPECT_NEAR(b.clip.duration, a.clip.duration, 1e-9);
+  EXPECT_EQ(a.times.size(), b.times.size());
+  for (double t : {0.0, 0.5 * a.clip.duration, a.clip.duration}) {
+    const auto pa = pose_at(sk, a.clip, t), pb = pose_at(sk, b.clip, t);
+    for (int j = 0; j < sk.size(); ++j) EXPECT_LT((pa[j] - pb[j]).cwiseAbs().maxCoeff(), 1e-6) << sk.names[j];
+  }
+}
+
 // Hips tracks of the transfer never depend on limb reconciliation: limbs
 // change thigh, shin and foot only (the grounding tables rely on it).
 TEST(ClipTransfer, LimbReconciliationNeverTouchesTheHips) {
