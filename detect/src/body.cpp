@@ -18,6 +18,10 @@ namespace {
 // named legs too, and end far above the floor).
 constexpr double kLegTolerance = 0.1;
 
+// A chain's first bone within 45 deg of the line across the hind thighs
+// runs sideways: a wing or a leg, no tail (cos 45 deg).
+constexpr double kSideways = 0.7071;
+
 bool is_limb_part(rig::BodyPart p) {
   using rig::BodyPart;
   return p == BodyPart::kShoulder || p == BodyPart::kUpperArm || p == BodyPart::kForearm ||
@@ -201,13 +205,21 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
   // hanging from the pelvis zone that leads away from the head (some joint
   // of it lies farther from the head than its first joint). Rump bones that
   // run forward along the trunk (a Quaternius rat's Hips -> Torso) are not a
-  // tail and must not stop the real tail from getting its chain.
+  // tail and must not stop the real tail from getting its chain; nor do
+  // chains whose first bone runs sideways, across the hips (wings on a
+  // bird's pelvis, a spider's hind legs): a tail leaves the pelvis backwards.
+  rig::Vec3 across = rig::Vec3::Zero();
+  if (hind.size() == 2) across = (joint_position(sk, hind[0]) - joint_position(sk, hind[1])).normalized();
+  if (!across.allFinite()) across.setZero();
   for (int j = 0; j < n; ++j) {
     const int p = sk.parents[j];
     if (p < 0 || !out.pelvis_zone[p] || out.body[j] || !deforming[j]) continue;
-    bool chain = false;
-    for (int c : children[j]) chain |= deforming[c] && !out.body[c];
-    if (!chain) continue;
+    int next = -1;
+    for (int c : children[j])
+      if (next < 0 && deforming[c] && !out.body[c]) next = c;
+    if (next < 0) continue;
+    const rig::Vec3 first_bone = (joint_position(sk, next) - joint_position(sk, j)).normalized();
+    if (first_bone.allFinite() && std::abs(first_bone.dot(across)) > kSideways) continue;
     if (head >= 0) {
       const rig::Vec3 h = joint_position(sk, head);
       const double first = (joint_position(sk, j) - h).norm();

@@ -84,6 +84,21 @@ TEST(Body, QuadrupedPelvisIsWhereHindLegsAndTailMeet) {
   EXPECT_FALSE(b.body[q.tail1]);
 }
 
+// Wings on the pelvis (a bird's, or a spider's hind legs) run sideways
+// across the hips: no tail bones. They were read as the rig's tail ("the rig
+// already has tail bones (6 joints from Wing1.L)"), which kept a real
+// boneless tail from its chain.
+TEST(Body, ChainsRunningSidewaysFromThePelvisAreNoTailBones) {
+  Quadruped q = quadruped();
+  int wing = q.back;
+  for (int k = 1; k <= 2; ++k)
+    wing = detect_test::append_joint(q.sk, "Wing" + std::to_string(k) + ".L", wing,
+                                     detect_test::translation(Vec3(0.1 + 0.3 * k, 1.05, -0.6)));
+  q.deforming.resize(q.sk.size(), 1);
+  const BodyReading b = read_body(q.sk, q.deforming);
+  EXPECT_EQ(b.tail_bones, (std::vector<int>{q.tail1, q.tail2}));
+}
+
 // A Quaternius-style humanoid: Root > Body > {Hips > Abdomen > Chest > Neck
 // > Head, UpperLeg > LowerLeg > Foot}; Root carries no skin. `hips_y` places
 // Hips; `legs_on_root` drops Body and hangs the thighs and Hips from Root
