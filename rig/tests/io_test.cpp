@@ -6,6 +6,8 @@
 #include <map>
 #include <numbers>
 
+#include <tiny_gltf.h>
+
 #include "rig/edit.h"
 #include "rig/io.h"
 #include "rig/pose.h"
@@ -221,6 +223,88 @@ TEST(GltfRead, PosedRootDoesNotTiltTheBind) {
     EXPECT_TRUE(back.mesh.positions[v].isApprox(c.mesh.positions[v], 1e-6)) << "vertex " << v;
   for (int j = 0; j < 3; ++j) EXPECT_TRUE(back.skeleton.bind_world[j].isApprox(c.skeleton.bind_world[j], 1e-6));
   EXPECT_NEAR(back.skeleton.stored_local[0].rotation.angularDistance(tilt), 0.0, 1e-6);
+}
+
+// Primitives the reader skips (points, lines, strips) keep their vertex
+// data; their JOINTS follow the written skin's order. Removing Tail_2 (as
+// strip-tail does) shifted their indices out of range: ~1000 validator
+// errors on a T-Rex with a skinned lines primitive.
+TEST(GltfWrite, UnreadPrimitivesKeepTheirBones) {
+  Character c = tiny_character();
+  const std::string plain = temp_path("unread_plain.glb"), with_points = temp_path("unread_points.glb"),
+                    out = temp_path("unread_out.glb");
+  ASSERT_TRUE(save_glb(c, plain).ok());
+  tinygltf::Model m;
+  tinygltf::TinyGLTF gltf;
+  std::string err, warn;
+  ASSERT_TRUE(gltf.LoadBinaryFromFile(&m, &err, &warn, plain)) << err;
+  ASSERT_EQ(m.skins.size(), 1u);
+  auto index_of = [&](const tinygltf::Model& doc, const std::string& name) {
+    const auto& joints = doc.skins[0].joints;
+    for (size_t i = 0; i < joints.size(); ++i)
+      if (doc.nodes[joints[i]].name == name) return static_cast<int>(i);
+    return -1;
+  };
+  // Two points: one on Tail_2, one on Hips.
+  auto add = [&](const std::vector<unsigned char>& bytes, int type, int comp, int count) {
+    tinygltf::BufferView v;
+    v.buffer = 0;
+    v.byteOffset = m.buffers[0].data.size();
+    v.byteLength = bytes.size();
+    m.buffers[0].data.insert(m.buffers[0].data.end(), bytes.begin(), bytes.end());
+    while (m.buffers[0].data.size() % 4) m.buffers[0].data.push_back(0);
+    m.bufferViews.push_back(v);
+    tinygltf::Accessor a;
+    a.bufferView = static_cast<int>(m.bufferViews.size()) - 1;
+    a.type = type;
+    a.componentType = comp;
+    a.count = count;
+    m.accessors.push_back(a);
+    return static_cast<int>(m.accessors.size()) - 1;
+  };
+  const float pos[6] = {0, 0.5f, -0.2f, 0, 1, 0};
+  const float wts[8] = {1, 0, 0, 0, 1, 0, 0, 0};
+  const unsigned char jts[8] = {static_cast<unsigned char>(index_of(m, "Tail_2")), 0, 0, 0,
+                                static_cast<unsigned char>(index_of(m, "Hips")), 0, 0, 0};
+  tinygltf::Primitive points;
+  points.mode = TINYGLTF_MODE_POINTS;
+  points.attributes["POSITION"] = add(std::vector<unsigned char>(reinterpret_cast<const unsigned char*>(pos),
+                                                                 reinterpret_cast<const unsigned char*>(pos) + 24),
+                                      TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT, 2);
+  m.accessors.back().minValues = {0, 0.5, -0.2};
+  m.accessors.back().maxValues = {0, 1, 0};
+  points.attributes["WEIGHTS_0"] = add(std::vector<unsigned char>(reinterpret_cast<const unsigned char*>(wts),
+                                                                  reinterpret_cast<const unsigned char*>(wts) + 32),
+                                       TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_FLOAT, 2);
+  points.attributes["JOINTS_0"] = add(std::vector<unsigned char>(jts, jts + 8), TINYGLTF_TYPE_VEC4,
+                                      TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, 2);
+  m.meshes[0].primitives.push_back(points);
+  ASSERT_TRUE(gltf.WriteGltfSceneToFile(&m, with_points, false, false, false, true));
+
+  Character read;
+  ASSERT_TRUE(load(with_points, read).ok());
+  ASSERT_EQ(read.mesh.vertex_count(), c.mesh.vertex_count());  // the points are not read
+  const int tail2 = read.skeleton.find("Tail_2"), tail1 = read.skeleton.find("Tail_1");
+  ASSERT_GE(tail2, 0);
+  for (auto& in : read.skin.influences)
+    for (Influence& i : in)
+      if (i.joint == tail2) i.joint = tail1;
+  ASSERT_TRUE(remove_joints(read, std::vector<int>{tail2}).ok());
+  ASSERT_TRUE(save_glb(read, out).ok());
+
+  tinygltf::Model back;
+  ASSERT_TRUE(gltf.LoadBinaryFromFile(&back, &err, &warn, out)) << err;
+  const tinygltf::Primitive& p = back.meshes[0].primitives.back();
+  ASSERT_EQ(p.mode, TINYGLTF_MODE_POINTS);
+  const tinygltf::Accessor& ja = back.accessors[p.attributes.at("JOINTS_0")];
+  const tinygltf::BufferView& jv = back.bufferViews[ja.bufferView];
+  ASSERT_EQ(ja.componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+  const unsigned char* j = back.buffers[0].data.data() + jv.byteOffset + ja.byteOffset;
+  const auto& joints = back.skins[0].joints;
+  ASSERT_LT(j[0], joints.size());
+  ASSERT_LT(j[4], joints.size());
+  EXPECT_EQ(back.nodes[joints[j[0]]].name, "Tail_1");  // Tail_2 removed: its parent
+  EXPECT_EQ(back.nodes[joints[j[4]]].name, "Hips");
 }
 
 // Quaternius files keep an Armature scale between mesh space and the scene.
