@@ -37,6 +37,25 @@ std::string image_mime_type(const std::vector<unsigned char>& bytes, const std::
   return "image/png";
 }
 
+// Accessor indices inside EXT_mesh_gpu_instancing (a node's per-instance
+// TRANSLATION/ROTATION/SCALE/...): `f` is called on each, and may change it.
+template <typename F>
+void for_each_instancing_accessor(tinygltf::Model& m, F f) {
+  for (auto& node : m.nodes) {
+    auto ext = node.extensions.find("EXT_mesh_gpu_instancing");
+    if (ext == node.extensions.end() || !ext->second.IsObject()) continue;
+    auto& object = ext->second.Get<tinygltf::Value::Object>();
+    auto attrs = object.find("attributes");
+    if (attrs == object.end() || !attrs->second.IsObject()) continue;
+    for (auto& [name, value] : attrs->second.Get<tinygltf::Value::Object>()) {
+      if (!value.IsInt() && !value.IsNumber()) continue;
+      int a = value.GetNumberAsInt();
+      f(a);
+      value = tinygltf::Value(a);
+    }
+  }
+}
+
 }  // namespace
 
 // Drops accessors not referenced any more, then the buffer views only they
@@ -56,6 +75,7 @@ Status prune_and_repack(tinygltf::Model& m) {
   for (const auto& s : m.skins) mark(s.inverseBindMatrices);
   for (const auto& an : m.animations)
     for (const auto& s : an.samplers) mark(s.input), mark(s.output);
+  for_each_instancing_accessor(m, [&](int& a) { mark(a); });
   std::vector<int> acc_map(m.accessors.size(), -1);
   std::vector<tinygltf::Accessor> kept;
   for (size_t i = 0; i < m.accessors.size(); ++i)
@@ -73,6 +93,7 @@ Status prune_and_repack(tinygltf::Model& m) {
   for (auto& s : m.skins) remap(s.inverseBindMatrices);
   for (auto& an : m.animations)
     for (auto& s : an.samplers) remap(s.input), remap(s.output);
+  for_each_instancing_accessor(m, remap);
   // Views referenced by a pruned accessor and by nothing kept are dropped.
   std::vector<char> view_used(m.bufferViews.size(), 0), view_pruned(m.bufferViews.size(), 0);
   auto views_of = [](const tinygltf::Accessor& a) {

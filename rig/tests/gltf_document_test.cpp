@@ -180,5 +180,27 @@ TEST(RepairBounds, PositionsAndKeyTimesGetTheirMinAndMax) {
   EXPECT_EQ(notes.size(), 1u);
 }
 
+// EXT_mesh_gpu_instancing keeps its accessors through pruning, re-indexed:
+// its TRANSLATION pointed past the pruned accessor list (a dangling index
+// the validator does not check, which engines crash or fail on).
+TEST(PruneAndRepack, InstancingAccessorsAreKeptAndReindexed) {
+  tinygltf::Model m;
+  m.buffers.emplace_back();
+  Writer w{m};
+  w.add_accessor(std::vector<float>{1, 2, 3}, 1, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, -1, false);  // unused
+  const int offsets = w.add_accessor(std::vector<float>{0, 0, 0, 5, 0, 0}, 2, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                     TINYGLTF_TYPE_VEC3, -1, false);
+  tinygltf::Node node;
+  tinygltf::Value::Object attributes{{"TRANSLATION", tinygltf::Value(offsets)}};
+  tinygltf::Value::Object ext{{"attributes", tinygltf::Value(attributes)}};
+  node.extensions["EXT_mesh_gpu_instancing"] = tinygltf::Value(ext);
+  m.nodes.push_back(node);
+  ASSERT_TRUE(prune_and_repack(m).ok());
+  ASSERT_EQ(m.accessors.size(), 1u);
+  const tinygltf::Value& a = m.nodes[0].extensions["EXT_mesh_gpu_instancing"].Get("attributes").Get("TRANSLATION");
+  EXPECT_EQ(a.GetNumberAsInt(), 0);
+  EXPECT_EQ(m.accessors[0].count, 2u);
+}
+
 }  // namespace
 }  // namespace rig::gltf_doc
