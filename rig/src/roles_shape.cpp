@@ -17,8 +17,9 @@
 //   not parked on a limb's joint (an IK target on a humanoid's foot or hand);
 // - a limb is a leg when its lowest point (joints, skin it dominates) is
 //   within kReach x H of the lowest limb;
-// - legs pair across the centre line: an extra one on one side (an arm
-//   holding a staff to the floor) is the one the other side mirrors worst;
+// - legs pair across the centre line: an extra one on one side that hangs
+//   kArmAbove x H above the other side's legs (an arm holding a staff to
+//   the floor) is an arm, the one the other side mirrors worst first;
 // - with more legs than two, the ones attached toward the head are front
 //   legs; the pelvis is the lowest common ancestor of the hind legs and the
 //   head.
@@ -36,6 +37,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLateral = 0.015;   // x H off the centre line
 constexpr double kReach = 0.15;      // x H above the lowest limb: still a leg
 constexpr double kNoLegs = 0.3;      // lowest limb this x H above the model's bottom: no legs
+constexpr double kArmAbove = 0.2;    // x H: an unpaired floor-reaching limb this far above the legs is an arm
 constexpr double kFootReach = 2.0;   // x the chain's length (a leaf's own bone length is unknown;
                                      // a wolf's front shin is 1.7x its shoulder and upper leg)
 constexpr double kFootBelow = 0.7;   // cosine between (end -> foot) and down
@@ -250,22 +252,30 @@ bool assign_roles_by_shape(Skeleton& sk, std::span<const double> skin_low, bool 
   // Legs come in mirrored pairs: with more on one side than on the other,
   // the extra ones are those whose roots the other side mirrors worst (an
   // arm holding a staff to the floor, or an arm a floor-length robe was
-  // weighted to, beside two legs).
+  // weighted to, beside two legs), when they hang from high on the trunk,
+  // as arms do: kArmAbove x H over every leg of the other side (a
+  // quadruped's front leg, beside a raised one, hangs level with its hind
+  // legs and stays a leg).
   {
     std::vector<int> side[2];
     for (int i : legs) side[limbs[i].x_sign > 0 ? 1 : 0].push_back(i);
     const int more = side[1].size() > side[0].size() ? 1 : 0;
-    if (!side[1 - more].empty() && side[more].size() > side[1 - more].size()) {
+    const std::vector<int>& light = side[1 - more];
+    if (!light.empty() && side[more].size() > light.size()) {
+      double top = -kInf;
+      for (int k : light) top = std::max(top, pos(sk, limbs[k].chain.front()).y());
       auto mismatch = [&](int i) {
         Vec3 mirrored = pos(sk, limbs[i].chain.front());
         mirrored.x() = 2 * cx - mirrored.x();
         double best = kInf;
-        for (int k : side[1 - more]) best = std::min(best, (pos(sk, limbs[k].chain.front()) - mirrored).norm());
+        for (int k : light) best = std::min(best, (pos(sk, limbs[k].chain.front()) - mirrored).norm());
         return best;
       };
-      std::vector<int>& heavy = side[more];
-      std::stable_sort(heavy.begin(), heavy.end(), [&](int a, int b) { return mismatch(a) < mismatch(b); });
-      for (size_t k = side[1 - more].size(); k < heavy.size(); ++k) limbs[heavy[k]].leg = false;
+      std::vector<int> heavy = side[more];
+      std::stable_sort(heavy.begin(), heavy.end(), [&](int a, int b) { return mismatch(a) > mismatch(b); });
+      size_t extra = heavy.size() - light.size();
+      for (int i : heavy)
+        if (extra > 0 && pos(sk, limbs[i].chain.front()).y() > top + kArmAbove * H) limbs[i].leg = false, --extra;
       std::erase_if(legs, [&](int i) { return !limbs[i].leg; });
     }
   }

@@ -204,6 +204,14 @@ TEST(RolesFromShape, AnArmHoldingAStaffToTheFloorIsNoLeg) {
   EXPECT_EQ(role_of(sk, "UpperArm.R"), "right upper_arm");
   EXPECT_EQ(role_of(sk, "Hand.R"), "right hand");
   EXPECT_EQ(role_of(sk, "UpperArm.L"), "left upper_arm");
+
+  // A quadruped with one front paw raised in its bind pose: the front leg
+  // beside it hangs level with the hind legs and stays a leg (3 legs: a
+  // clip of 4 is refused cleanly, not mapped as onto a biped).
+  std::vector<JointSpec> raised = quadruped(1.0, 1.0);
+  raised[12].position = {0.1, 0.45, 0.55};
+  raised[13].position = {0.1, 0.42, 0.7};
+  EXPECT_EQ(leg_count(test::make_skeleton(raised)), 3);
 }
 
 // A skinned IK target parked on a limb's joint is a copy of it: an IK_Foot
