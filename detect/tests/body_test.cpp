@@ -31,42 +31,48 @@ struct Quadruped {
   int back = -1, back_leg_l = -1, tail1 = -1, tail2 = -1;
 };
 
-Quadruped quadruped() {
+// Joints added one by one (name, parent, bind position, role), then built.
+struct SkeletonBuilder {
   std::vector<std::string> names;
   std::vector<int> parents;
   std::vector<Vec3> pos;
   std::vector<Role> roles;
-  auto add = [&](const std::string& n, int p, Vec3 x, Role r) {
+  int add(const std::string& n, int p, Vec3 x, Role r) {
     names.push_back(n);
     parents.push_back(p);
     pos.push_back(x);
     roles.push_back(r);
     return static_cast<int>(names.size()) - 1;
-  };
+  }
+  rig::Skeleton build() const { return detect_test::make_skeleton(names, parents, pos, roles); }
+};
+
+Quadruped quadruped() {
+  SkeletonBuilder b;
   Quadruped q;
-  const int body = add("Body", -1, {0, 0.5, 0}, {BodyPart::kSpine, Side::kCenter});
-  q.back = add("Back", body, {0, 1.0, -0.6}, {BodyPart::kSpine, Side::kCenter});
-  const int torso = add("Torso", q.back, {0, 1.0, 0.4}, {BodyPart::kSpine, Side::kCenter});
-  const int neck = add("Neck", torso, {0, 1.2, 0.8}, {BodyPart::kNeck, Side::kCenter});
-  add("Head", neck, {0, 1.4, 1.1}, {BodyPart::kHead, Side::kCenter});
+  const int body = b.add("Body", -1, {0, 0.5, 0}, {BodyPart::kSpine, Side::kCenter});
+  q.back = b.add("Back", body, {0, 1.0, -0.6}, {BodyPart::kSpine, Side::kCenter});
+  const int torso = b.add("Torso", q.back, {0, 1.0, 0.4}, {BodyPart::kSpine, Side::kCenter});
+  const int neck = b.add("Neck", torso, {0, 1.2, 0.8}, {BodyPart::kNeck, Side::kCenter});
+  b.add("Head", neck, {0, 1.4, 1.1}, {BodyPart::kHead, Side::kCenter});
   for (int s = 0; s < 2; ++s) {
     const double x = s == 0 ? 0.2 : -0.2;
     const Side side = s == 0 ? Side::kLeft : Side::kRight;
     const std::string sfx = s == 0 ? ".L" : ".R";
-    const int fs = add("FrontShoulder" + sfx, torso, {x, 0.9, 0.4}, {BodyPart::kShoulder, side});
-    const int fu = add("FrontUpperLeg" + sfx, fs, {x, 0.8, 0.4}, {BodyPart::kThigh, side});
-    add("FrontLowerLeg" + sfx, fu, {x, 0.05, 0.4}, {BodyPart::kShin, side});
-    const int bs = add("BackShoulder" + sfx, q.back, {x, 0.9, -0.6}, {BodyPart::kShoulder, side});
-    const int bl = add("BackLeg" + sfx, bs, {x, 0.85, -0.6},
+    const int fs = b.add("FrontShoulder" + sfx, torso, {x, 0.9, 0.4}, {BodyPart::kShoulder, side});
+    const int fu = b.add("FrontUpperLeg" + sfx, fs, {x, 0.8, 0.4}, {BodyPart::kThigh, side});
+    b.add("FrontLowerLeg" + sfx, fu, {x, 0.05, 0.4}, {BodyPart::kShin, side});
+    const int bs = b.add("BackShoulder" + sfx, q.back, {x, 0.9, -0.6}, {BodyPart::kShoulder, side});
+    const int bl = b.add("BackLeg" + sfx, bs, {x, 0.85, -0.6},
                        s == 0 ? Role{BodyPart::kHips, Side::kCenter} : Role{});
     if (s == 0) q.back_leg_l = bl;
-    const int bu = add("BackUpperLeg" + sfx, bl, {x, 0.8, -0.6}, {BodyPart::kThigh, side});
-    add("BackLowerLeg" + sfx, bu, {x, 0.05, -0.6}, {BodyPart::kShin, side});
+    const int bu = b.add("BackUpperLeg" + sfx, bl, {x, 0.8, -0.6}, {BodyPart::kThigh, side});
+    b.add("BackLowerLeg" + sfx, bu, {x, 0.05, -0.6}, {BodyPart::kShin, side});
   }
-  q.tail1 = add("Tail1", q.back, {0, 0.95, -0.8}, {});
-  q.tail2 = add("Tail2", q.tail1, {0, 0.8, -1.2}, {});
-  q.sk = detect_test::make_skeleton(names, parents, pos, roles);
-  q.deforming.assign(names.size(), 1);
+  q.tail1 = b.add("Tail1", q.back, {0, 0.95, -0.8}, {});
+  q.tail2 = b.add("Tail2", q.tail1, {0, 0.8, -1.2}, {});
+  q.sk = b.build();
+  q.deforming.assign(b.names.size(), 1);
   q.deforming[body] = 0;
   return q;
 }
@@ -104,34 +110,24 @@ TEST(Body, ChainsRunningSidewaysFromThePelvisAreNoTailBones) {
 // Hips; `legs_on_root` drops Body and hangs the thighs and Hips from Root
 // (the Witch).
 rig::Skeleton humanoid(double hips_y, bool legs_on_root, std::vector<char>& deforming) {
-  std::vector<std::string> names;
-  std::vector<int> parents;
-  std::vector<Vec3> pos;
-  std::vector<Role> roles;
-  auto add = [&](const std::string& n, int p, Vec3 x, Role r) {
-    names.push_back(n);
-    parents.push_back(p);
-    pos.push_back(x);
-    roles.push_back(r);
-    return static_cast<int>(names.size()) - 1;
-  };
-  const int root = add("Root", -1, {0, 0, 0}, {});
-  const int body = legs_on_root ? root : add("Body", root, {0, 1.0, 0}, {BodyPart::kHips, Side::kCenter});
-  const int hips = add("Hips", body, {0, hips_y, -0.15}, {BodyPart::kSpine, Side::kCenter});
-  const int abdomen = add("Abdomen", hips, {0, 1.2, -0.05}, {BodyPart::kSpine, Side::kCenter});
-  const int chest = add("Chest", abdomen, {0, 1.4, 0}, {BodyPart::kSpine, Side::kCenter});
-  const int neck = add("Neck", chest, {0, 1.6, 0}, {BodyPart::kNeck, Side::kCenter});
-  add("Head", neck, {0, 1.75, 0}, {BodyPart::kHead, Side::kCenter});
+  SkeletonBuilder b;
+  const int root = b.add("Root", -1, {0, 0, 0}, {});
+  const int body = legs_on_root ? root : b.add("Body", root, {0, 1.0, 0}, {BodyPart::kHips, Side::kCenter});
+  const int hips = b.add("Hips", body, {0, hips_y, -0.15}, {BodyPart::kSpine, Side::kCenter});
+  const int abdomen = b.add("Abdomen", hips, {0, 1.2, -0.05}, {BodyPart::kSpine, Side::kCenter});
+  const int chest = b.add("Chest", abdomen, {0, 1.4, 0}, {BodyPart::kSpine, Side::kCenter});
+  const int neck = b.add("Neck", chest, {0, 1.6, 0}, {BodyPart::kNeck, Side::kCenter});
+  b.add("Head", neck, {0, 1.75, 0}, {BodyPart::kHead, Side::kCenter});
   for (int s = 0; s < 2; ++s) {
     const double x = s == 0 ? 0.12 : -0.12;
     const Side side = s == 0 ? Side::kLeft : Side::kRight;
-    const int up = add(s == 0 ? "UpperLeg.L" : "UpperLeg.R", body, {x, 0.95, 0}, {BodyPart::kThigh, side});
-    const int low = add(s == 0 ? "LowerLeg.L" : "LowerLeg.R", up, {x, 0.5, 0}, {BodyPart::kShin, side});
-    add(s == 0 ? "Foot.L" : "Foot.R", low, {x, 0.05, 0}, {BodyPart::kFoot, side});
+    const int up = b.add(s == 0 ? "UpperLeg.L" : "UpperLeg.R", body, {x, 0.95, 0}, {BodyPart::kThigh, side});
+    const int low = b.add(s == 0 ? "LowerLeg.L" : "LowerLeg.R", up, {x, 0.5, 0}, {BodyPart::kShin, side});
+    b.add(s == 0 ? "Foot.L" : "Foot.R", low, {x, 0.05, 0}, {BodyPart::kFoot, side});
   }
-  deforming.assign(names.size(), 1);
+  deforming.assign(b.names.size(), 1);
   deforming[root] = 0;
-  return detect_test::make_skeleton(names, parents, pos, roles);
+  return b.build();
 }
 
 // The Witch: thighs hung from a weightless Root on the floor. Its pelvis is

@@ -58,15 +58,19 @@ TEST(ClipTransfer, LeadingBindPoseKeyIsDetectedAndTrimmed) {
   }
 }
 
+// A character of `sk` alone (no mesh): a clip source, or a target.
+Character skeleton_only(const Skeleton& sk) {
+  Character c;
+  c.skeleton = sk;
+  return c;
+}
+
 // A clip keyed from 2 s on (an exporter that kept its frame range): the
 // transfer starts at its first key. Before, the output held the first pose
 // for 2 s and then played (a 3.4 s clip instead of 1.4 s, glTF T-Rex walk).
 TEST(ClipTransfer, AClipKeyedFromLaterStartsAtItsFirstKey) {
   const Skeleton sk = biped();
-  Character source;
-  source.skeleton = sk;
-  Character target;
-  target.skeleton = sk;
+  const Character source = skeleton_only(sk), target = skeleton_only(sk);
   const Calibration cal = calibrate(sk);
   const Clip clip = crouch(0.0, 0.4);
   Clip late = clip;
@@ -93,10 +97,7 @@ TEST(ClipTransfer, AClipKeyedFromLaterStartsAtItsFirstKey) {
 // change thigh, shin and foot only (the grounding tables rely on it).
 TEST(ClipTransfer, LimbReconciliationNeverTouchesTheHips) {
   const Skeleton sk = biped();
-  Character source;
-  source.skeleton = sk;
-  Character target;
-  target.skeleton = sk;
+  const Character source = skeleton_only(sk), target = skeleton_only(sk);
   const Calibration cal = calibrate(sk);
   const Clip clip = crouch(-0.03, 0.4);
   TransferOptions with, without;
