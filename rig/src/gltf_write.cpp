@@ -404,7 +404,8 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
   for (const std::string& e : m.extensionsUsed)
     if (is_compression_extension(e))
       return Status::Error(Status::Code::kUnsupported,
-                           "cannot rewrite a compressed document (" + e + ")");
+                           c.source_path + ": cannot rewrite a compressed document (" + e +
+                               "; export it uncompressed)");
   const Skeleton& sk = c.skeleton;
   const int loaded = static_cast<int>(src.joint_nodes.size());
   if (sk.size() < loaded)
