@@ -170,6 +170,14 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
           joint_position(sk, next).y() < sockets)
         out.pelvis_zone[next] = 1;
     }
+    if (head >= 0 && is_ancestor(sk, pelvis, head)) {
+      const rig::Vec3 up = joint_position(sk, head) - joint_position(sk, pelvis);
+      if (up.y() > Eigen::Vector2d(up.x(), up.z()).norm()) {
+        int above = head;  // the trunk joint just above the zone
+        for (int x = sk.parents[head]; x >= 0 && !out.pelvis_zone[x]; x = sk.parents[x]) above = x;
+        out.pelvis_top = joint_position(sk, above).y();
+      }
+    }
     // Where a grown tail may hang: the zone, plus a role-less leaf bone
     // hanging from it that leads nowhere (the rump bone `Back` a rat's or
     // T-Rex's tail hung from before a rigger dropped the tail). Only leaves:

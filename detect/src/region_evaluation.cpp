@@ -122,7 +122,17 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   }
   r.hang_point = hang;
   r.on_body = on_body;
-  const auto choice = choose_attachment_joint(sk, hang, deforming, params.attachment_preference);
+  auto choice = choose_attachment_joint(sk, hang, deforming, params.attachment_preference);
+  // On an upright body, a region hanging below where the pelvis ends hangs
+  // from the pelvis even when a spine joint is a little nearer (a tail
+  // leaving a Bunny's rump level, nearest its `Abdomen`, was made rigid
+  // there as a worn item); a scabbard on the back hangs above it.
+  if (choice.joint >= 0 && sk.roles[choice.joint].part == rig::BodyPart::kSpine && hang.y() < a.body.pelvis_top) {
+    std::vector<char> zone(a.body.pelvis_zone.begin(), a.body.pelvis_zone.end());
+    for (size_t j = 0; j < zone.size() && j < deforming.size(); ++j) zone[j] = zone[j] && deforming[j];
+    const auto pelvis = choose_attachment_joint(sk, hang, zone, 1.0);
+    if (pelvis.joint >= 0 && pelvis.distance <= params.attachment_preference * choice.distance) choice = pelvis;
+  }
   r.attachment = choice.joint;
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
 }

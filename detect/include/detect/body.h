@@ -5,6 +5,7 @@
 // the pelvis comes from topology, not from a bone called Hips.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct BodyReading {
   std::vector<int> tail_bones;
   int legs = 0;        // thighs that reach the floor
   int hind_legs = 0;   // of those, the hind pair (all of them on a biped)
+  // On an upright body (the head farther above the pelvis than beside it):
+  // the height of the first trunk joint toward the head outside the pelvis
+  // zone, where the pelvis ends; -infinity otherwise (a quadruped's spine
+  // runs level with its pelvis).
+  double pelvis_top = -std::numeric_limits<double>::infinity();
 };
 
 // `deforming` has one entry per joint. `skeleton.roles` must have one role
