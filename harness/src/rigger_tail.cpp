@@ -36,19 +36,22 @@ bool hangs_past_the_knees(const rig::Character& c, const std::vector<rig::Role>&
 }  // namespace
 
 int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices, std::vector<int>* cloth_vertices) {
+  // Tail bones carry the tail skin: grounding finds it by them.
   const std::vector<bool> tail_bone = rig::tail_joint_mask(c.skeleton);
+  bool tail_has_bones = false;
   for (const auto& infl : c.skin.influences) {
     const int d = rig::dominant_joint(infl);
-    if (d >= 0 && d < static_cast<int>(tail_bone.size()) && tail_bone[d]) return 0;
+    tail_has_bones |= d >= 0 && d < static_cast<int>(tail_bone.size()) && tail_bone[d];
   }
+  if (tail_has_bones && !cloth_vertices) return 0;
   detect::Analysis a;
-  if (!detect::find_appendages(c, detect::Params{}, a).ok()) return -1;
+  if (!detect::find_appendages(c, detect::Params{}, a).ok()) return tail_has_bones ? 0 : -1;
   // A tail-shaped region that non-body bones already drive (a sword on a
   // `Weapon` bone) has bones of its own: it is not skin a rigger gave the legs.
   for (const detect::Region& r : a.regions) {
-    if (r.classification.cls == detect::AppendageClass::kTail && !detect::already_rigged(r.owner))
-      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
-    else if (cloth_vertices && hangs_past_the_knees(c, a.roles, r))
+    if (r.classification.cls == detect::AppendageClass::kTail && !detect::already_rigged(r.owner)) {
+      if (!tail_has_bones) tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+    } else if (cloth_vertices && hangs_past_the_knees(c, a.roles, r))
       cloth_vertices->insert(cloth_vertices->end(), r.vertices.begin(), r.vertices.end());
   }
   std::sort(tail_vertices.begin(), tail_vertices.end());
