@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
+#include "rig/clip_transfer.h"
 #include "rig/facing.h"
 #include "rig/pose.h"
 #include "rig/roles.h"
@@ -63,20 +63,6 @@ void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double star
     const double c = std::clamp((r.trace() - 1.0) / 2.0, -1.0, 1.0);
     ang_err = std::max(ang_err, std::acos(c) * 180.0 / kPi);
   }
-}
-
-// Where the clip's body motion starts: its earliest key (tail tracks, which
-// bake replaces, aside). An exporter may keep a clip's own frame range (keys
-// from 2 s on): the body holds its first pose before that, and the tail is
-// baked over the keyed span only. 0 when keys start at 0 or nothing is keyed.
-double first_body_key(const rig::Clip& clip, const std::vector<char>& tail) {
-  double start = std::numeric_limits<double>::infinity();
-  for (const rig::JointTracks& jt : clip.tracks) {
-    if (jt.joint >= 0 && jt.joint < static_cast<int>(tail.size()) && tail[static_cast<size_t>(jt.joint)]) continue;
-    for (const std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
-      if (!times->empty()) start = std::min(start, times->front());
-  }
-  return std::isfinite(start) && start > 0.0 && start < clip.duration ? start : 0.0;
 }
 
 }  // namespace
@@ -164,7 +150,8 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     ClipBakeReport r;
     r.name = clip.name;
     r.duration = std::max(0.0, clip.duration);
-    const double start = first_body_key(clip, tail), span = r.duration - start;
+    // The tail is baked over the body's keyed span (the tail tracks it replaces aside).
+    const double start = rig::first_key_time(clip, tail), span = r.duration - start;
     double pos_err = 0, ang_err = 0;
     loop_pose_error(sk, clip, start, tail, pos_err, ang_err);
     r.loop_pose_error_rel_H = pos_err * mpu / H;

@@ -69,15 +69,6 @@ bool first_two_keys(const Clip& clip, double& t0, double& t1) {
   return found && t1 > t0;
 }
 
-// The earliest key of any track (0 for a clip without keys).
-double first_key_time(const Clip& clip) {
-  double t = std::numeric_limits<double>::infinity();
-  for (const JointTracks& jt : clip.tracks)
-    for (const std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
-      if (!times->empty()) t = std::min(t, times->front());
-  return std::isfinite(t) ? t : 0.0;
-}
-
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
@@ -87,6 +78,16 @@ double quantile(std::vector<double> v, double q) {
 }
 
 }  // namespace
+
+double first_key_time(const Clip& clip, const std::vector<char>& skip) {
+  double t = std::numeric_limits<double>::infinity();
+  for (const JointTracks& jt : clip.tracks) {
+    if (jt.joint >= 0 && jt.joint < static_cast<int>(skip.size()) && skip[static_cast<size_t>(jt.joint)]) continue;
+    for (const std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      if (!times->empty()) t = std::min(t, times->front());
+  }
+  return std::isfinite(t) && t > 0.0 && t < clip.duration ? t : 0.0;
+}
 
 bool starts_with_bind_pose(const Skeleton& sk, const Clip& clip) {
   double t0 = 0, t1 = 0;
@@ -330,7 +331,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     r.start_time = t1;
     trimmed = trim_clip_start(*input, t1);
     input = &trimmed;
-  } else if (const double t0 = first_key_time(clip); t0 > 0.0 && t0 < clip.duration) {
+  } else if (const double t0 = first_key_time(clip); t0 > 0.0) {
     // Keys from t0 on (an exporter that kept the clip's frame range): the
     // time before them only holds the first pose; the clip starts at t0.
     r.start_time = t0;

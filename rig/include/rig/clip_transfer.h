@@ -210,6 +210,13 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
 // next key turns some joint by more than 0.1 rad at once.
 bool starts_with_bind_pose(const Skeleton& skeleton, const Clip& clip);
 
+// Where a clip's keys start: its earliest key, tracks of the joints marked in
+// `skip` aside (bake leaves out the tail tracks it replaces). 0 when that is
+// not inside (0, duration) or nothing is keyed. An exporter may keep a
+// clip's own frame range (keys from 2 s on): before them the clip only
+// holds its first pose.
+double first_key_time(const Clip& clip, const std::vector<char>& skip = {});
+
 // The part of `clip` from `start` seconds on, shifted to start at 0: each
 // track gets a key sampled at `start` then its later keys (cubic tracks are
 // resampled at their key times as linear).
