@@ -82,9 +82,8 @@ int run(const Options& o) {
   to.sample_rate = o.rate;
   to.ground_body = !o.no_ground;
   to.grounding.count_tail = o.count_tail;
-  std::vector<int> cloth;
-  const int rigger_tail = find_rigger_tail(target, to.grounding.tail_vertices, &cloth);
-  to.grounding.tail_vertices.insert(to.grounding.tail_vertices.end(), cloth.begin(), cloth.end());
+  size_t cloth = 0;
+  const int rigger_tail = keep_off_grounding(target, to.grounding, cloth);
   if (rigger_tail < 0)  // grounding still works; it just cannot tell a boneless tail from the body
     std::fprintf(stderr, "harness retarget: warning: %s: tail detection failed; grounding counts all skin\n",
                  o.character.c_str());
@@ -173,8 +172,8 @@ int run(const Options& o) {
   if (rigger_tail > 0) tail_note = " (tail without bones: " + std::to_string(rigger_tail) + " vertices found by detect" +
                                    (o.count_tail ? ", counted)" : ", ignored)");
   else if (o.count_tail) tail_note = " (tail counted)";
-  if (!cloth.empty())
-    tail_note += " (cloth past the knees: " + std::to_string(cloth.size()) + " vertices found by detect" +
+  if (cloth > 0)
+    tail_note += " (cloth past the knees: " + std::to_string(cloth) + " vertices found by detect" +
                  (o.count_tail ? ", counted)" : ", ignored)");
   char keys[64];
   if (copied) std::snprintf(keys, sizeof keys, "%zu keys as authored", r.times.size());

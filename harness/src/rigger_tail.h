@@ -2,8 +2,10 @@
 // kept out of body grounding by `harness retarget` and the corpus gate.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
+#include "rig/grounding.h"
 #include "rig/model.h"
 
 namespace harness {
@@ -19,5 +21,9 @@ namespace harness {
 // on it either, so grounding leaves it out too.
 int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices,
                      std::vector<int>* cloth_vertices = nullptr);
+
+// Both, into the skin body grounding leaves out (`grounding.tail_vertices`):
+// returns find_rigger_tail's tail count (-1 on failure), `cloth` the cloth's.
+int keep_off_grounding(const rig::Character& c, rig::GroundingOptions& grounding, size_t& cloth);
 
 }  // namespace harness

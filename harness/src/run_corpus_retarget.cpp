@@ -62,9 +62,8 @@ int own_gait_clip(const rig::Character& c, const std::string& gait) {
 RetargetTarget prepare_retarget_target(const rig::Character& c, double rate) {
   RetargetTarget t;
   t.options.sample_rate = rate;
-  std::vector<int> cloth;
-  t.rigger_tail = find_rigger_tail(c, t.options.grounding.tail_vertices, &cloth);
-  t.options.grounding.tail_vertices.insert(t.options.grounding.tail_vertices.end(), cloth.begin(), cloth.end());
+  size_t cloth = 0;
+  t.rigger_tail = keep_off_grounding(c, t.options.grounding, cloth);
   t.calibration = rig::calibrate(c.skeleton);
   t.support = rig::prepare_target_support(c, t.calibration, t.options);
   // Read once per character, for every clip's checks.
