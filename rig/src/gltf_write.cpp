@@ -302,6 +302,8 @@ Status remap_unread_primitives(Writer& w, const Character& c, const std::vector<
     if (mesh < 0 || mesh >= static_cast<int>(m.meshes.size()) || skin < 0 ||
         skin >= static_cast<int>(old_joints.size()) || !done.insert(mesh).second)
       continue;
+    std::vector<int> remap;  // the skin's old index -> the written skin's
+    for (int node_of_joint : old_joints[skin]) remap.push_back(new_index(node_of_joint));
     for (int pi = 0; pi < static_cast<int>(m.meshes[mesh].primitives.size()); ++pi) {
       if (read.count({mesh, pi})) continue;
       auto& attrs = m.meshes[mesh].primitives[pi].attributes;
@@ -317,7 +319,7 @@ Status remap_unread_primitives(Writer& w, const Character& c, const std::vector<
         std::vector<uint8_t> j8(values.size());
         for (size_t i = 0; i < values.size(); ++i) {
           const int old = static_cast<int>(values[i]);
-          const int to = old >= 0 && old < static_cast<int>(old_joints[skin].size()) ? new_index(old_joints[skin][old]) : 0;
+          const int to = old >= 0 && old < static_cast<int>(remap.size()) ? remap[old] : 0;
           j16[i] = static_cast<uint16_t>(to);
           j8[i] = static_cast<uint8_t>(to);
         }
