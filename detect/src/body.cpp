@@ -80,6 +80,21 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
     for (int x = sk.parents[j]; x >= 0; x = sk.parents[x]) nested |= sk.roles[x].part == rig::BodyPart::kThigh;
     if (!nested) thighs.push_back(j);
   }
+  // A foot an IK rig hangs elsewhere (under the root, not below its shin)
+  // is where its leg reaches: the Wolf's front shins end at the knee, their
+  // feet stand on the floor, and without them the front legs read as no
+  // legs. The foot or toe of the thigh's side and end that no thigh holds.
+  for (int t : thighs) {
+    for (int f = 0; f < n; ++f) {
+      const rig::BodyPart part = sk.roles[f].part;
+      if ((part != rig::BodyPart::kFoot && part != rig::BodyPart::kToe) || sk.roles[f].side != sk.roles[t].side ||
+          sk.roles[f].front != sk.roles[t].front || sk.roles[t].side == rig::Side::kCenter)
+        continue;
+      bool held = false;
+      for (int x = sk.parents[f]; x >= 0 && !held; x = sk.parents[x]) held = sk.roles[x].part == rig::BodyPart::kThigh;
+      if (!held) lowest[t] = std::min(lowest[t], joint_position(sk, f).y());
+    }
+  }
   double ground = std::numeric_limits<double>::infinity();
   for (int j : thighs) ground = std::min(ground, lowest[j]);
   std::vector<int> legs;

@@ -47,7 +47,9 @@ struct SkeletonBuilder {
   rig::Skeleton build() const { return detect_test::make_skeleton(names, parents, pos, roles); }
 };
 
-Quadruped quadruped() {
+// ik_feet: the shins end at the knee and hock, the front ones lower, and
+// the feet that stand on the floor hang from Body (an IK rig's, the Wolf's).
+Quadruped quadruped(bool ik_feet = false) {
   SkeletonBuilder b;
   Quadruped q;
   const int body = b.add("Body", -1, {0, 0.5, 0}, {BodyPart::kSpine, Side::kCenter});
@@ -60,14 +62,18 @@ Quadruped quadruped() {
     const Side side = s == 0 ? Side::kLeft : Side::kRight;
     const std::string sfx = s == 0 ? ".L" : ".R";
     const int fs = b.add("FrontShoulder" + sfx, torso, {x, 0.9, 0.4}, {BodyPart::kShoulder, side});
-    const int fu = b.add("FrontUpperLeg" + sfx, fs, {x, 0.8, 0.4}, {BodyPart::kThigh, side});
-    b.add("FrontLowerLeg" + sfx, fu, {x, 0.05, 0.4}, {BodyPart::kShin, side});
+    const int fu = b.add("FrontUpperLeg" + sfx, fs, {x, 0.8, 0.4}, {BodyPart::kThigh, side, ik_feet});
+    b.add("FrontLowerLeg" + sfx, fu, {x, ik_feet ? 0.3 : 0.05, 0.4}, {BodyPart::kShin, side, ik_feet});
     const int bs = b.add("BackShoulder" + sfx, q.back, {x, 0.9, -0.6}, {BodyPart::kShoulder, side});
     const int bl = b.add("BackLeg" + sfx, bs, {x, 0.85, -0.6},
                        s == 0 ? Role{BodyPart::kHips, Side::kCenter} : Role{});
     if (s == 0) q.back_leg_l = bl;
     const int bu = b.add("BackUpperLeg" + sfx, bl, {x, 0.8, -0.6}, {BodyPart::kThigh, side});
-    b.add("BackLowerLeg" + sfx, bu, {x, 0.05, -0.6}, {BodyPart::kShin, side});
+    b.add("BackLowerLeg" + sfx, bu, {x, ik_feet ? 0.45 : 0.05, -0.6}, {BodyPart::kShin, side});
+    if (ik_feet) {
+      b.add("IKFrontLeg" + sfx, body, {x, 0.05, 0.45}, {BodyPart::kFoot, side, true});
+      b.add("IKBackLeg" + sfx, body, {x, 0.05, -0.55}, {BodyPart::kFoot, side});
+    }
   }
   q.tail1 = b.add("Tail1", q.back, {0, 0.95, -0.8}, {});
   q.tail2 = b.add("Tail2", q.tail1, {0, 0.8, -1.2}, {});
@@ -88,6 +94,19 @@ TEST(Body, QuadrupedPelvisIsWhereHindLegsAndTailMeet) {
   EXPECT_FALSE(b.pelvis_zone[q.back_leg_l]);
   EXPECT_EQ(b.tail_bones, (std::vector<int>{q.tail1, q.tail2}));
   EXPECT_FALSE(b.body[q.tail1]);
+}
+
+// An IK rig's feet hang from the root: the legs reach the floor through
+// them. Without them only the front legs, whose shins end lower (knees
+// below hocks), read as legs, and the pelvis was the chest's Torso.
+TEST(Body, LegsReachTheFloorThroughTheirDetachedFeet) {
+  const Quadruped q = quadruped(true);
+  const BodyReading b = read_body(q.sk, q.deforming);
+  EXPECT_EQ(b.legs, 4);
+  EXPECT_EQ(b.hind_legs, 2);
+  ASSERT_GE(b.pelvis, 0);
+  EXPECT_EQ(b.pelvis, q.back) << q.sk.names[b.pelvis];
+  EXPECT_EQ(b.tail_bones, (std::vector<int>{q.tail1, q.tail2}));
 }
 
 // Wings on the pelvis (a bird's, or a spider's hind legs) run sideways
