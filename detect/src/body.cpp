@@ -232,7 +232,15 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
   // chains whose first bone runs sideways, across the hips (wings on a
   // bird's pelvis, a spider's hind legs): a tail leaves the pelvis backwards.
   rig::Vec3 across = rig::Vec3::Zero();
-  if (hind.size() == 2) across = (joint_position(sk, hind[0]) - joint_position(sk, hind[1])).normalized();
+  if (hind.size() == 2) {
+    const rig::Vec3 a = joint_position(sk, hind[0]), b = joint_position(sk, hind[1]);
+    across = (a - b).normalized();
+    if (across.allFinite()) {
+      out.hip_mid = 0.5 * (a + b);
+      out.hip_across = across;
+      out.hip_half_width = 0.5 * (a - b).norm();
+    }
+  }
   if (!across.allFinite()) across.setZero();
   for (int j = 0; j < n; ++j) {
     const int p = sk.parents[j];

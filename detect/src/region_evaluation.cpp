@@ -1,6 +1,7 @@
 #include "region_evaluation.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -43,9 +44,25 @@ std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
 // weapon, an existing tail, a prop) is already rigged; body limbs are never
 // worn; a rig with tail bones is rewritten nowhere. The class stays, the
 // action becomes "unchanged" and the reason says why.
-void do_no_harm(const Context& x, Region& r) {
+void do_no_harm(const Context& x, double H, Region& r) {
   Classification& k = r.classification;
   if (k.action == Action::kUnchanged) return;
+  // A tail leaves the pelvis between the hip sockets. A long region whose
+  // root lies outside them hangs beside the hip: a sword or scabbard at the
+  // belt, which a chain would swing like a tail (a no-tail humanoid got a
+  // Tail_* chain on it). Only for a region cut at the far threshold: a fused
+  // tail's cut ring lies down the tail, wherever it swings.
+  if (k.cls == AppendageClass::kTail && r.cut_level == 0.0 && x.body.hip_half_width > 0.0) {
+    const double aside = std::abs((r.hang_point - x.body.hip_mid).dot(x.body.hip_across));
+    if (aside > x.body.hip_half_width) {
+      k.cls = AppendageClass::kWorn;
+      k.action = Action::kUnchanged;
+      r.reason += "; beside the hip, no tail: its root lies " + fmt("%.3f", aside / H) +
+                  " H from the midline, outside the hip sockets (" + fmt("%.3f", x.body.hip_half_width / H) +
+                  " H): a worn item at the belt, left as rigged";
+      return;
+    }
+  }
   const Ownership& o = r.owner;
   if (already_rigged(o)) {
     k.action = Action::kUnchanged;
@@ -196,7 +213,7 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
   r.chain_parent = x.body.pelvis >= 0 ? x.body.pelvis : r.root_joint;
   r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
   r.reason = explain(x, facts, r);
-  do_no_harm(x, r);
+  do_no_harm(x, H, r);
 }
 
 }  // namespace detect

@@ -5,7 +5,8 @@
 // grows one chain over it. Before, the Bunny's (Hips under Body, below the
 // hip sockets) and the Witch's (thighs on a weightless floor-level Root)
 // were made rigid as worn items, and a level tail on the Bunny (nearest its
-// Abdomen) too.
+// Abdomen) too. A tube hanging beside the hip instead (a sword at the belt)
+// is no tail: it is left as rigged.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,6 +27,10 @@ struct Graft {
   double drop_deg = 35;  // below level, then along the floor
   double length = 0.5;   // x H
   double radius = 0.04;  // x H at the root, tapering to a quarter
+  // A sword at the belt: the tube starts this x H outside the left hip's
+  // side (0: at the rump, on the midline) and is weighted to one bone.
+  double beside_hip = 0.0;
+  enum class Weights { kRigger, kHips, kThigh } weights = Weights::kRigger;
 };
 
 // Appends the tube as a primitive of its own; returns its vertices.
@@ -45,6 +50,14 @@ std::vector<int> graft_tail(rig::Character& c, const std::string& hips, const Gr
   const double drop = g.drop_deg * std::numbers::pi / 180, step = g.length * H / (rings - 1), r0 = g.radius * H;
   std::vector<rig::Vec3> centre{{cx, cy - 0.02 * H, back + 0.02 * H}};
   rig::Vec3 d(0, -std::sin(drop), -std::cos(drop));
+  const double left = thigh_l.x() >= cx ? 1.0 : -1.0;
+  if (g.beside_hip > 0) {  // the hip's side, a little above the sockets
+    double side = -1e30, z = 0;
+    int n = 0;
+    for (const rig::Vec3& p : c.mesh.positions)
+      if (std::abs(p.y() - cy - 0.05 * H) < 0.03 * H) side = std::max(side, left * p.x()), z += p.z(), ++n;
+    centre = {{left * (side + g.beside_hip * H), cy + 0.05 * H, z / std::max(n, 1)}};
+  }
   for (int i = 1; i < rings; ++i) {
     rig::Vec3 p = centre.back() + d * step;
     if (p.y() < lo + 0.6 * r0) d = rig::Vec3(0, 0, -1), p = centre.back() + d * step, p.y() = std::max(p.y(), lo + 0.6 * r0);
@@ -65,6 +78,8 @@ std::vector<int> graft_tail(rig::Character& c, const std::string& hips, const Gr
       const double wh = std::clamp(1 - t / 0.15, 0.0, 1.0);
       std::vector<rig::Influence> in{{leg, 1 - wh}};
       if (wh > 0) in.push_back({h, wh});
+      if (g.weights == Graft::Weights::kHips) in = {{h, 1.0}};
+      if (g.weights == Graft::Weights::kThigh) in = {{left > 0 ? l : r, 1.0}};
       c.skin.influences.push_back(in);
     }
   }
@@ -119,6 +134,37 @@ TEST(GraftedTail, QuaterniusHumanoidsGrowOneChain) {
   expect_one_chain_on("Bunny.glb", "Hips", {.drop_deg = 10});
   expect_one_chain_on("Witch.glb", "Hips", {});
   expect_one_chain_on("CyberpunkCharacter.glb", "Hips", {});
+}
+
+// A sword hanging at the belt, its root outside the hip sockets, weighted to
+// the hips or to the thigh beside it: no chain, no rigid rewrite, every
+// weight as it was (before: one Tail_* chain on each of the 12).
+TEST(GraftedTail, ASwordBesideTheHipIsNoTail) {
+  for (const char* file : {"CyberpunkCharacter.glb", "Bunny.glb", "Witch.glb"})
+    for (const Graft::Weights w : {Graft::Weights::kHips, Graft::Weights::kThigh})
+      for (const double drop : {50.0, 70.0}) {
+        SCOPED_TRACE(std::string(file) + " drop " + std::to_string(drop) + " weights " + std::to_string(static_cast<int>(w)));
+        const std::string path = std::string(TAILRIG_ASSETS) + "/characters/" + file;
+        if (!std::filesystem::exists(path)) GTEST_SKIP() << "asset missing: " << path;
+        rig::Character c;
+        ASSERT_TRUE(rig::load(path, c).ok());
+        graft_tail(c, "Hips", {.drop_deg = drop, .length = 0.45, .radius = 0.02, .beside_hip = 0.01, .weights = w});
+        FixResult r;
+        ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+        EXPECT_EQ(r.chains, 0);
+        EXPECT_EQ(r.rigid, 0);
+        int changed = 0;
+        for (size_t v = 0; v < c.skin.influences.size(); ++v) {
+          const auto &a = c.skin.influences[v], &b = r.character.skin.influences[v];
+          bool same = a.size() == b.size();
+          for (size_t i = 0; same && i < a.size(); ++i) same = a[i].joint == b[i].joint && a[i].weight == b[i].weight;
+          changed += !same;
+        }
+        EXPECT_EQ(changed, 0);
+        bool said = false;
+        for (const Region& reg : r.analysis.regions) said |= reg.reason.find("beside the hip") != std::string::npos;
+        EXPECT_TRUE(said);
+      }
 }
 
 }  // namespace

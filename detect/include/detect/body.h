@@ -48,6 +48,13 @@ struct BodyReading {
   // zone, where the pelvis ends; -infinity otherwise (a quadruped's spine
   // runs level with its pelvis).
   double pelvis_top = -std::numeric_limits<double>::infinity();
+  // The hind thighs' joints (the hip sockets) when there are two: their
+  // midpoint, the unit line across them and half their distance (0: no
+  // pair). A tail leaves the pelvis between them; what hangs outside them
+  // hangs beside the hip (a sword, a pouch).
+  rig::Vec3 hip_mid = rig::Vec3::Zero();
+  rig::Vec3 hip_across = rig::Vec3::Zero();
+  double hip_half_width = 0.0;
 };
 
 // `deforming` has one entry per joint. `skeleton.roles` must have one role
