@@ -90,6 +90,10 @@ int run(const Options& o) {
   to.reconcile_limbs = !o.no_limbs;
   to.contacts_from_source = !o.contacts_from_target;
   to.joints_by_name = !o.no_joints_by_name;
+  // A Tail_* chain the spring bake keys afterwards gets the solver's own
+  // ground contact; an artist's tail (or an unbaked chain) is turned up.
+  const bool will_bake = !o.no_bake && has_tail_chain(target);
+  to.tails_above_floor = !will_bake;
   using Drive = rig::TransferOptions::LegDrive;
   to.copy_own_rig_clips = o.own_rig == "copy";
   to.legs_by_ankle = o.legs == "rotation" ? Drive::kRotation : o.legs == "ankle" ? Drive::kAnkle : Drive::kAutoQuadrupeds;
@@ -106,7 +110,7 @@ int run(const Options& o) {
   target.clips.push_back(r.clip);
   std::vector<std::string> bake_lines;
   if (o.bake && o.no_bake) return fail("--bake and --no-bake exclude each other");
-  if (!o.no_bake && has_tail_chain(target)) {
+  if (will_bake) {
     BakeClipsOptions bo;
     bo.fps = o.bake_fps;
     bo.clips = {name};
@@ -166,6 +170,12 @@ int run(const Options& o) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "; arms turned out of the floor at %d keys, up to %.0f deg", r.diagnostics.arm_turn_keys,
                   r.diagnostics.max_arm_turn * 180.0 / M_PI);
+    feet += buf;
+  }
+  if (r.diagnostics.tail_turn_keys > 0) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; tail turned up out of the floor at %d keys, up to %.0f deg",
+                  r.diagnostics.tail_turn_keys, r.diagnostics.max_tail_turn * 180.0 / M_PI);
     feet += buf;
   }
   std::string tail_note;

@@ -51,6 +51,8 @@ Quat turned(const Quat& parent, const Quat& local, const Vec3& axis, double angl
 // other shoulder, or from the hips) crossed with up, so a hanging arm swings
 // out to the side. Zero when the outward direction is not defined.
 Vec3 outward_axis(const Skeleton& sk, const ArmSkin& arm, std::span<const Mat4> world) {
+  if (arm.upper_arm < 0 || arm.upper_arm >= sk.size() || world.size() != static_cast<size_t>(sk.size()))
+    return Vec3::Zero();
   const int hips = hips_joint(sk);
   const int from = arm.other_upper_arm >= 0 ? arm.other_upper_arm : hips;
   if (from < 0) return Vec3::Zero();
@@ -112,43 +114,45 @@ std::vector<ArmSkin> arm_skins(const Character& c, std::span<const char> carried
   return arms;
 }
 
-ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const ArmSkin> arms, const Clip& clip,
-                                         std::span<const double> times, const ArmClearanceOptions& opt) {
+ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const TurnedSkin> skins, const TurnAxis& axis_at,
+                                          const Clip& clip, std::span<const double> times, const ArmClearanceOptions& opt) {
   ArmClearanceResult res;
   res.clip = clip;
   const Skeleton& sk = c.skeleton;
   const size_t n = times.size();
-  res.angle.assign(arms.size(), std::vector<double>(n, 0.0));
-  res.clearance.assign(arms.size(), std::vector<double>(n, 0.0));
-  if (arms.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end())) return res;
+  res.angle.assign(skins.size(), std::vector<double>(n, 0.0));
+  res.clearance.assign(skins.size(), std::vector<double>(n, 0.0));
+  if (skins.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end())) return res;
   const double max_angle = std::isfinite(opt.max_angle) ? std::clamp(opt.max_angle, 0.0, M_PI) : 0.0;
   const int steps = std::clamp(opt.bisection_steps, 0, 40);
+  auto usable = [&](const TurnedSkin& s) { return s.joint >= 0 && s.joint < sk.size() && !s.vertices.empty(); };
 
-  std::vector<std::vector<Vec3>> axes(arms.size(), std::vector<Vec3>(n, Vec3::Zero()));
-  std::vector<std::vector<Quat>> parent_rot(arms.size(), std::vector<Quat>(n, Quat::Identity()));
-  std::vector<std::vector<Quat>> local_rot(arms.size(), std::vector<Quat>(n, Quat::Identity()));
+  std::vector<std::vector<Vec3>> axes(skins.size(), std::vector<Vec3>(n, Vec3::Zero()));
+  std::vector<std::vector<Quat>> parent_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
+  std::vector<std::vector<Quat>> local_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<Transform> locals, trial;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
     const std::vector<Mat4> world = local_to_world(sk, locals);
-    for (size_t a = 0; a < arms.size(); ++a) {
-      const ArmSkin& arm = arms[a];
-      if (arm.upper_arm < 0 || arm.upper_arm >= sk.size() || arm.vertices.empty()) continue;
-      const int p = sk.parents[arm.upper_arm];
-      parent_rot[a][k] = Transform::from_matrix(p < 0 ? sk.root_parent_world[arm.upper_arm] : world[p]).rotation;
-      local_rot[a][k] = locals[arm.upper_arm].rotation;
-      axes[a][k] = outward_axis(sk, arm, world);
-      res.clearance[a][k] = lowest_y(c, arm.vertices, world) - opt.floor_y;
+    for (size_t a = 0; a < skins.size(); ++a) {
+      const TurnedSkin& skin = skins[a];
+      if (!usable(skin)) continue;
+      const int p = sk.parents[skin.joint];
+      parent_rot[a][k] = Transform::from_matrix(p < 0 ? sk.root_parent_world[skin.joint] : world[p]).rotation;
+      local_rot[a][k] = locals[skin.joint].rotation;
+      axes[a][k] = axis_at(a, world);
+      if (!axes[a][k].allFinite()) axes[a][k].setZero();
+      res.clearance[a][k] = lowest_y(c, skin.vertices, world) - opt.floor_y;
       if (res.clearance[a][k] >= 0.0 || axes[a][k].isZero()) continue;
       auto clearance_at = [&](double angle) {
         trial = locals;
-        trial[arm.upper_arm].rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
-        return lowest_y(c, arm.vertices, local_to_world(sk, trial)) - opt.floor_y;
+        trial[skin.joint].rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
+        return lowest_y(c, skin.vertices, local_to_world(sk, trial)) - opt.floor_y;
       };
       double lo = 0.0, hi = max_angle;
       // A turn that cannot clear the floor (the shoulder itself is low: a
-      // crawl, a roll) is not made: the arm is left as the clip has it.
+      // crawl, a roll) is not made: the skin is left as the clip has it.
       if (clearance_at(hi) < 0.0) continue;
       for (int s = 0; s < steps; ++s) {
         const double mid = 0.5 * (lo + hi);
@@ -159,10 +163,10 @@ ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const Arm
   }
 
   const int radius = smoothing_samples(times, opt.smoothing_radius_s);
-  for (size_t a = 0; a < arms.size(); ++a) {
+  for (size_t a = 0; a < skins.size(); ++a) {
     if (std::all_of(res.angle[a].begin(), res.angle[a].end(), [](double x) { return x == 0.0; })) continue;
     res.angle[a] = smooth_lift(res.angle[a], radius);
-    const int j = arms[a].upper_arm;
+    const int j = skins[a].joint;
     auto it = std::find_if(res.clip.tracks.begin(), res.clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == j; });
     if (it == res.clip.tracks.end()) {
       res.clip.tracks.push_back(JointTracks{});
@@ -183,11 +187,21 @@ ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const Arm
     locals = sk.neutral_local;
     apply_clip(res.clip, times[k], locals);
     const std::vector<Mat4> world = local_to_world(sk, locals);
-    for (size_t a = 0; a < arms.size(); ++a)
-      if (!arms[a].vertices.empty() && arms[a].upper_arm >= 0 && arms[a].upper_arm < sk.size())
-        res.clearance[a][k] = lowest_y(c, arms[a].vertices, world) - opt.floor_y;
+    for (size_t a = 0; a < skins.size(); ++a)
+      if (usable(skins[a])) res.clearance[a][k] = lowest_y(c, skins[a].vertices, world) - opt.floor_y;
   }
   return res;
+}
+
+ArmClearanceResult keep_arms_above_floor(const Character& c, std::span<const ArmSkin> arms, const Clip& clip,
+                                         std::span<const double> times, const ArmClearanceOptions& opt) {
+  std::vector<TurnedSkin> skins;
+  skins.reserve(arms.size());
+  for (const ArmSkin& arm : arms) skins.push_back({arm.upper_arm, arm.vertices});
+  const TurnAxis outward = [&](size_t a, std::span<const Mat4> world) {
+    return outward_axis(c.skeleton, arms[a], world);
+  };
+  return turn_skins_above_floor(c, skins, outward, clip, times, opt);
 }
 
 }  // namespace rig

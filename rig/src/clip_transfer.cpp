@@ -169,6 +169,11 @@ bool fits(const TargetSupport& prepared, const Character& target) {
     for (int v : a.vertices)
       if (v < 0 || v >= nv) return false;
   }
+  for (const TailSkin& t : prepared.tails) {
+    if (t.root < 0 || t.root >= joints || t.tip < 0 || t.tip >= joints) return false;
+    for (int v : t.vertices)
+      if (v < 0 || v >= nv) return false;
+  }
   return true;
 }
 
@@ -246,6 +251,7 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
   // with it: the Bunny's and demon's weapons went 0.4-0.55 m under it.
   if ((opt.arms_above_floor || opt.elbows_within_skin) && target.has_skin()) t.arms = arm_skins(target, {});
   if (opt.elbows_within_skin) t.elbows = elbow_skins(target, t.arms);
+  if (opt.tails_above_floor && target.has_skin()) t.tails = tail_skins(target);
   t.several_characters = several_figures_reason(target.skeleton, skinned_figures(target, target_cal.roles));
   for (const Leg& leg : find_legs(target.skeleton))
     t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
@@ -482,6 +488,15 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     } else {
       r.limbs_note = lr.status.message;
     }
+  }
+  // Tails out of the floor on the final body (they follow the pelvis and
+  // the grounding left them out); no body or foot moves.
+  if (opt.tails_above_floor && !prepared.tails.empty()) {
+    ArmClearanceOptions to = opt.tails;
+    to.floor_y = r.floor_y;
+    ArmClearanceResult tr = keep_tails_above_floor(target, prepared.tails, out, r.times, to);
+    out = std::move(tr.clip);
+    add_largest_per_key(tr.angle, r.times.size(), r.diagnostics.max_tail_turn, r.diagnostics.tail_turn_keys);
   }
   for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);
   for (const FootReport& f : r.feet) {

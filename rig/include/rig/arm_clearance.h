@@ -10,6 +10,7 @@
 // made.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -55,6 +56,20 @@ struct ArmClearanceResult {
   // or no outward direction at that pose).
   std::vector<std::vector<double>> clearance;
 };
+
+// The shared step (arms here, tails in tail_clearance.h): at each sample,
+// `joint` turns about the world axis `axis(skin index, world matrices)`
+// gives at that pose (zero: no turn) by the least angle that keeps
+// `vertices` at or above options.floor_y, smoothed over time as above.
+// Results are per entry of `skins`.
+struct TurnedSkin {
+  int joint = -1;
+  std::vector<int> vertices;
+};
+using TurnAxis = std::function<Vec3(size_t skin, std::span<const Mat4> world)>;
+ArmClearanceResult turn_skins_above_floor(const Character& character, std::span<const TurnedSkin> skins,
+                                          const TurnAxis& axis, const Clip& clip, std::span<const double> times,
+                                          const ArmClearanceOptions& options = {});
 
 // Turns each arm's upper arm outward where its skin goes under the floor.
 // The clip's upper-arm tracks are keyed at `times` (ascending); other tracks

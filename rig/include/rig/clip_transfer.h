@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "rig/arm_clearance.h"
+#include "rig/tail_clearance.h"
 #include "rig/elbow_bend.h"
 #include "rig/grounding.h"
 #include "rig/io.h"
@@ -80,6 +81,11 @@ struct TransferOptions {
   // on a human swing).
   bool arms_above_floor = true;
   ArmClearanceOptions arms;  // floor_y is filled by transfer_clip
+  // Last, on the grounded clip: each tail's first bone turns up where the
+  // tail's skin would go under the floor, or under its own bind height
+  // (rig::keep_tails_above_floor; grounding ignores tail skin).
+  bool tails_above_floor = true;
+  ArmClearanceOptions tails;  // floor_y is filled by transfer_clip
   // Before the arms step: each elbow bends no further than its skin takes
   // (rig::limit_elbow_bends; a human run's elbows fold a low-poly sleeve).
   bool elbows_within_skin = true;
@@ -142,6 +148,8 @@ struct TransferDiagnostics {
   int arm_turn_keys = 0;      // samples where some arm was turned
   double max_elbow_cut = 0.0; // largest elbow bend removed so the skin holds, rad
   int elbow_cut_keys = 0;     // samples where some elbow bend was limited
+  double max_tail_turn = 0.0; // largest upward tail turn keeping the tails above the floor, rad
+  int tail_turn_keys = 0;     // samples where some tail was turned
   // Target joints copied as authored (TransferOptions::copy_own_rig_clips:
   // the target is the clip's own rig); 0 when the clip was retargeted.
   int own_rig_joints = 0;
@@ -193,6 +201,7 @@ struct TargetSupport {
   std::vector<std::vector<SolePoint>> soles;  // per find_legs leg
   std::vector<ArmSkin> arms;                  // arm_skins, what the hands carry included
   std::vector<ElbowSkin> elbows;              // elbow_skins of those arms (elbows_within_skin)
+  std::vector<TailSkin> tails;                // tail_skins (tails_above_floor)
   // several_figures_reason of the target's skinned_figures: non-empty when
   // the file holds more than one character (transfer_clip refuses it).
   std::string several_characters;

@@ -1,0 +1,92 @@
+#include "rig/tail_clearance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "rig/grounding.h"  // dominant_joint, tail_joint_mask
+
+namespace rig {
+
+namespace {
+
+Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
+
+}  // namespace
+
+std::vector<TailSkin> tail_skins(const Character& c) {
+  const Skeleton& sk = c.skeleton;
+  const int n = sk.size();
+  const std::vector<bool> tail = tail_joint_mask(sk);
+  std::vector<int> tail_of(static_cast<size_t>(n), -1);  // parents come first (topological order)
+  std::vector<TailSkin> tails;
+  for (int j = 0; j < n; ++j) {
+    if (!tail[j]) continue;
+    const int p = sk.parents[j];
+    if (p >= 0 && tail[p]) {
+      tail_of[j] = tail_of[p];
+    } else {
+      tail_of[j] = static_cast<int>(tails.size());
+      tails.push_back(TailSkin{j, -1, {}, 0.0});
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    if (tail_of[j] < 0) continue;
+    TailSkin& t = tails[tail_of[j]];
+    const double d = (position(sk.bind_world[j]) - position(sk.bind_world[t.root])).norm();
+    if (j != t.root && (t.tip < 0 || d > (position(sk.bind_world[t.tip]) - position(sk.bind_world[t.root])).norm()))
+      t.tip = j;
+  }
+  if (c.has_skin()) {
+    const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+    for (int v = 0; v < nv; ++v) {
+      const int d = dominant_joint(c.skin.influences[v]);
+      if (d >= 0 && d < n && tail_of[d] >= 0) tails[tail_of[d]].vertices.push_back(v);
+    }
+  }
+  std::erase_if(tails, [](const TailSkin& t) { return t.tip < 0 || t.vertices.empty(); });
+  // Skinned at the bind pose (the mesh's own space may differ from it).
+  std::vector<Eigen::RowVector4d> height(static_cast<size_t>(n));
+  for (int j = 0; j < n; ++j) height[j] = (sk.bind_world[j] * sk.inverse_bind[j]).row(1);
+  for (TailSkin& t : tails) {
+    double low = std::numeric_limits<double>::infinity();
+    for (int v : t.vertices) {
+      double y = 0.0;
+      for (const Influence& in : c.skin.influences[v])
+        if (in.joint >= 0 && in.joint < n) y += in.weight * height[in.joint].dot(c.mesh.positions[v].homogeneous());
+      low = std::min(low, y);
+    }
+    t.bind_lowest = low;
+  }
+  return tails;
+}
+
+ArmClearanceResult keep_tails_above_floor(const Character& c, std::span<const TailSkin> tails, const Clip& clip,
+                                          std::span<const double> times, const ArmClearanceOptions& options) {
+  ArmClearanceResult res;
+  res.clip = clip;
+  const int n = c.skeleton.size();
+  // One tail at a time, each on its own floor; tails do not hang from each
+  // other (a root's parent is no tail joint), so the order does not matter.
+  for (const TailSkin& t : tails) {
+    if (t.root < 0 || t.root >= n || t.tip < 0 || t.tip >= n) continue;
+    ArmClearanceOptions o = options;
+    if (std::isfinite(t.bind_lowest)) o.floor_y = std::min(o.floor_y, t.bind_lowest);
+    // Across the tail, horizontally: turning about it lifts the tail.
+    const TurnAxis across = [&](size_t, std::span<const Mat4> world) -> Vec3 {
+      Vec3 along = position(world[t.tip]) - position(world[t.root]);
+      along.y() = 0.0;
+      const double len = along.norm();
+      if (!(len > 1e-9 * std::max(1.0, position(world[t.root]).norm()))) return Vec3::Zero();
+      return (along / len).cross(Vec3::UnitY()).normalized();
+    };
+    const TurnedSkin skin{t.root, t.vertices};
+    ArmClearanceResult one = turn_skins_above_floor(c, std::span<const TurnedSkin>(&skin, 1), across, res.clip, times, o);
+    res.clip = std::move(one.clip);
+    res.angle.push_back(std::move(one.angle.front()));
+    res.clearance.push_back(std::move(one.clearance.front()));
+  }
+  return res;
+}
+
+}  // namespace rig

@@ -1,0 +1,137 @@
+// Tails above the floor: the tail's skin, and the least upward turn of its
+// first bone that keeps it out of the floor in a retargeted clip.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "rig/clip_transfer.h"
+#include "rig/pose.h"
+#include "rig/tail_clearance.h"
+#include "shared_character.h"
+#include "test_skeleton.h"
+
+namespace rig {
+namespace {
+
+// A biped whose tail leaves the hips (y 1) and lies on the floor from 0.5
+// behind them to 1.5 behind: Tail1 (9) at the rump, Tail2 (10) and Tail3
+// (11) on the floor. Tail skin: one triangle per tail joint, the floor ones
+// at y 0.
+Character floor_tailed_biped() {
+  Character c;
+  std::vector<test::JointSpec> joints = test::mixamo_biped_joints();
+  for (const test::JointSpec& j : std::vector<test::JointSpec>{
+           {"Tail1", 0, {0, 0.9, -0.1}}, {"Tail2", 9, {0, 0.05, -0.5}}, {"Tail3", 10, {0, 0.05, -1.5}}})
+    joints.push_back(j);
+  c.skeleton = make_skeleton(joints);
+  auto vertex = [&](Vec3 p, int joint) {
+    c.mesh.positions.push_back(p);
+    c.skin.influences.push_back({{joint, 1.0}});
+    return c.mesh.vertex_count() - 1;
+  };
+  for (const auto& [z, joint] : std::vector<std::pair<double, int>>{{-0.3, 9}, {-1.0, 10}, {-1.6, 11}}) {
+    const double y = joint == 9 ? 0.5 : 0.0;
+    const int a = vertex({-0.05, y, z}, joint), b = vertex({0.05, y, z}, joint), d = vertex({0, y + 0.05, z - 0.05}, joint);
+    c.mesh.triangles.push_back({a, b, d});
+  }
+  vertex({0.1, 0.0, 0.0}, 5);  // feet skin
+  vertex({-0.1, 0.0, 0.0}, 8);
+  return c;
+}
+
+// The hips 0.1 below bind at t = 1 s (a dip in the walk), at bind height
+// at 0 and 2 s.
+Clip dip_once() {
+  Clip clip;
+  clip.duration = 2.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 1.0, 2.0}, {Vec3(0, 1.0, 0), Vec3(0, 0.9, 0), Vec3(0, 1.0, 0)}};
+  clip.tracks = {hips};
+  return clip;
+}
+
+double lowest(const Character& c, const std::vector<int>& vertices, const Clip& clip, double t) {
+  const std::vector<Vec3> p = skin_positions(c.mesh, c.skin, c.skeleton, pose_at(c.skeleton, clip, t));
+  double low = std::numeric_limits<double>::infinity();
+  for (int v : vertices) low = std::min(low, p[v].y());
+  return low;
+}
+
+TEST(TailClearance, TheTailIsItsJointsSkinFromItsRoot) {
+  const Character c = floor_tailed_biped();
+  const std::vector<TailSkin> tails = tail_skins(c);
+  ASSERT_EQ(tails.size(), 1u);
+  EXPECT_EQ(tails[0].root, 9);
+  EXPECT_EQ(tails[0].tip, 11);
+  EXPECT_EQ(tails[0].vertices, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_NEAR(tails[0].bind_lowest, 0.0, 1e-12);
+}
+
+// The hips dip 0.1: the floor tail would go 0.1 under the floor. Its root
+// turns up just enough (the lowest tail point back on the floor), and only
+// there; at bind height nothing turns.
+TEST(TailClearance, TheRootTurnsUpByTheLeastAngleThatClearsTheFloor) {
+  const Character c = floor_tailed_biped();
+  const std::vector<TailSkin> tails = tail_skins(c);
+  const std::vector<double> times = {0.0, 1.0, 2.0};
+  const Clip clip = dip_once();
+  EXPECT_NEAR(lowest(c, tails[0].vertices, clip, 1.0), -0.1, 1e-9);  // what the clip alone does
+  const ArmClearanceResult r = keep_tails_above_floor(c, tails, clip, times, {});
+  ASSERT_EQ(r.angle.size(), 1u);
+  EXPECT_EQ(r.angle[0][0], 0.0);
+  EXPECT_EQ(r.angle[0][2], 0.0);
+  EXPECT_GT(r.angle[0][1], 0.0);
+  EXPECT_LT(r.angle[0][1], 0.2);  // a few degrees, not a raised tail
+  EXPECT_GE(lowest(c, tails[0].vertices, r.clip, 1.0), -1e-4);
+  EXPECT_LE(lowest(c, tails[0].vertices, r.clip, 1.0), 1e-3);
+  // Up and back: the tip stays behind the hips.
+  const std::vector<Mat4> world = pose_at(c.skeleton, r.clip, 1.0);
+  EXPECT_LT(world[11](2, 3), -1.4);
+}
+
+// A floor below the tail's bind height (the caller's) does not lift a tail
+// the artist modelled lower: each tail's floor is the lower of the two.
+TEST(TailClearance, ATailModelledIntoTheFloorIsLeftWhereItLies) {
+  const Character c = floor_tailed_biped();
+  ArmClearanceOptions o;
+  o.floor_y = 0.02;  // the feet's floor 2 cm above the tail's lowest point
+  const ArmClearanceResult r = keep_tails_above_floor(c, tail_skins(c), Clip{}, std::vector<double>{0.0, 1.0}, o);
+  EXPECT_EQ(r.angle[0][0], 0.0);
+  EXPECT_EQ(r.angle[0][1], 0.0);
+}
+
+// The Wolf's walk onto the Rat: the Rat's tail lies on the floor, and the
+// wolf's tail tracks (mapped by name) and the dipping pelvis put it 0.16
+// units (7 % of H) under the floor at most keys. Now it stays within a
+// millimetre of where the Rat's own walk keeps it.
+TEST(TailClearance, AWolfWalkKeepsTheRatsTailOutOfTheFloor) {
+  Character rat, wolf;
+  if (!load_shared_character("Rat.glb", rat) || !load_shared_character("Wolf.glb", wolf)) GTEST_SKIP() << "assets missing";
+  const Clip* walk = clip_named(wolf, "AnimalArmature|Walk");
+  ASSERT_NE(walk, nullptr);
+  const std::vector<TailSkin> tails = tail_skins(rat);
+  ASSERT_EQ(tails.size(), 1u);
+  const Calibration src = calibrate(wolf.skeleton), dst = calibrate(rat.skeleton);
+  for (const bool on : {false, true}) {
+    TransferOptions o;
+    o.tails_above_floor = on;
+    const TransferResult r = transfer_clip(wolf, *walk, src, rat, dst, o);
+    ASSERT_TRUE(r.status.ok()) << r.status.message;
+    double low = std::numeric_limits<double>::infinity();
+    for (double t : r.times) low = std::min(low, lowest(rat, tails[0].vertices, r.clip, t));
+    const double floor = std::min(r.floor_y, tails[0].bind_lowest);
+    if (on) {
+      EXPECT_GE(low, floor - 0.005) << "floor " << floor;
+      EXPECT_GT(r.diagnostics.tail_turn_keys, 0);
+    } else {
+      EXPECT_LT(low, floor - 0.1);  // the case this guards
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rig
