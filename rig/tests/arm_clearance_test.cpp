@@ -31,11 +31,7 @@ Character long_armed_biped() {
        })
     joints.push_back(j);
   c.skeleton = make_skeleton(joints);
-  auto vertex = [&](Vec3 p, int joint) {
-    c.mesh.positions.push_back(p);
-    c.skin.influences.push_back({{joint, 1.0}});
-    return c.mesh.vertex_count() - 1;
-  };
+  auto vertex = [&](Vec3 p, int joint) { return test::add_rigid_vertex(c, p, joint); };
   for (int side : {1, -1}) {
     const int hand = side > 0 ? 11 : 14;
     const int a = vertex({0.25 * side, 0.6, 0.0}, hand), b = vertex({0.25 * side, 0.65, 0.05}, hand);
@@ -44,22 +40,12 @@ Character long_armed_biped() {
   }
   const int x = vertex({0.25, 0.1, 0.1}, 15), y = vertex({0.26, 0.3, 0.1}, 15), z = vertex({0.25, 0.3, 0.12}, 15);
   c.mesh.triangles.push_back({x, y, z});
-  // Feet skin, so the character has a body to stand on.
-  vertex({0.1, 0.0, 0.0}, 5);
-  vertex({-0.1, 0.0, 0.0}, 8);
+  test::add_feet_skin(c);
   return c;
 }
 
 // The hips 0.7 below bind at t = 1 s, at bind height at 0 and 2 s.
-Clip crouch_once() {
-  Clip clip;
-  clip.duration = 2.0;
-  JointTracks hips;
-  hips.joint = 0;
-  hips.translation = {{0.0, 1.0, 2.0}, {Vec3(0, 1.0, 0), Vec3(0, 0.3, 0), Vec3(0, 1.0, 0)}};
-  clip.tracks = {hips};
-  return clip;
-}
+Clip crouch_once() { return test::hips_dip_clip(0.3); }
 
 TEST(ArmClearance, CarriedObjectsAreWholePropIslandsOnly) {
   const Character c = long_armed_biped();

@@ -27,32 +27,16 @@ Character floor_tailed_biped() {
            {"Tail1", 0, {0, 0.9, -0.1}}, {"Tail2", 9, {0, 0.05, -0.5}}, {"Tail3", 10, {0, 0.05, -1.5}}})
     joints.push_back(j);
   c.skeleton = make_skeleton(joints);
-  auto vertex = [&](Vec3 p, int joint) {
-    c.mesh.positions.push_back(p);
-    c.skin.influences.push_back({{joint, 1.0}});
-    return c.mesh.vertex_count() - 1;
-  };
+  auto vertex = [&](Vec3 p, int joint) { return test::add_rigid_vertex(c, p, joint); };
   for (const auto& [z, joint] : std::vector<std::pair<double, int>>{{-0.3, 9}, {-1.0, 10}, {-1.6, 11}}) {
     const double y = joint == 9 ? 0.5 : 0.0;
     const int a = vertex({-0.05, y, z}, joint), b = vertex({0.05, y, z}, joint), d = vertex({0, y + 0.05, z - 0.05}, joint);
     c.mesh.triangles.push_back({a, b, d});
   }
-  vertex({0.1, 0.0, 0.0}, 5);  // feet skin
-  vertex({-0.1, 0.0, 0.0}, 8);
+  test::add_feet_skin(c);
   return c;
 }
 
-// The hips 0.1 below bind at t = 1 s (a dip in the walk), at bind height
-// at 0 and 2 s.
-Clip dip_once() {
-  Clip clip;
-  clip.duration = 2.0;
-  JointTracks hips;
-  hips.joint = 0;
-  hips.translation = {{0.0, 1.0, 2.0}, {Vec3(0, 1.0, 0), Vec3(0, 0.9, 0), Vec3(0, 1.0, 0)}};
-  clip.tracks = {hips};
-  return clip;
-}
 
 double lowest(const Character& c, const std::vector<int>& vertices, const Clip& clip, double t) {
   const std::vector<Vec3> p = skin_positions(c.mesh, c.skin, c.skeleton, pose_at(c.skeleton, clip, t));
@@ -78,7 +62,7 @@ TEST(TailClearance, TheRootTurnsUpByTheLeastAngleThatClearsTheFloor) {
   const Character c = floor_tailed_biped();
   const std::vector<TailSkin> tails = tail_skins(c);
   const std::vector<double> times = {0.0, 1.0, 2.0};
-  const Clip clip = dip_once();
+  const Clip clip = test::hips_dip_clip(0.9);
   EXPECT_NEAR(lowest(c, tails[0].vertices, clip, 1.0), -0.1, 1e-9);  // what the clip alone does
   const ArmClearanceResult r = keep_tails_above_floor(c, tails, clip, times, {});
   ASSERT_EQ(r.angle.size(), 1u);

@@ -57,4 +57,30 @@ inline std::vector<JointSpec> mixamo_biped_joints() {
 
 inline Skeleton mixamo_biped() { return make_skeleton(mixamo_biped_joints()); }
 
+// One vertex at `p` skinned to `joint` alone; returns its index.
+inline int add_rigid_vertex(Character& c, const Vec3& p, int joint) {
+  c.mesh.positions.push_back(p);
+  c.skin.influences.push_back({{joint, 1.0}});
+  return c.mesh.vertex_count() - 1;
+}
+
+// Feet skin under the Mixamo biped's feet (joints 5 and 8), so the
+// character has a body to stand on.
+inline void add_feet_skin(Character& c) {
+  add_rigid_vertex(c, {0.1, 0.0, 0.0}, 5);
+  add_rigid_vertex(c, {-0.1, 0.0, 0.0}, 8);
+}
+
+// A 2 s clip of joint 0 (the hips): at y 1 (bind) at 0 and 2 s, at `low_y`
+// at 1 s.
+inline Clip hips_dip_clip(double low_y) {
+  Clip clip;
+  clip.duration = 2.0;
+  JointTracks hips;
+  hips.joint = 0;
+  hips.translation = {{0.0, 1.0, 2.0}, {Vec3(0, 1.0, 0), Vec3(0, low_y, 0), Vec3(0, 1.0, 0)}};
+  clip.tracks = {hips};
+  return clip;
+}
+
 }  // namespace rig::test
