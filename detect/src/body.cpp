@@ -83,17 +83,29 @@ BodyReading read_body(const rig::Skeleton& sk, const std::vector<char>& deformin
   // A foot an IK rig hangs elsewhere (under the root, not below its shin)
   // is where its leg reaches: the Wolf's front shins end at the knee, their
   // feet stand on the floor, and without them the front legs read as no
-  // legs. The foot or toe of the thigh's side and end that no thigh holds.
-  for (int t : thighs) {
-    for (int f = 0; f < n; ++f) {
-      const rig::BodyPart part = sk.roles[f].part;
-      if ((part != rig::BodyPart::kFoot && part != rig::BodyPart::kToe) || sk.roles[f].side != sk.roles[t].side ||
-          sk.roles[f].front != sk.roles[t].front || sk.roles[t].side == rig::Side::kCenter)
-        continue;
-      bool held = false;
-      for (int x = sk.parents[f]; x >= 0 && !held; x = sk.parents[x]) held = sk.roles[x].part == rig::BodyPart::kThigh;
-      if (!held) lowest[t] = std::min(lowest[t], joint_position(sk, f).y());
+  // legs. Each foot or toe that no thigh holds counts for the one thigh of
+  // its side and end whose chain ends nearest it (two thighs of a side with
+  // no end told apart, an arm named a leg beside the real one: the leg's).
+  std::vector<rig::Vec3> chain_end(thighs.size());
+  for (size_t i = 0; i < thighs.size(); ++i) {
+    chain_end[i] = joint_position(sk, thighs[i]);
+    for (int j = 0; j < n; ++j)
+      if (is_ancestor(sk, thighs[i], j) && joint_position(sk, j).y() < chain_end[i].y()) chain_end[i] = joint_position(sk, j);
+  }
+  for (int f = 0; f < n; ++f) {
+    const rig::BodyPart part = sk.roles[f].part;
+    if ((part != rig::BodyPart::kFoot && part != rig::BodyPart::kToe) || sk.roles[f].side == rig::Side::kCenter) continue;
+    bool held = false;
+    for (int x = sk.parents[f]; x >= 0 && !held; x = sk.parents[x]) held = sk.roles[x].part == rig::BodyPart::kThigh;
+    if (held) continue;
+    int nearest = -1;
+    for (size_t i = 0; i < thighs.size(); ++i) {
+      const rig::Role& t = sk.roles[thighs[i]];
+      if (t.side != sk.roles[f].side || t.front != sk.roles[f].front) continue;
+      if (nearest < 0 || (chain_end[i] - joint_position(sk, f)).norm() < (chain_end[nearest] - joint_position(sk, f)).norm())
+        nearest = static_cast<int>(i);
     }
+    if (nearest >= 0) lowest[thighs[nearest]] = std::min(lowest[thighs[nearest]], joint_position(sk, f).y());
   }
   double ground = std::numeric_limits<double>::infinity();
   for (int j : thighs) ground = std::min(ground, lowest[j]);

@@ -12,6 +12,7 @@
 #include "detect/shape.h"
 #include "detect/tail_root.h"
 #include "format.h"
+#include "rig/grounding.h"
 #include "rig/roles.h"
 
 namespace detect {
@@ -40,29 +41,55 @@ std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
   return s;
 }
 
+// A belt hangs within this x H of the hip sockets' height.
+constexpr double kBeltBand = 0.15;
+
+// A tail leaves the pelvis between the hip sockets. A tail-class region
+// whose root, at hip height, lies farther out than halfway from the
+// sockets to the body's side at the hips hangs beside the hip: a sword or
+// scabbard at the belt, which a chain would swing like a tail (a no-tail
+// humanoid got a Tail_* chain on one). Class worn, left as rigged; true
+// when so. Not for a core split off at a raised threshold: its cut ring
+// lies down a fused tail, wherever that swings.
+bool beside_the_hip(const Analysis& a, const Context& x, Region& r) {
+  Classification& k = r.classification;
+  const BodyReading& b = x.body;
+  if (k.cls != AppendageClass::kTail || r.cut_level != 0.0 || !(b.hip_half_width > 0.0)) return false;
+  rig::Vec3 across = b.hip_across;
+  across.y() = 0.0;
+  if (!(across.norm() > 0.5)) return false;  // a hip line tilted past 60 deg tells no side
+  across.normalize();
+  const double H = a.height;
+  const rig::Vec3 root = r.hang_point;  // the ring, or a separate shell's part near the bones
+  if (std::abs(root.y() - b.hip_mid.y()) > kBeltBand * H) return false;
+  const double aside = std::abs((root - b.hip_mid).dot(across));
+  double side = b.hip_half_width;  // the body's side at the sockets' height, arms hanging there aside
+  const int nj = static_cast<int>(b.arm.size());
+  for (size_t w = 0; w < a.welded_positions.size(); ++w) {
+    if (a.shell_of[w] != a.body_shell || a.region_of[w] == r.id) continue;
+    const int v = a.welded.representative[w];
+    const int d = v >= 0 && v < static_cast<int>(x.c.skin.influences.size()) ? rig::dominant_joint(x.c.skin.influences[v]) : -1;
+    if (d >= 0 && d < nj && b.arm[d]) continue;
+    const rig::Vec3& q = a.welded_positions[w];
+    if (std::abs(q.y() - b.hip_mid.y()) <= 0.03 * H) side = std::max(side, std::abs((q - b.hip_mid).dot(across)));
+  }
+  const double limit = 0.5 * (b.hip_half_width + side);
+  if (!(aside > limit)) return false;
+  k.cls = AppendageClass::kWorn;
+  k.action = Action::kUnchanged;
+  r.reason += "; beside the hip, no tail: its root lies " + fmt("%.3f", aside / H) +
+              " H from the midline, past halfway from the hip sockets (" + fmt("%.3f", b.hip_half_width / H) +
+              " H) to the body's side at the hips (" + fmt("%.3f", side / H) + " H): a worn item at the belt, left as rigged";
+  return true;
+}
+
 // Do no harm (issue 11): a region already driven by a non-body bone (a
 // weapon, an existing tail, a prop) is already rigged; body limbs are never
 // worn; a rig with tail bones is rewritten nowhere. The class stays, the
 // action becomes "unchanged" and the reason says why.
-void do_no_harm(const Context& x, double H, Region& r) {
+void do_no_harm(const Analysis& a, const Context& x, Region& r) {
   Classification& k = r.classification;
   if (k.action == Action::kUnchanged) return;
-  // A tail leaves the pelvis between the hip sockets. A long region whose
-  // root lies outside them hangs beside the hip: a sword or scabbard at the
-  // belt, which a chain would swing like a tail (a no-tail humanoid got a
-  // Tail_* chain on it). Only for a region cut at the far threshold: a fused
-  // tail's cut ring lies down the tail, wherever it swings.
-  if (k.cls == AppendageClass::kTail && r.cut_level == 0.0 && x.body.hip_half_width > 0.0) {
-    const double aside = std::abs((r.hang_point - x.body.hip_mid).dot(x.body.hip_across));
-    if (aside > x.body.hip_half_width) {
-      k.cls = AppendageClass::kWorn;
-      k.action = Action::kUnchanged;
-      r.reason += "; beside the hip, no tail: its root lies " + fmt("%.3f", aside / H) +
-                  " H from the midline, outside the hip sockets (" + fmt("%.3f", x.body.hip_half_width / H) +
-                  " H): a worn item at the belt, left as rigged";
-      return;
-    }
-  }
   const Ownership& o = r.owner;
   if (already_rigged(o)) {
     k.action = Action::kUnchanged;
@@ -71,6 +98,7 @@ void do_no_harm(const Context& x, double H, Region& r) {
                 x.sk.names[o.top_non_body] + ")";
     return;
   }
+  if (beside_the_hip(a, x, r)) return;
   if (k.cls == AppendageClass::kWorn && o.arm > kOwnedFraction) {
     k.action = Action::kUnchanged;
     r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) +
@@ -213,7 +241,7 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
   r.chain_parent = x.body.pelvis >= 0 ? x.body.pelvis : r.root_joint;
   r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
   r.reason = explain(x, facts, r);
-  do_no_harm(x, H, r);
+  do_no_harm(a, x, r);
 }
 
 }  // namespace detect
