@@ -122,7 +122,11 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
   const size_t n = times.size();
   res.angle.assign(skins.size(), std::vector<double>(n, 0.0));
   res.clearance.assign(skins.size(), std::vector<double>(n, 0.0));
-  if (skins.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end())) return res;
+  if (skins.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end()) ||
+      !std::isfinite(opt.floor_y))
+    return res;
+  // Skinning rounds: skin resting exactly on the floor is clear.
+  const double tolerance = 1e-9 * (1.0 + std::abs(opt.floor_y));
   const double max_angle = std::isfinite(opt.max_angle) ? std::clamp(opt.max_angle, 0.0, M_PI) : 0.0;
   const int steps = std::clamp(opt.bisection_steps, 0, 40);
   auto usable = [&](const TurnedSkin& s) { return s.joint >= 0 && s.joint < sk.size() && !s.vertices.empty(); };
@@ -144,7 +148,7 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
       axes[a][k] = axis_at(a, world);
       if (!axes[a][k].allFinite()) axes[a][k].setZero();
       res.clearance[a][k] = lowest_y(c, skin.vertices, world) - opt.floor_y;
-      if (res.clearance[a][k] >= 0.0 || axes[a][k].isZero()) continue;
+      if (res.clearance[a][k] >= -tolerance || axes[a][k].isZero()) continue;
       auto clearance_at = [&](double angle) {
         trial = locals;
         trial[skin.joint].rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);

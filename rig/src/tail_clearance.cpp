@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "rig/grounding.h"  // dominant_joint, tail_joint_mask
+#include "rig/roles.h"
 
 namespace rig {
 
@@ -44,8 +45,20 @@ std::vector<TailSkin> tail_skins(const Character& c) {
       if (d >= 0 && d < n && tail_of[d] >= 0) tails[tail_of[d]].vertices.push_back(v);
     }
   }
-  std::erase_if(tails, [](const TailSkin& t) { return t.tip < 0 || t.vertices.empty(); });
-  // Skinned at the bind pose (the mesh's own space may differ from it).
+  // Turning the root must move the tail alone: a root that is the
+  // skeleton's own, or a "tail" holding body joints, is left out.
+  auto moves_body = [&](const TailSkin& t) {
+    if (sk.parents[t.root] < 0) return true;
+    for (int j = 0; j < n; ++j) {
+      if (j >= static_cast<int>(sk.roles.size()) || sk.roles[j].part == BodyPart::kNone) continue;
+      for (int x = j, steps = 0; x >= 0 && x < n && steps <= n; x = sk.parents[x], ++steps)  // bounded on bad data
+        if (x == t.root) return true;
+    }
+    return false;
+  };
+  std::erase_if(tails, [&](const TailSkin& t) { return t.tip < 0 || t.vertices.empty() || moves_body(t); });
+  // The lowest bind point as lowest_y skins it (bind_world x inverse_bind
+  // is the identity up to rounding, so this is the weighted mesh y).
   std::vector<Eigen::RowVector4d> height(static_cast<size_t>(n));
   for (int j = 0; j < n; ++j) height[j] = (sk.bind_world[j] * sk.inverse_bind[j]).row(1);
   for (TailSkin& t : tails) {
@@ -69,7 +82,11 @@ ArmClearanceResult keep_tails_above_floor(const Character& c, std::span<const Ta
   // One tail at a time, each on its own floor; tails do not hang from each
   // other (a root's parent is no tail joint), so the order does not matter.
   for (const TailSkin& t : tails) {
-    if (t.root < 0 || t.root >= n || t.tip < 0 || t.tip >= n) continue;
+    if (t.root < 0 || t.root >= n || t.tip < 0 || t.tip >= n) {  // keeps one entry per tail
+      res.angle.emplace_back(times.size(), 0.0);
+      res.clearance.emplace_back(times.size(), 0.0);
+      continue;
+    }
     ArmClearanceOptions o = options;
     if (std::isfinite(t.bind_lowest)) o.floor_y = std::min(o.floor_y, t.bind_lowest);
     // Across the tail, horizontally: turning about it lifts the tail.

@@ -88,6 +88,46 @@ TEST(TailClearance, ATailModelledIntoTheFloorIsLeftWhereItLies) {
   EXPECT_EQ(r.angle[0][1], 0.0);
 }
 
+// A root whose turn would move the body is no tail to turn: here a joint
+// named tail with the left thigh (by its role) hung below it.
+TEST(TailClearance, TailsWhoseTurnWouldMoveTheBodyAreLeftOut) {
+  Character c = floor_tailed_biped();
+  c.skeleton = test::make_skeleton({
+      {"mixamorig:Hips", -1, {0, 1.0, 0}},
+      {"mixamorig:Spine", 0, {0, 1.2, 0}},
+      {"mixamorig:Head", 1, {0, 1.6, 0}},
+      {"Tail1", 0, {0, 0.9, -0.1}},  // 3
+      {"mixamorig:LeftUpLeg", 3, {0.1, 0.95, 0}},
+      {"mixamorig:LeftLeg", 4, {0.1, 0.5, 0}},
+      {"mixamorig:LeftFoot", 5, {0.1, 0.05, 0}},
+      {"mixamorig:RightUpLeg", 0, {-0.1, 0.95, 0}},
+      {"mixamorig:RightLeg", 7, {-0.1, 0.5, 0}},
+      {"mixamorig:RightFoot", 8, {-0.1, 0.05, 0}},
+      {"Tail2", 3, {0, 0.05, -0.5}},
+      {"Tail3", 10, {0, 0.05, -1.5}},
+  });
+  const std::vector<int> moved = {0, 1, 2, 4, 5, 6, 7, 8, 9, 3, 10, 11};  // old joint -> new
+  for (std::vector<Influence>& in : c.skin.influences)
+    for (Influence& i : in) i.joint = moved[i.joint];
+  c.skeleton.roles[4] = {BodyPart::kThigh, Side::kLeft};  // as a rig's own roles may say
+  ASSERT_TRUE(tail_joint_mask(c.skeleton)[3]);
+  EXPECT_TRUE(tail_skins(c).empty());
+}
+
+// Skin resting exactly on the floor is clear (no rounding turn), and a
+// non-finite floor turns nothing.
+TEST(TailClearance, SkinOnTheFloorOrANonFiniteFloorTurnsNothing) {
+  const Character c = floor_tailed_biped();
+  ArmClearanceOptions o;
+  for (const double floor : {0.0, std::numeric_limits<double>::quiet_NaN()}) {
+    o.floor_y = floor;
+    const ArmClearanceResult r = keep_tails_above_floor(c, tail_skins(c), Clip{}, std::vector<double>{0.0, 1.0}, o);
+    ASSERT_EQ(r.angle.size(), 1u);
+    EXPECT_EQ(r.angle[0][0], 0.0);
+    EXPECT_EQ(r.angle[0][1], 0.0);
+  }
+}
+
 // The Wolf's walk onto the Rat: the Rat's tail lies on the floor, and the
 // wolf's tail tracks (mapped by name) and the dipping pelvis put it 0.16
 // units (7 % of H) under the floor at most keys. Now it stays within a

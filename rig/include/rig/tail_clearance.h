@@ -7,8 +7,12 @@
 // angle that keeps the tail's skin at or above the floor, or at or above
 // where the bind pose has it when that is lower (a tail modelled a little
 // into the floor is left where the artist put it). Turns are smoothed over
-// time like the arms' (arm_clearance.h). Grown Tail_* chains are included;
-// a spring bake run afterwards rekeys them with its own ground contact.
+// time like the arms' (arm_clearance.h). The axis is horizontal across the
+// line from the tail's root to its tip: a tail hanging straight down has
+// none and is not turned. Tails are rig::tail_joint_mask's chains (a skirt
+// or coat-tail chain of role-less bones from the hips included: lifted out
+// of the floor the same way); grown Tail_* chains too, which a spring bake
+// run afterwards rekeys with its own ground contact.
 #pragma once
 
 #include <span>
@@ -27,7 +31,9 @@ struct TailSkin {
 };
 
 // One entry per tail of rig::tail_joint_mask (joint order of the roots),
-// with its skin; tails without skin or without a second joint are left out.
+// with its skin; tails without skin or without a second joint are left
+// out, and so are tails whose turn would move the body (a root that is the
+// skeleton's root, a body joint below it).
 std::vector<TailSkin> tail_skins(const Character& character);
 
 // Turns each tail's root up where its skin goes under `options.floor_y`
