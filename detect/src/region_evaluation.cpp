@@ -19,6 +19,13 @@ namespace detect {
 
 namespace {
 
+// A shape ratio as a user reads it: a region of a few points on a line or
+// in a plane has one of its spreads (near) zero, and the ratio is infinite
+// or a rounding artefact (130746953.65 on a 3-vertex shard).
+std::string ratio_text(double x) {
+  return std::isfinite(x) && x < 1e3 ? fmt("%.2f", x) : std::string("> 1000");
+}
+
 // Why a region got its class: the measured numbers against the thresholds.
 std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
   const ClassifyParams& p = x.params.classify;
@@ -32,11 +39,13 @@ std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
   s += "; centroid/reach " + fmt("%.2f", f.centroid_ratio) +
        (f.centroid_ratio >= p.protrusion ? " >= " : " < ") + fmt("%.2f", p.protrusion) +
        (f.centroid_ratio >= p.protrusion ? " (protrudes)" : " (wraps the body)");
-  s += "; elongation " + fmt("%.2f", f.elongation) +
+  s += "; elongation " + ratio_text(f.elongation) +
        (f.elongation >= p.min_elongation ? " >= " : " < ") + fmt("%.2f", p.min_elongation);
   s += "; reach/H " + fmt("%.3f", f.reach) + (f.reach >= p.min_reach ? " >= " : " < ") +
        fmt("%.3f", p.min_reach);
-  s += "; flatness " + fmt("%.2f", f.flatness);
+  s += "; flatness " + ratio_text(f.flatness);
+  if (ratio_text(f.elongation)[0] == '>' || ratio_text(f.flatness)[0] == '>')
+    s += " (degenerate: its points lie on a line or in a plane)";
   if (static_cast<int>(r.welded.size()) < x.params.min_region_vertices) s += "; too few vertices";
   return s;
 }

@@ -104,5 +104,21 @@ TEST(Assets, FoxKeepsItsOwnTail) {
   EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << describe(in, r.analysis);
 }
 
+// Reasons read as numbers a user can act on: the Fox's two three-vertex
+// shards at its front paws have no spread across (elongation inf, or
+// 130746953.65 from rounding); they read "> 1000", never inf or nan.
+TEST(Assets, ReasonsCarryNoInfiniteOrHugeShapeRatios) {
+  LOAD_OR_SKIP("Fox.glb", in);
+  FixResult r;
+  ASSERT_TRUE(fix(in, Mode::kReport, {}, r).ok());
+  int degenerate = 0;
+  for (const Region& reg : r.analysis.regions) {
+    EXPECT_EQ(reg.reason.find("inf"), std::string::npos) << reg.reason;
+    EXPECT_EQ(reg.reason.find("nan"), std::string::npos) << reg.reason;
+    degenerate += reg.reason.find("degenerate") != std::string::npos;
+  }
+  EXPECT_GE(degenerate, 2);
+}
+
 }  // namespace
 }  // namespace detect
