@@ -114,6 +114,17 @@ void do_no_harm(const Analysis& a, const Context& x, Region& r) {
                 " % of its vertices are driven by arm bones";
     return;
   }
+  // Nor is what the arm drives a tail: a rigger gives a tail to the hips and
+  // legs, never to a hand, so a tail-shaped region on the arm's bones is
+  // what the hand holds (a sword skinned to the hand, no Weapon bone: the
+  // Cyberpunk's hanging beside its thigh got a Tail_* chain) or the arm.
+  if (k.cls == AppendageClass::kTail && o.arm > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; held, no tail: " + fmt("%.0f", 100 * o.arm) +
+                " % of its vertices are driven by arm bones (most by " + x.sk.names[o.top_joint] +
+                "), which no rigger gives a tail";
+    return;
+  }
   if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
       o.top_fraction > kOwnedFraction) {
     k.action = Action::kUnchanged;

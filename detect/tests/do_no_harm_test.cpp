@@ -5,6 +5,7 @@
 // why.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "check_util.h"
@@ -12,6 +13,7 @@
 #include "detect/report.h"
 #include "fixtures/fixtures.h"
 #include "rig/edit.h"
+#include "rig/io.h"
 #include "rig/roles.h"
 #include "test_util.h"
 
@@ -172,6 +174,29 @@ TEST(DoNoHarm, ASkeletonWithoutLegsIsLeftAlone) {
   ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
   detect_test::expect_left_alone(c, r);
   EXPECT_NE(r.analysis.refused.find("no legs"), std::string::npos) << r.analysis.refused;
+}
+
+// A sword skinned to the hand or the forearm itself (no Weapon bone): the
+// Cyberpunk's, hanging from its right hand beside the thigh, read as a tail
+// on the thigh and got a Tail_* chain. A rigger never gives a tail to an
+// arm: left alone, and the report says it is held.
+TEST(DoNoHarm, ASwordSkinnedToTheHandIsNoTail) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/CyberpunkCharacter.glb";
+  rig::Character c;
+  if (!std::filesystem::exists(path) || !rig::load(path, c).ok()) GTEST_SKIP() << "asset missing: " << path;
+  const int weapon = c.skeleton.find("Weapon");
+  ASSERT_GE(weapon, 0);
+  const int hand = c.skeleton.parents[weapon];
+  for (const int arm_bone : {hand, c.skeleton.parents[hand]}) {
+    SCOPED_TRACE(c.skeleton.names[arm_bone]);
+    rig::Character held = c;
+    for (std::vector<rig::Influence>& in : held.skin.influences)
+      for (rig::Influence& i : in)
+        if (i.joint == weapon) i.joint = arm_bone;
+    FixResult r;
+    ASSERT_TRUE(fix(held, Mode::kChain, {}, r).ok());
+    detect_test::expect_left_alone(held, r, "held, no tail");
+  }
 }
 
 }  // namespace
