@@ -120,9 +120,10 @@ void do_no_harm(const Analysis& a, const Context& x, Region& r) {
   // Cyberpunk's hanging beside its thigh got a Tail_* chain) or the arm.
   if (k.cls == AppendageClass::kTail && o.arm > kOwnedFraction) {
     k.action = Action::kUnchanged;
-    r.reason += "; held, no tail: " + fmt("%.0f", 100 * o.arm) +
-                " % of its vertices are driven by arm bones (most by " + x.sk.names[o.top_joint] +
-                "), which no rigger gives a tail";
+    const bool top_on_arm = o.top_joint >= 0 && o.top_joint < static_cast<int>(x.body.arm.size()) && x.body.arm[o.top_joint];
+    r.reason += "; held, no tail: " + fmt("%.0f", 100 * o.arm) + " % of its vertices are driven by arm bones" +
+                (top_on_arm ? " (most by " + x.sk.names[o.top_joint] + ")" : std::string()) +
+                ", which no rigger gives a tail";
     return;
   }
   if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
