@@ -14,6 +14,7 @@
 #include "detect/rigid.h"
 #include "detect/segment_distance.h"
 #include "detect/tail_root.h"
+#include "format.h"
 #include "region_evaluation.h"
 #include "tail_core.h"
 #include "rig/figures.h"
@@ -339,6 +340,21 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
         r.root_offset = offset;
         root = joint_position(sk, better);
         grow();
+      }
+    }
+    // A tail is a tube (shape.h section_flatness): a region hung from the
+    // pelvis whose sections about its chain are flat is a sheet (a
+    // loincloth's or a coat's back panel, or back skin the core ran onto),
+    // and no rewrite follows. The artist's own rigging is left as found.
+    if (r.classification.action != Action::kUnchanged) {
+      r.section = section_flatness(pts, r.joints);
+      if (!(r.section.median <= params.classify.max_flatness)) {
+        r.classification = Classification{};
+        r.classification.cls = AppendageClass::kHair;
+        r.reason += "; a sheet, not a tail: its cross-section about the chain is flat (median width/thickness " +
+                    ratio_text(r.section.median) + " > " + fmt("%.2f", params.classify.max_flatness) + " over " +
+                    std::to_string(r.section.segments) + " bones), so nothing is rewritten";
+        continue;
       }
     }
     if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, c, params, segments, r, gw);

@@ -19,13 +19,6 @@ namespace detect {
 
 namespace {
 
-// A shape ratio as a user reads it: a region of a few points on a line or
-// in a plane has one of its spreads (near) zero, and the ratio is infinite
-// or a rounding artefact (130746953.65 on a 3-vertex shard).
-std::string ratio_text(double x) {
-  return std::isfinite(x) && x < 1e3 ? fmt("%.2f", x) : std::string("> 1000");
-}
-
 // Why a region got its class: the measured numbers against the thresholds.
 std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
   const ClassifyParams& p = x.params.classify;

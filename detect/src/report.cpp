@@ -45,6 +45,7 @@ nlohmann::json appendage_report(const rig::Character& c, const Analysis& a) {
     j["elongation"] = finite_or_null(r.shape.elongation);
     j["flatness"] = finite_or_null(r.shape.flatness);
     j["centroid_ratio"] = r.centroid_ratio;
+    if (r.section.segments > 0) j["section_flatness"] = finite_or_null(r.section.median);
     if (r.cut_level > 0.0) {  // split off a fused region (find_appendages.cpp)
       j["cut_level"] = r.cut_level;  // fraction of H
       j["root_offset"] = r.root_offset * m;

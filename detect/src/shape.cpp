@@ -39,6 +39,42 @@ Shape shape_of(const std::vector<rig::Vec3>& points) {
   return s;
 }
 
+SectionFlatness section_flatness(const std::vector<rig::Vec3>& points, const std::vector<rig::Vec3>& polyline,
+                                 int min_points) {
+  SectionFlatness out;
+  const int segments = static_cast<int>(polyline.size()) - 1;
+  if (segments < 1) return out;
+  std::vector<std::vector<rig::Vec3>> offsets(static_cast<size_t>(segments));
+  for (const rig::Vec3& p : points) {
+    if (!p.allFinite()) continue;
+    int best = -1;
+    double best_d = std::numeric_limits<double>::infinity();
+    rig::Vec3 across = rig::Vec3::Zero();
+    for (int k = 0; k < segments; ++k) {
+      const rig::Vec3 a = polyline[k], d = polyline[k + 1] - polyline[k];
+      const double l2 = d.squaredNorm();
+      const double t = l2 > 0.0 ? std::clamp((p - a).dot(d) / l2, 0.0, 1.0) : 0.0;
+      const rig::Vec3 o = p - (a + t * d);
+      const double dist = o.norm();
+      if (!(dist < best_d)) continue;
+      best_d = dist;
+      best = k;
+      across = l2 > 0.0 ? rig::Vec3(o - o.dot(d) / l2 * d) : o;  // perpendicular to the segment
+    }
+    if (best >= 0) offsets[best].push_back(across);
+  }
+  std::vector<double> aspects;
+  for (const std::vector<rig::Vec3>& o : offsets) {
+    if (static_cast<int>(o.size()) < std::max(min_points, 3)) continue;
+    aspects.push_back(shape_of(o).elongation);
+  }
+  if (aspects.empty()) return out;
+  std::sort(aspects.begin(), aspects.end());
+  out.segments = static_cast<int>(aspects.size());
+  out.median = aspects[aspects.size() / 2];
+  return out;
+}
+
 double Box::volume() const {
   if (empty()) return 0.0;
   const rig::Vec3 e = max - min;

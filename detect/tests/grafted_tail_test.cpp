@@ -34,6 +34,8 @@ struct Graft {
   enum class Weights { kRigger, kHips, kThigh } weights = Weights::kRigger;
   double yaw_deg = 0.0;  // a tail swung to the left by this much
   double root_x = 0.0;   // and rooted this x H left of the midline
+  double width = 1.0;      // x radius, across: > 1 and a thin thickness make a flat panel
+  double thickness = 1.0;  // x radius, front to back
 };
 
 // Appends the tube as a primitive of its own; returns its vertices.
@@ -76,7 +78,7 @@ std::vector<int> graft_tail(rig::Character& c, const std::string& hips, const Gr
     const double t = static_cast<double>(i) / (rings - 1), radius = r0 * (1 - 0.75 * t);
     for (int k = 0; k < sides; ++k) {
       const double a = 2 * std::numbers::pi * k / sides;
-      const rig::Vec3 p = centre[i] + radius * (std::cos(a) * u + std::sin(a) * v);
+      const rig::Vec3 p = centre[i] + radius * (g.thickness * std::cos(a) * u + g.width * std::sin(a) * v);
       tube.push_back(c.mesh.vertex_count());
       c.mesh.positions.push_back(p);
       const int leg = p.x() >= cx ? (thigh_l.x() >= cx ? l : r) : (thigh_l.x() >= cx ? r : l);
@@ -171,6 +173,28 @@ TEST(GraftedTail, ASwordBesideTheHipIsNoTail) {
         ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
         detect_test::expect_left_alone(c, r, "beside the hip");
       }
+}
+
+// A loincloth's or a coat's back panel hangs from the belt behind the
+// thighs like a tail, but flat: a no-tail character must come out of fix
+// weight-identical, saying why (a sheet, not a tail).
+TEST(GraftedTail, ALoinclothPanelIsNoTail) {
+  int sheets = 0;
+  for (const char* file : {"CyberpunkCharacter.glb", "Bunny.glb", "Witch.glb"})
+    for (const double width : {5.0, 8.0})
+      for (const double drop : {70.0, 80.0, 89.0}) {
+        SCOPED_TRACE(std::string(file) + " width " + std::to_string(width) + " drop " + std::to_string(drop));
+        const std::string path = std::string(TAILRIG_ASSETS) + "/characters/" + file;
+        if (!std::filesystem::exists(path)) GTEST_SKIP() << "asset missing: " << path;
+        rig::Character c;
+        ASSERT_TRUE(rig::load(path, c).ok());
+        graft_tail(c, "Hips", {.drop_deg = drop, .length = 0.35, .radius = 0.02, .width = width, .thickness = 0.4});
+        FixResult r;
+        ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+        detect_test::expect_left_alone(c, r);
+        for (const Region& x : r.analysis.regions) sheets += x.reason.find("a sheet, not a tail") != std::string::npos;
+      }
+  EXPECT_GT(sheets, 0) << "no panel was read as a tail-shaped region: the test no longer reaches the rule";
 }
 
 }  // namespace

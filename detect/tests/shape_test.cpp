@@ -45,6 +45,44 @@ TEST(Shape, LineIsInfinitelyElongated) {
   EXPECT_TRUE(std::isinf(s.elongation));
 }
 
+// A tube curled into a half circle in the XZ plane (whole-region flatness
+// large, as a mouse's tail) and a flat strip hanging straight, each along
+// its own polyline: round sections read ~1, the strip's its width/thickness.
+TEST(Shape, SectionFlatnessTellsATubeFromASheet) {
+  const double pi = std::acos(-1.0);
+  std::vector<rig::Vec3> axis, tube;
+  for (int i = 0; i <= 8; ++i) {
+    const double a = pi * i / 8;
+    axis.push_back({10 * std::cos(a), 0, 10 * std::sin(a)});
+  }
+  for (int i = 0; i <= 64; ++i) {
+    const double a = pi * i / 64;
+    const rig::Vec3 c(10 * std::cos(a), 0, 10 * std::sin(a)), out(std::cos(a), 0, std::sin(a));
+    for (int k = 0; k < 8; ++k) {
+      const double b = 2 * pi * k / 8;
+      tube.push_back(c + std::cos(b) * out + std::sin(b) * rig::Vec3::UnitY());
+    }
+  }
+  EXPECT_GT(shape_of(tube).flatness, 3.0);  // curled in a plane: flat as a whole
+  const SectionFlatness t = section_flatness(tube, axis);
+  EXPECT_EQ(t.segments, 8);
+  EXPECT_LT(t.median, 1.1);
+
+  std::vector<rig::Vec3> strip, down{{0, 0, 0}, {0, -5, 0}, {0, -10, 0}};
+  for (int i = 0; i <= 20; ++i)
+    for (int k = -4; k <= 4; ++k)
+      for (const double z : {-0.1, 0.1}) strip.push_back({0.5 * k, -0.5 * i, z});
+  const SectionFlatness f = section_flatness(strip, down);
+  EXPECT_EQ(f.segments, 2);
+  EXPECT_GT(f.median, 10.0);  // 2 wide by 0.2 thick: sqrt of the variance ratio
+
+  // Nothing to tell: too few points per segment, no segment, non-finite points.
+  EXPECT_EQ(section_flatness({{0, 0, 0}, {1, 0, 0}}, down).segments, 0);
+  EXPECT_EQ(section_flatness(strip, {{0, 0, 0}}).median, 1.0);
+  std::vector<rig::Vec3> bad(20, rig::Vec3::Constant(std::nan("")));
+  EXPECT_EQ(section_flatness(bad, down).segments, 0);
+}
+
 TEST(Box, MergeRuleHalfOfSmaller) {
   Box a, b, c;
   a.extend({0, 0, 0});

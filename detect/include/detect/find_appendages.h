@@ -94,6 +94,7 @@ struct Region {
   double centroid_distance = 0.0;  // skeleton distance of the region centroid
   double centroid_ratio = 0.0;  // centroid_distance / reach
   Shape shape;                  // of the welded positions
+  SectionFlatness section;      // tails: cross-section about the chain (shape.h); a sheet is no tail
   Box box;
   Classification classification;
   int rigid_joint = -1;         // for Action::kRigid

@@ -27,6 +27,23 @@ struct Shape {
 // Shape of a point set (empty set: all zero, elongation 1).
 Shape shape_of(const std::vector<rig::Vec3>& points);
 
+// Reading chosen (issue 11): a tail is a tube, so its skin's cross-section
+// about its own chain is round wherever it curls (a mouse's tail, curled in a
+// plane, has flatness 7 over the whole region but round sections), while a
+// sheet hung from the belt (a loincloth's or a coat's back panel) is wide
+// and thin in every section. Per segment of `polyline` (at least two
+// points), the offsets of the `points` nearest that segment, taken
+// perpendicular to it, have elongation sqrt(λ1/λ2): ~1 round, large flat.
+// Returns the median over the segments that hold at least `min_points`
+// points, and 1 (round, nothing to tell) when none does. Non-finite points
+// are skipped.
+struct SectionFlatness {
+  double median = 1.0;
+  int segments = 0;  // segments measured
+};
+SectionFlatness section_flatness(const std::vector<rig::Vec3>& points, const std::vector<rig::Vec3>& polyline,
+                                 int min_points = 8);
+
 struct Box {
   rig::Vec3 min = rig::Vec3::Constant(std::numeric_limits<double>::infinity());
   rig::Vec3 max = rig::Vec3::Constant(-std::numeric_limits<double>::infinity());
