@@ -8,9 +8,10 @@ def _fmt_len(metres, scale_length):
 
 def why_left_alone(reason):
     """The clauses of a detect reason that decided "unchanged": failed
-    thresholds ("a < b"), wrapping, already rigged, switched off."""
+    thresholds ("a < b"), wrapping, already rigged, a sheet, switched off."""
     clauses = [c.strip() for c in reason.split(";") if c.strip()]
-    deciding = [c for c in clauses if " < " in c or "wraps" in c or "already" in c or "switched off" in c]
+    deciding = [c for c in clauses
+                if " < " in c or "wraps" in c or "already" in c or "a sheet" in c or "switched off" in c]
     if not deciding and clauses and clauses[0].startswith("hangs from"):
         # Every shape test passed: the attachment decided (a tail hangs from
         # the pelvis, a worn item from the spine; this from a limb or head).

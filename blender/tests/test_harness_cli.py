@@ -55,6 +55,11 @@ check(card.why_left_alone("hangs from Toe (toe); centroid/reach 0.81 >= 0.40 (pr
       == "elongation 1.23 < 1.80", "the deciding clause of a reason")
 check(card.why_left_alone("hangs from Foot.R (right foot); centroid/reach 0.72 >= 0.40 (protrudes); elongation 2.07 >= 1.80")
       == "hangs from Foot.R (right foot), not the pelvis or spine", "the attachment decided")
+check(card.why_left_alone("hangs from Hips (hips), pelvis zone; centroid/reach 0.85 >= 0.40 (protrudes); "
+                          "elongation 2.04 >= 1.80; reach/H 0.142 >= 0.120; flatness 10.78; a sheet, not a tail: "
+                          "its cross-section about the chain is flat (width/thickness 12.46 > 3.00, lower median "
+                          "over 3 of its 3 bones), so nothing is rewritten").startswith("a sheet, not a tail"),
+      "a sheet decided")
 
 if failures:
     sys.exit(1)

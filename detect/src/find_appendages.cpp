@@ -344,16 +344,21 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     }
     // A tail is a tube (shape.h section_flatness): a region hung from the
     // pelvis whose sections about its chain are flat is a sheet (a
-    // loincloth's or a coat's back panel, or back skin the core ran onto),
-    // and no rewrite follows. The artist's own rigging is left as found.
+    // loincloth's or a coat's back panel),
+    // and nothing of it is rewritten: the rigger's weights stay.
     if (r.classification.action != Action::kUnchanged) {
       r.section = section_flatness(pts, r.joints);
-      if (!(r.section.median <= params.classify.max_flatness)) {
+      if (!(r.section.median <= params.classify.max_section_flatness)) {
+        r.sheet = true;
         r.classification = Classification{};
         r.classification.cls = AppendageClass::kHair;
-        r.reason += "; a sheet, not a tail: its cross-section about the chain is flat (median width/thickness " +
-                    ratio_text(r.section.median) + " > " + fmt("%.2f", params.classify.max_flatness) + " over " +
-                    std::to_string(r.section.segments) + " bones), so nothing is rewritten";
+        r.reason += "; a sheet, not a tail: its cross-section about the chain is flat (width/thickness " +
+                    ratio_text(r.section.median) + " > " + fmt("%.2f", params.classify.max_section_flatness) +
+                    ", lower median over " + std::to_string(r.section.segments) + " of its " +
+                    std::to_string(r.bones) + " bones), so nothing is rewritten";
+        r.joints.clear();  // no chain is proposed for it
+        r.length = 0.0;
+        r.bones = 0;
         continue;
       }
     }

@@ -50,18 +50,21 @@ SectionFlatness section_flatness(const std::vector<rig::Vec3>& points, const std
     int best = -1;
     double best_d = std::numeric_limits<double>::infinity();
     rig::Vec3 across = rig::Vec3::Zero();
+    bool inside = false;
     for (int k = 0; k < segments; ++k) {
       const rig::Vec3 a = polyline[k], d = polyline[k + 1] - polyline[k];
       const double l2 = d.squaredNorm();
-      const double t = l2 > 0.0 ? std::clamp((p - a).dot(d) / l2, 0.0, 1.0) : 0.0;
-      const rig::Vec3 o = p - (a + t * d);
+      if (!(l2 > 0.0) || !std::isfinite(l2)) continue;
+      const double t = (p - a).dot(d) / l2;
+      const rig::Vec3 o = p - (a + std::clamp(t, 0.0, 1.0) * d);
       const double dist = o.norm();
       if (!(dist < best_d)) continue;
       best_d = dist;
       best = k;
-      across = l2 > 0.0 ? rig::Vec3(o - o.dot(d) / l2 * d) : o;  // perpendicular to the segment
+      inside = t > 0.0 && t < 1.0;
+      across = o;  // perpendicular to the segment when inside it
     }
-    if (best >= 0) offsets[best].push_back(across);
+    if (best >= 0 && inside) offsets[best].push_back(across);
   }
   std::vector<double> aspects;
   for (const std::vector<rig::Vec3>& o : offsets) {
@@ -71,7 +74,7 @@ SectionFlatness section_flatness(const std::vector<rig::Vec3>& points, const std
   if (aspects.empty()) return out;
   std::sort(aspects.begin(), aspects.end());
   out.segments = static_cast<int>(aspects.size());
-  out.median = aspects[aspects.size() / 2];
+  out.median = aspects[(aspects.size() - 1) / 2];
   return out;
 }
 

@@ -74,13 +74,23 @@ TEST(Shape, SectionFlatnessTellsATubeFromASheet) {
       for (const double z : {-0.1, 0.1}) strip.push_back({0.5 * k, -0.5 * i, z});
   const SectionFlatness f = section_flatness(strip, down);
   EXPECT_EQ(f.segments, 2);
-  EXPECT_GT(f.median, 10.0);  // 2 wide by 0.2 thick: sqrt of the variance ratio
+  EXPECT_NEAR(f.median, std::sqrt(15.0 / 9.0) / 0.1, 1e-9);  // 4 wide by 0.2 thick: rms 1.29 across, 0.1 through
 
-  // Nothing to tell: too few points per segment, no segment, non-finite points.
+  // The lower median: one flared section among round ones decides nothing.
+  std::vector<rig::Vec3> flared = tube;
+  for (rig::Vec3& p : flared)
+    if (p.z() < 7.07 && p.x() > 0) p.y() *= 10;  // the first two segments' sections 10x as tall as wide
+  EXPECT_LT(section_flatness(flared, axis).median, 1.1);  // 6 round of 8
+  EXPECT_GT(section_flatness(flared, {axis[0], axis[1], axis[2]}).median, 5.0);
+
+  // A zero-length segment measures nothing, and a non-finite joint's segments
+  // neither: the strip reads the same.
+  EXPECT_EQ(section_flatness(strip, {{0, 0, 0}, {0, 0, 0}, {0, -5, 0}, {0, -10, 0}}).median, f.median);
+  const double nan = std::nan("");
+  EXPECT_EQ(section_flatness(strip, {{0, 0, 0}, {0, -5, 0}, {0, -10, 0}, {nan, nan, nan}}).median, f.median);
+  // Nothing to tell: too few points per segment, no segment.
   EXPECT_EQ(section_flatness({{0, 0, 0}, {1, 0, 0}}, down).segments, 0);
   EXPECT_EQ(section_flatness(strip, {{0, 0, 0}}).median, 1.0);
-  std::vector<rig::Vec3> bad(20, rig::Vec3::Constant(std::nan("")));
-  EXPECT_EQ(section_flatness(bad, down).segments, 0);
 }
 
 TEST(Box, MergeRuleHalfOfSmaller) {

@@ -141,7 +141,7 @@ Command add_fix_command(CLI::App& root) {
     if (result.chains == 0 && result.rigid == 0) {
       auto weighed = [](const detect::Region& r) {
         const auto cls = r.classification.cls;
-        return cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn ||
+        return cls == detect::AppendageClass::kTail || cls == detect::AppendageClass::kWorn || r.sheet ||
                r.reason.find("already") != std::string::npos;
       };
       std::string why = result.analysis.refused;

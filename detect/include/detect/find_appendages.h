@@ -94,7 +94,8 @@ struct Region {
   double centroid_distance = 0.0;  // skeleton distance of the region centroid
   double centroid_ratio = 0.0;  // centroid_distance / reach
   Shape shape;                  // of the welded positions
-  SectionFlatness section;      // tails: cross-section about the chain (shape.h); a sheet is no tail
+  SectionFlatness section;      // tails: cross-section about the chain (shape.h)
+  bool sheet = false;           // tail-shaped but flat in section: no tail, nothing rewritten
   Box box;
   Classification classification;
   int rigid_joint = -1;         // for Action::kRigid

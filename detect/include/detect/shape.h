@@ -31,12 +31,15 @@ Shape shape_of(const std::vector<rig::Vec3>& points);
 // about its own chain is round wherever it curls (a mouse's tail, curled in a
 // plane, has flatness 7 over the whole region but round sections), while a
 // sheet hung from the belt (a loincloth's or a coat's back panel) is wide
-// and thin in every section. Per segment of `polyline` (at least two
-// points), the offsets of the `points` nearest that segment, taken
-// perpendicular to it, have elongation sqrt(λ1/λ2): ~1 round, large flat.
-// Returns the median over the segments that hold at least `min_points`
-// points, and 1 (round, nothing to tell) when none does. Non-finite points
-// are skipped.
+// and thin in every section. Per segment of `polyline`, the offsets of the
+// `points` nearest that segment, taken perpendicular to it, have elongation
+// sqrt(λ1/λ2): ~1 round, large flat. Only points whose nearest point lies
+// strictly inside a segment count (one beyond an end or outside a bend
+// measures no cross-section); zero-length segments and non-finite points
+// are skipped. Returns the lower median over the segments that hold at
+// least max(min_points, 3) points (a sheet is flat in every section; one
+// flared section at a tail's root decides nothing), and 1 (round, nothing
+// to tell) when none does or the polyline has fewer than two points.
 struct SectionFlatness {
   double median = 1.0;
   int segments = 0;  // segments measured
