@@ -344,8 +344,8 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     }
     // A tail is a tube (shape.h section_flatness): a region hung from the
     // pelvis whose sections about its chain are flat is a sheet (a
-    // loincloth's or a coat's back panel),
-    // and nothing of it is rewritten: the rigger's weights stay.
+    // loincloth's or a coat's back panel), and nothing of it is rewritten:
+    // the rigger's weights stay.
     if (r.classification.action != Action::kUnchanged) {
       r.section = section_flatness(pts, r.joints);
       if (!(r.section.median <= params.classify.max_section_flatness)) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rig/facing.h"
 #include "rig/grounding.h"  // dominant_joint, tail_joint_mask
 #include "rig/roles.h"
 
@@ -12,6 +13,10 @@ namespace rig {
 namespace {
 
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
+
+// A tail this close to vertical (sin 15 deg of its length horizontal, or
+// less) turns about the body's lateral axis, not across its own line.
+constexpr double kSteepHorizontal = 0.2588190451025208;
 
 }  // namespace
 
@@ -57,6 +62,12 @@ std::vector<TailSkin> tail_skins(const Character& c) {
     return false;
   };
   std::erase_if(tails, [&](const TailSkin& t) { return t.tip < 0 || t.vertices.empty() || moves_body(t); });
+  const Vec3 back_bind = -facing_from_roles(sk).forward();
+  for (TailSkin& t : tails) {
+    const int p = sk.parents[t.root];
+    if (p >= 0 && p < n) t.back_in_parent = sk.bind_world[p].block<3, 3>(0, 0).inverse() * back_bind;
+    if (!t.back_in_parent.allFinite()) t.back_in_parent = Vec3::Zero();
+  }
   // The lowest bind point as lowest_y skins it (bind_world x inverse_bind
   // is the identity up to rounding, so this is the weighted mesh y).
   std::vector<Eigen::RowVector4d> height(static_cast<size_t>(n));
@@ -90,11 +101,16 @@ ArmClearanceResult keep_tails_above_floor(const Character& c, std::span<const Ta
     ArmClearanceOptions o = options;
     if (std::isfinite(t.bind_lowest)) o.floor_y = std::min(o.floor_y, t.bind_lowest);
     // Across the tail, horizontally: turning about it lifts the tail.
+    const int parent = c.skeleton.parents[t.root];
     const TurnAxis across = [&](size_t, std::span<const Mat4> world) -> Vec3 {
-      Vec3 along = position(world[t.tip]) - position(world[t.root]);
-      along.y() = 0.0;
+      const Vec3 line = position(world[t.tip]) - position(world[t.root]);
+      Vec3 along(line.x(), 0.0, line.z());
+      if (!(along.norm() > kSteepHorizontal * line.norm()) && parent >= 0 && parent < n) {
+        along = world[parent].block<3, 3>(0, 0) * t.back_in_parent;  // steep: the body's backward direction
+        along.y() = 0.0;
+      }
       const double len = along.norm();
-      if (!(len > 1e-9 * std::max(1.0, position(world[t.root]).norm()))) return Vec3::Zero();
+      if (!(len > 1e-9 * std::max(1.0, position(world[t.root]).norm())) || !along.allFinite()) return Vec3::Zero();
       return (along / len).cross(Vec3::UnitY()).normalized();
     };
     const TurnedSkin skin{t.root, t.vertices};

@@ -77,6 +77,34 @@ TEST(TailClearance, TheRootTurnsUpByTheLeastAngleThatClearsTheFloor) {
   EXPECT_LT(world[11](2, 3), -1.4);
 }
 
+// A tail hanging straight down from the rump to the floor (a horse's or a
+// cow's) has no horizontal line of its own: it turns about the body's
+// lateral axis, back and up, never forward between the legs.
+TEST(TailClearance, AHangingTailSwingsBackOutOfTheFloor) {
+  Character c;
+  std::vector<test::JointSpec> joints = test::mixamo_biped_joints();
+  for (const test::JointSpec& j : std::vector<test::JointSpec>{
+           {"Tail1", 0, {0, 0.9, -0.15}}, {"Tail2", 9, {0, 0.5, -0.15}}, {"Tail3", 10, {0, 0.1, -0.15}}})
+    joints.push_back(j);
+  c.skeleton = make_skeleton(joints);
+  for (const auto& [y, joint] : std::vector<std::pair<double, int>>{{0.7, 9}, {0.3, 10}, {0.0, 11}}) {
+    const int a = test::add_rigid_vertex(c, {-0.03, y, -0.15}, joint), b = test::add_rigid_vertex(c, {0.03, y, -0.15}, joint),
+              d = test::add_rigid_vertex(c, {0, y + 0.05, -0.18}, joint);
+    c.mesh.triangles.push_back({a, b, d});
+  }
+  test::add_feet_skin(c);
+  const std::vector<TailSkin> tails = tail_skins(c);
+  ASSERT_EQ(tails.size(), 1u);
+  const Clip clip = test::hips_dip_clip(0.9);
+  EXPECT_NEAR(lowest(c, tails[0].vertices, clip, 1.0), -0.1, 1e-9);
+  const ArmClearanceResult r = keep_tails_above_floor(c, tails, clip, std::vector<double>{0.0, 1.0, 2.0}, {});
+  EXPECT_EQ(r.angle[0][0], 0.0);
+  EXPECT_GT(r.angle[0][1], 0.0);
+  EXPECT_GE(lowest(c, tails[0].vertices, r.clip, 1.0), -1e-4);
+  const std::vector<Mat4> world = pose_at(c.skeleton, r.clip, 1.0);
+  EXPECT_LT(world[11](2, 3), -0.2);  // the tip swung back behind the rump, not forward under the body
+}
+
 // A floor below the tail's bind height (the caller's) does not lift a tail
 // the artist modelled lower: each tail's floor is the lower of the two.
 TEST(TailClearance, ATailModelledIntoTheFloorIsLeftWhereItLies) {

@@ -8,8 +8,10 @@
 // where the bind pose has it when that is lower (a tail modelled a little
 // into the floor is left where the artist put it). Turns are smoothed over
 // time like the arms' (arm_clearance.h). The axis is horizontal across the
-// line from the tail's root to its tip: a tail hanging straight down has
-// none and is not turned. Tails are rig::tail_joint_mask's chains (a skirt
+// line from the tail's root to its tip; a tail hanging within 15 deg of
+// straight down (a horse's or a cow's) has no such line worth the name and
+// turns about the body's own lateral axis instead, so it swings back and up,
+// never forward between the legs. Tails are rig::tail_joint_mask's chains (a skirt
 // or coat-tail chain of role-less bones from the hips included: lifted out
 // of the floor the same way); grown Tail_* chains too, which a spring bake
 // run afterwards rekeys with its own ground contact.
@@ -28,6 +30,9 @@ struct TailSkin {
   int tip = -1;   // its descendant tail joint farthest from it in the bind pose: the tail's direction
   std::vector<int> vertices;  // mesh vertices a joint of the tail dominates
   double bind_lowest = 0.0;   // the lowest of them in the bind pose, model units
+  // The body's backward direction (rig/facing.h) in the bind frame of the
+  // root's parent: a steep tail turns back and up about the axis across it.
+  Vec3 back_in_parent = Vec3::Zero();
 };
 
 // One entry per tail of rig::tail_joint_mask (joint order of the roots),
