@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "rig/limb_contact.h"
 #include "rig/pose.h"
@@ -83,6 +84,56 @@ void evaluate(const Calibration& c, const std::vector<Transform>& locals, std::v
     rot[i] = (pr * locals[i].rotation).normalized();
     world[i] = pw * locals[i].matrix();
   }
+}
+
+// How much of the turn from a target arm bone's rest direction onto the
+// source's a retarget applies, by the angle between them: none up to 10 deg
+// (a T-pose's few degrees of difference keep the copied turns exactly), all
+// from 25 to 60 deg (an A-pose's arms 30-50 deg below a T-pose's), none again
+// from 75 deg (a limb that points elsewhere entirely, a T-Rex's small arms
+// forward against a human's out to the side, keeps its own rest).
+double rest_alignment_share(double angle_deg) {
+  return std::clamp((angle_deg - 10.0) / 15.0, 0.0, 1.0) * std::clamp((75.0 - angle_deg) / 15.0, 0.0, 1.0);
+}
+
+// Reading chosen: a retarget copies each mapped joint's turn from the
+// source's rest onto the target's rest, so a rest held differently stays
+// different all clip long: an A-pose target's arms hang 40 deg below a
+// T-pose mocap's at every key, and a walk's arms, down at the sides, pass
+// through the body. Per upper arm and forearm (to the mapped child whose
+// source is the source joint's child), the least turn in bind space that
+// takes the target's rest direction onto the source's (turned by `face`),
+// by rest_alignment_share; a hand takes its forearm's. Identity elsewhere.
+std::vector<Quat> arm_rest_alignment(const Calibration& src, const Calibration& dst,
+                                     const std::vector<int>& source_of, const Eigen::Matrix3d& face) {
+  const int nt = dst.size();
+  std::vector<Quat> align(static_cast<size_t>(nt), Quat::Identity());
+  std::vector<int> mapped_child(static_cast<size_t>(nt), -1);
+  for (int k = 0; k < nt; ++k) {
+    const int p = dst.parents[k];
+    if (p < 0 || p >= nt || source_of[k] < 0 || source_of[p] < 0 || mapped_child[p] >= 0) continue;
+    if (src.parents[source_of[k]] == source_of[p]) mapped_child[p] = k;
+  }
+  for (int j = 0; j < nt; ++j) {  // topological order: a forearm comes before its hand
+    const int sj = source_of[j];
+    if (sj < 0) continue;
+    const BodyPart part = dst.roles[j].part;
+    const int p = dst.parents[j];
+    if (part == BodyPart::kHand) {
+      if (p >= 0 && p < nt && dst.roles[p].part == BodyPart::kForearm) align[j] = align[p];
+      continue;
+    }
+    if ((part != BodyPart::kUpperArm && part != BodyPart::kForearm) || mapped_child[j] < 0) continue;
+    const int child = mapped_child[j];
+    const Vec3 to = face * (position(src.bind_world[source_of[child]]) - position(src.bind_world[sj]));
+    const Vec3 from = position(dst.bind_world[child]) - position(dst.bind_world[j]);
+    if (!(from.norm() > 0.0) || !(to.norm() > 0.0) || !from.allFinite() || !to.allFinite()) continue;
+    const Quat full = Quat::FromTwoVectors(from, to).normalized();
+    const double angle = 2.0 * std::acos(std::min(1.0, std::abs(full.w()))) * 180.0 / std::numbers::pi;
+    const double share = rest_alignment_share(angle);
+    if (share > 0.0) align[j] = Quat::Identity().slerp(share, full).normalized();
+  }
+  return align;
 }
 
 }  // namespace
@@ -206,12 +257,16 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   // target bind space, a turn about Y (identity when they face alike).
   const Eigen::Matrix3d face = dst.facing.to_canonical.transpose() * src.facing.to_canonical;
   const Quat face_turn = Quat(face).normalized();
-  // Per mapped joint: source bind^-1 * F^-1 * target bind.
+  // Per mapped joint: source bind^-1 * F^-1 * A * target bind, A the arm
+  // rest alignment (identity but for arms held differently at rest).
+  const std::vector<Quat> align = arm_rest_alignment(src, dst, source_of, face);
   std::vector<Quat> offset(nt, Quat::Identity());
   for (int j = 0; j < nt; ++j) {
     if (source_of[j] >= 0) {
-      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * face_turn.conjugate() *
-                   dst.bind_world_rotation[j])
+      const Quat target_rest = align[j].isApprox(Quat::Identity(), 0.0)
+                                   ? dst.bind_world_rotation[j]
+                                   : Quat(align[j] * dst.bind_world_rotation[j]);
+      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * face_turn.conjugate() * target_rest)
                       .normalized();
     }
   }

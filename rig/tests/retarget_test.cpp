@@ -239,6 +239,81 @@ TEST(Retarget, RootJointCarriesTheTravelOverTheFloor) {
   EXPECT_TRUE(pos(pose_at(b, out, 1.0)[0]).isApprox(Vec3(0.5, 0, 1.2), 1e-9));
 }
 
+// The Mixamo biped with arms from shoulders at (+-0.2, 1.5, 0), upper arm
+// and forearm 0.3 each, held `down_deg` below horizontal (0: a T-pose, 40:
+// an A-pose) and turned `forward_deg` towards +Z: joints 9-11 left, 12-14 right.
+Skeleton armed_biped(double down_deg, double forward_deg = 0.0) {
+  std::vector<JointSpec> joints = test::mixamo_biped_joints();
+  const double d = down_deg * kPi / 180, f = forward_deg * kPi / 180;
+  for (const double side : {1.0, -1.0}) {
+    const Vec3 dir(side * std::cos(d) * std::cos(f), -std::sin(d), std::cos(d) * std::sin(f));
+    const Vec3 shoulder(0.2 * side, 1.5, 0);
+    const std::string s = side > 0 ? "Left" : "Right";
+    const int first = static_cast<int>(joints.size());
+    joints.push_back({"mixamorig:" + s + "Arm", 1, shoulder});
+    joints.push_back({"mixamorig:" + s + "ForeArm", first, shoulder + 0.3 * dir});
+    joints.push_back({"mixamorig:" + s + "Hand", first + 1, shoulder + 0.6 * dir});
+  }
+  return make_skeleton(joints);
+}
+
+// Arms swinging down to the sides and forward, elbows bending, over 1 s.
+Clip arm_swing() {
+  Clip clip;
+  clip.name = "arms";
+  clip.duration = 1.0;
+  for (const double side : {1.0, -1.0}) {
+    JointTracks arm, fore;
+    arm.joint = side > 0 ? 9 : 12;
+    fore.joint = arm.joint + 1;
+    arm.rotation = {{0.0, 0.5, 1.0},
+                    {axis_angle(-side * 1.2, Vec3::UnitZ()), axis_angle(-side * 1.3, Vec3(0.3 * side, 0, 1)),
+                     axis_angle(-side * 1.1, Vec3(-0.2 * side, 0.1, 1))}};
+    fore.rotation = {{0.0, 1.0}, {axis_angle(0.2, Vec3::UnitY()), axis_angle(0.9, Vec3(0, 1, 0.2))}};
+    clip.tracks.push_back(arm);
+    clip.tracks.push_back(fore);
+  }
+  return clip;
+}
+
+// Largest angle between the source's and the target's upper arm and forearm
+// directions over the clip, and between their turns from bind.
+void arm_errors(const Skeleton& a, const Skeleton& b, double& direction, double& delta) {
+  const Clip clip = arm_swing();
+  const Clip out = retarget(as_character(a), clip, calibrate(a), calibrate(b), b);
+  ASSERT_FALSE(out.tracks.empty());
+  direction = delta = 0.0;
+  for (double t : track_times(out)) {
+    const auto ws = pose_at(a, clip, t), wt = pose_at(b, out, t);
+    for (const int j : {9, 10, 12, 13}) {
+      const Vec3 ds = pos(ws[j + 1]) - pos(ws[j]), dt = pos(wt[j + 1]) - pos(wt[j]);
+      direction = std::max(direction, std::atan2(ds.cross(dt).norm(), ds.dot(dt)));
+      const Quat src_delta = rot(ws[j]) * rot(a.bind_world[j]).conjugate();
+      const Quat dst_delta = rot(wt[j]) * rot(b.bind_world[j]).conjugate();
+      delta = std::max(delta, src_delta.angularDistance(dst_delta));
+    }
+  }
+}
+
+// An A-pose target's arms point where a T-pose source's do at every key (a
+// walk's arms stay at its sides, not 40 deg further in, through its body);
+// a T-pose's few degrees and a limb pointing elsewhere entirely keep the
+// source's turns from rest exactly.
+TEST(Retarget, ArmsHeldLowerAtRestFollowTheSourcesArmDirections) {
+  const Skeleton t_pose = armed_biped(0.0);
+  ASSERT_EQ(t_pose.roles[9].part, BodyPart::kUpperArm);
+  ASSERT_EQ(t_pose.roles[13].part, BodyPart::kForearm);
+  double direction = 0, delta = 0;
+  arm_errors(t_pose, armed_biped(40.0), direction, delta);
+  EXPECT_LT(direction, 1e-9);
+  EXPECT_GT(delta, 0.6);  // the turns from rest differ by the 40 deg the rests do
+  arm_errors(t_pose, armed_biped(5.0), direction, delta);
+  EXPECT_LT(delta, 1e-9);
+  EXPECT_GT(direction, 0.08);  // the 5 deg stay
+  arm_errors(t_pose, armed_biped(10.0, 85.0), direction, delta);  // arms forward (a T-Rex's)
+  EXPECT_LT(delta, 1e-9);
+}
+
 template <typename T>
 bool same_track(const Track<T>& x, const Track<T>& y) {
   if (x.times != y.times || x.values.size() != y.values.size()) return false;
