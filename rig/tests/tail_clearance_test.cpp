@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "rig/clip_transfer.h"
@@ -16,27 +18,32 @@
 namespace rig {
 namespace {
 
-// A biped whose tail leaves the hips (y 1) and lies on the floor from 0.5
-// behind them to 1.5 behind: Tail1 (9) at the rump, Tail2 (10) and Tail3
-// (11) on the floor. Tail skin: one triangle per tail joint, the floor ones
-// at y 0.
-Character floor_tailed_biped() {
+// The Mixamo biped with a three-joint tail Tail1..Tail3 (joints 9-11) at
+// `tail` and one skin triangle per tail joint centred at `skin` (each
+// triangle's third corner 0.05 up and 0.05 behind), on feet skin.
+Character tailed_biped(const std::array<Vec3, 3>& tail, const std::array<Vec3, 3>& skin) {
   Character c;
   std::vector<test::JointSpec> joints = test::mixamo_biped_joints();
-  for (const test::JointSpec& j : std::vector<test::JointSpec>{
-           {"Tail1", 0, {0, 0.9, -0.1}}, {"Tail2", 9, {0, 0.05, -0.5}}, {"Tail3", 10, {0, 0.05, -1.5}}})
-    joints.push_back(j);
+  for (int k = 0; k < 3; ++k) joints.push_back({"Tail" + std::to_string(k + 1), k == 0 ? 0 : 8 + k, tail[k]});
   c.skeleton = make_skeleton(joints);
-  auto vertex = [&](Vec3 p, int joint) { return test::add_rigid_vertex(c, p, joint); };
-  for (const auto& [z, joint] : std::vector<std::pair<double, int>>{{-0.3, 9}, {-1.0, 10}, {-1.6, 11}}) {
-    const double y = joint == 9 ? 0.5 : 0.0;
-    const int a = vertex({-0.05, y, z}, joint), b = vertex({0.05, y, z}, joint), d = vertex({0, y + 0.05, z - 0.05}, joint);
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 p = skin[k];
+    const int a = test::add_rigid_vertex(c, p - Vec3(0.05, 0, 0), 9 + k), b = test::add_rigid_vertex(c, p + Vec3(0.05, 0, 0), 9 + k),
+              d = test::add_rigid_vertex(c, p + Vec3(0, 0.05, -0.05), 9 + k);
     c.mesh.triangles.push_back({a, b, d});
   }
   test::add_feet_skin(c);
   return c;
 }
 
+// A biped whose tail leaves the hips (y 1) and lies on the floor from 0.5
+// behind them to 1.5 behind: Tail1 (9) at the rump, Tail2 (10) and Tail3
+// (11) on the floor. Tail skin: one triangle per tail joint, the floor ones
+// at y 0.
+Character floor_tailed_biped() {
+  return tailed_biped({Vec3(0, 0.9, -0.1), Vec3(0, 0.05, -0.5), Vec3(0, 0.05, -1.5)},
+                      {Vec3(0, 0.5, -0.3), Vec3(0, 0, -1.0), Vec3(0, 0, -1.6)});
+}
 
 double lowest(const Character& c, const std::vector<int>& vertices, const Clip& clip, double t) {
   const std::vector<Vec3> p = skin_positions(c.mesh, c.skin, c.skeleton, pose_at(c.skeleton, clip, t));
@@ -81,18 +88,8 @@ TEST(TailClearance, TheRootTurnsUpByTheLeastAngleThatClearsTheFloor) {
 // cow's) has no horizontal line of its own: it turns about the body's
 // lateral axis, back and up, never forward between the legs.
 TEST(TailClearance, AHangingTailSwingsBackOutOfTheFloor) {
-  Character c;
-  std::vector<test::JointSpec> joints = test::mixamo_biped_joints();
-  for (const test::JointSpec& j : std::vector<test::JointSpec>{
-           {"Tail1", 0, {0, 0.9, -0.15}}, {"Tail2", 9, {0, 0.5, -0.15}}, {"Tail3", 10, {0, 0.1, -0.15}}})
-    joints.push_back(j);
-  c.skeleton = make_skeleton(joints);
-  for (const auto& [y, joint] : std::vector<std::pair<double, int>>{{0.7, 9}, {0.3, 10}, {0.0, 11}}) {
-    const int a = test::add_rigid_vertex(c, {-0.03, y, -0.15}, joint), b = test::add_rigid_vertex(c, {0.03, y, -0.15}, joint),
-              d = test::add_rigid_vertex(c, {0, y + 0.05, -0.18}, joint);
-    c.mesh.triangles.push_back({a, b, d});
-  }
-  test::add_feet_skin(c);
+  const Character c = tailed_biped({Vec3(0, 0.9, -0.15), Vec3(0, 0.5, -0.15), Vec3(0, 0.1, -0.15)},
+                                   {Vec3(0, 0.7, -0.15), Vec3(0, 0.3, -0.15), Vec3(0, 0.0, -0.15)});
   const std::vector<TailSkin> tails = tail_skins(c);
   ASSERT_EQ(tails.size(), 1u);
   const Clip clip = test::hips_dip_clip(0.9);
