@@ -87,23 +87,33 @@ void evaluate(const Calibration& c, const std::vector<Transform>& locals, std::v
 }
 
 // How much of the turn from a target arm bone's rest direction onto the
-// source's a retarget applies, by the angle between them: none up to 10 deg
-// (a T-pose's few degrees of difference keep the copied turns exactly), all
-// from 25 to 60 deg (an A-pose's arms 30-50 deg below a T-pose's), none again
-// from 75 deg (a limb that points elsewhere entirely, a T-Rex's small arms
-// forward against a human's out to the side, keeps its own rest).
+// source's a retarget applies, by the angle between them: none up to
+// kAlignFromDeg (a T-pose's few degrees of difference keep the copied turns
+// exactly), all from kAlignFullDeg to kAlignUntilDeg (an A-pose's arms
+// 30-50 deg below a T-pose's), none again from kAlignNoneDeg (a limb that
+// points elsewhere entirely, a T-Rex's small arms forward against a human's
+// out to the side, keeps its own rest); linear between.
+constexpr double kAlignFromDeg = 10.0, kAlignFullDeg = 25.0, kAlignUntilDeg = 60.0, kAlignNoneDeg = 75.0;
+
 double rest_alignment_share(double angle_deg) {
-  return std::clamp((angle_deg - 10.0) / 15.0, 0.0, 1.0) * std::clamp((75.0 - angle_deg) / 15.0, 0.0, 1.0);
+  return std::clamp((angle_deg - kAlignFromDeg) / (kAlignFullDeg - kAlignFromDeg), 0.0, 1.0) *
+         std::clamp((kAlignNoneDeg - angle_deg) / (kAlignNoneDeg - kAlignUntilDeg), 0.0, 1.0);
 }
 
 // Reading chosen: a retarget copies each mapped joint's turn from the
 // source's rest onto the target's rest, so a rest held differently stays
 // different all clip long: an A-pose target's arms hang 40 deg below a
 // T-pose mocap's at every key, and a walk's arms, down at the sides, pass
-// through the body. Per upper arm and forearm (to the mapped child whose
-// source is the source joint's child), the least turn in bind space that
-// takes the target's rest direction onto the source's (turned by `face`),
-// by rest_alignment_share; a hand takes its forearm's. Identity elsewhere.
+// through the body. Per target joint, a turn A in bind space applied before
+// the copied turns: an upper arm or forearm (to its mapped child whose
+// source is the source joint's child) takes the least turn that brings its
+// rest direction, as its parent's A leaves it, onto the source's (turned by
+// `face`), by rest_alignment_share, on top of its parent's A; every other
+// joint takes its parent's (a hand with its forearm, fingers with their
+// hand, a forearm without a mapped hand with its upper arm: no kink at any
+// joint). Identity outside the arms. (elbow_bend.cpp measures a bend from
+// the bind locals: a rest elbow bent over 10 deg unlike the source's, whose
+// forearm then takes a turn of its own, counts that difference as bend.)
 std::vector<Quat> arm_rest_alignment(const Calibration& src, const Calibration& dst,
                                      const std::vector<int>& source_of, const Eigen::Matrix3d& face) {
   const int nt = dst.size();
@@ -114,24 +124,20 @@ std::vector<Quat> arm_rest_alignment(const Calibration& src, const Calibration& 
     if (p < 0 || p >= nt || source_of[k] < 0 || source_of[p] < 0 || mapped_child[p] >= 0) continue;
     if (src.parents[source_of[k]] == source_of[p]) mapped_child[p] = k;
   }
-  for (int j = 0; j < nt; ++j) {  // topological order: a forearm comes before its hand
-    const int sj = source_of[j];
-    if (sj < 0) continue;
-    const BodyPart part = dst.roles[j].part;
+  for (int j = 0; j < nt; ++j) {  // topological order: parents first
     const int p = dst.parents[j];
-    if (part == BodyPart::kHand) {
-      if (p >= 0 && p < nt && dst.roles[p].part == BodyPart::kForearm) align[j] = align[p];
-      continue;
-    }
-    if ((part != BodyPart::kUpperArm && part != BodyPart::kForearm) || mapped_child[j] < 0) continue;
+    if (p >= 0 && p < nt) align[j] = align[p];
+    const int sj = source_of[j];
+    const BodyPart part = dst.roles[j].part;
+    if (sj < 0 || (part != BodyPart::kUpperArm && part != BodyPart::kForearm) || mapped_child[j] < 0) continue;
     const int child = mapped_child[j];
     const Vec3 to = face * (position(src.bind_world[source_of[child]]) - position(src.bind_world[sj]));
-    const Vec3 from = position(dst.bind_world[child]) - position(dst.bind_world[j]);
+    const Vec3 from = align[j] * (position(dst.bind_world[child]) - position(dst.bind_world[j]));
     if (!(from.norm() > 0.0) || !(to.norm() > 0.0) || !from.allFinite() || !to.allFinite()) continue;
     const Quat full = Quat::FromTwoVectors(from, to).normalized();
     const double angle = 2.0 * std::acos(std::min(1.0, std::abs(full.w()))) * 180.0 / std::numbers::pi;
     const double share = rest_alignment_share(angle);
-    if (share > 0.0) align[j] = Quat::Identity().slerp(share, full).normalized();
+    if (share > 0.0) align[j] = (Quat::Identity().slerp(share, full) * align[j]).normalized();
   }
   return align;
 }
@@ -263,10 +269,8 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   std::vector<Quat> offset(nt, Quat::Identity());
   for (int j = 0; j < nt; ++j) {
     if (source_of[j] >= 0) {
-      const Quat target_rest = align[j].isApprox(Quat::Identity(), 0.0)
-                                   ? dst.bind_world_rotation[j]
-                                   : Quat(align[j] * dst.bind_world_rotation[j]);
-      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * face_turn.conjugate() * target_rest)
+      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * face_turn.conjugate() * align[j] *
+                   dst.bind_world_rotation[j])
                       .normalized();
     }
   }

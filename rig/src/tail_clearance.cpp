@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "rig/facing.h"
 #include "rig/grounding.h"  // dominant_joint, tail_joint_mask
@@ -14,9 +15,10 @@ namespace {
 
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 
-// A tail this close to vertical (sin 15 deg of its length horizontal, or
-// less) turns about the body's lateral axis, not across its own line.
-constexpr double kSteepHorizontal = 0.2588190451025208;
+// A tail within this of vertical turns (in part) about the body's lateral
+// axis rather than across its own line: all of it at vertical, none at the
+// cone's edge, so the axis turns smoothly as the tail rises.
+constexpr double kSteepTailDeg = 15.0;
 
 }  // namespace
 
@@ -62,10 +64,11 @@ std::vector<TailSkin> tail_skins(const Character& c) {
     return false;
   };
   std::erase_if(tails, [&](const TailSkin& t) { return t.tip < 0 || t.vertices.empty() || moves_body(t); });
-  const Vec3 back_bind = -facing_from_roles(sk).forward();
+  bool sided = false;  // without sided roles no facing is known: no backward direction
+  const Vec3 back_bind = -facing_from_roles(sk, &sided).forward();
   for (TailSkin& t : tails) {
     const int p = sk.parents[t.root];
-    if (p >= 0 && p < n) t.back_in_parent = sk.bind_world[p].block<3, 3>(0, 0).inverse() * back_bind;
+    if (sided && p >= 0 && p < n) t.back_in_parent = sk.bind_world[p].block<3, 3>(0, 0).inverse() * back_bind;
     if (!t.back_in_parent.allFinite()) t.back_in_parent = Vec3::Zero();
   }
   // The lowest bind point as lowest_y skins it (bind_world x inverse_bind
@@ -102,12 +105,17 @@ ArmClearanceResult keep_tails_above_floor(const Character& c, std::span<const Ta
     if (std::isfinite(t.bind_lowest)) o.floor_y = std::min(o.floor_y, t.bind_lowest);
     // Across the tail, horizontally: turning about it lifts the tail.
     const int parent = c.skeleton.parents[t.root];
+    const double steep = std::sin(kSteepTailDeg * std::numbers::pi / 180.0);
     const TurnAxis across = [&](size_t, std::span<const Mat4> world) -> Vec3 {
       const Vec3 line = position(world[t.tip]) - position(world[t.root]);
       Vec3 along(line.x(), 0.0, line.z());
-      if (!(along.norm() > kSteepHorizontal * line.norm()) && parent >= 0 && parent < n) {
-        along = world[parent].block<3, 3>(0, 0) * t.back_in_parent;  // steep: the body's backward direction
-        along.y() = 0.0;
+      const double flat = line.norm() > 0.0 ? along.norm() / line.norm() : 0.0;  // sine of the angle from vertical
+      if (flat < steep && parent >= 0 && parent < n) {  // steep: towards the body's backward direction
+        Vec3 back = world[parent].block<3, 3>(0, 0) * t.back_in_parent;
+        back.y() = 0.0;
+        const double w = 1.0 - flat / steep;
+        along = (1.0 - w) * (along.norm() > 0.0 ? Vec3(along / along.norm()) : Vec3::Zero()) +
+                w * (back.norm() > 0.0 ? Vec3(back / back.norm()) : Vec3::Zero());
       }
       const double len = along.norm();
       if (!(len > 1e-9 * std::max(1.0, position(world[t.root]).norm())) || !along.allFinite()) return Vec3::Zero();

@@ -240,9 +240,11 @@ TEST(Retarget, RootJointCarriesTheTravelOverTheFloor) {
 }
 
 // The Mixamo biped with arms from shoulders at (+-0.2, 1.5, 0), upper arm
-// and forearm 0.3 each, held `down_deg` below horizontal (0: a T-pose, 40:
-// an A-pose) and turned `forward_deg` towards +Z: joints 9-11 left, 12-14 right.
-Skeleton armed_biped(double down_deg, double forward_deg = 0.0) {
+// and forearm 0.3 each and a finger 0.1 past the hand, held `down_deg` below
+// horizontal (0: a T-pose, 40: an A-pose) and turned `forward_deg` towards
+// +Z; the whole skeleton then turned `facing_deg` about Y. Joints 9-12 left
+// (arm, forearm, hand, finger), 13-16 right.
+Skeleton armed_biped(double down_deg, double forward_deg = 0.0, double facing_deg = 0.0) {
   std::vector<JointSpec> joints = test::mixamo_biped_joints();
   const double d = down_deg * kPi / 180, f = forward_deg * kPi / 180;
   for (const double side : {1.0, -1.0}) {
@@ -253,6 +255,12 @@ Skeleton armed_biped(double down_deg, double forward_deg = 0.0) {
     joints.push_back({"mixamorig:" + s + "Arm", 1, shoulder});
     joints.push_back({"mixamorig:" + s + "ForeArm", first, shoulder + 0.3 * dir});
     joints.push_back({"mixamorig:" + s + "Hand", first + 1, shoulder + 0.6 * dir});
+    joints.push_back({"mixamorig:" + s + "HandIndex1", first + 2, shoulder + 0.7 * dir});
+  }
+  const Quat turn = axis_angle(facing_deg * kPi / 180, Vec3::UnitY());
+  for (JointSpec& j : joints) {
+    j.position = turn * j.position;
+    j.rotation = turn * j.rotation;
   }
   return make_skeleton(joints);
 }
@@ -264,7 +272,7 @@ Clip arm_swing() {
   clip.duration = 1.0;
   for (const double side : {1.0, -1.0}) {
     JointTracks arm, fore;
-    arm.joint = side > 0 ? 9 : 12;
+    arm.joint = side > 0 ? 9 : 13;
     fore.joint = arm.joint + 1;
     arm.rotation = {{0.0, 0.5, 1.0},
                     {axis_angle(-side * 1.2, Vec3::UnitZ()), axis_angle(-side * 1.3, Vec3(0.3 * side, 0, 1)),
@@ -276,42 +284,57 @@ Clip arm_swing() {
   return clip;
 }
 
-// Largest angle between the source's and the target's upper arm and forearm
-// directions over the clip, and between their turns from bind.
-void arm_errors(const Skeleton& a, const Skeleton& b, double& direction, double& delta) {
+// Over the clip: the largest angle between the source's arm bones (upper
+// arm, forearm, hand to finger; turned by the facing turn) and the
+// target's, and between their turns from bind.
+struct ArmErrors {
+  double direction = 0.0, delta = 0.0;
+};
+ArmErrors arm_errors(const Skeleton& a, const Skeleton& b) {
   const Clip clip = arm_swing();
-  const Clip out = retarget(as_character(a), clip, calibrate(a), calibrate(b), b);
-  ASSERT_FALSE(out.tracks.empty());
-  direction = delta = 0.0;
+  const Calibration ca = calibrate(a), cb = calibrate(b);
+  const Clip out = retarget(as_character(a), clip, ca, cb, b);
+  EXPECT_FALSE(out.tracks.empty());
+  const Eigen::Matrix3d face = cb.facing.to_canonical.transpose() * ca.facing.to_canonical;
+  const Quat face_turn(face);
+  ArmErrors e;
   for (double t : track_times(out)) {
     const auto ws = pose_at(a, clip, t), wt = pose_at(b, out, t);
-    for (const int j : {9, 10, 12, 13}) {
-      const Vec3 ds = pos(ws[j + 1]) - pos(ws[j]), dt = pos(wt[j + 1]) - pos(wt[j]);
-      direction = std::max(direction, std::atan2(ds.cross(dt).norm(), ds.dot(dt)));
-      const Quat src_delta = rot(ws[j]) * rot(a.bind_world[j]).conjugate();
+    for (const int j : {9, 10, 11, 13, 14, 15}) {
+      const Vec3 ds = face * (pos(ws[j + 1]) - pos(ws[j])), dt = pos(wt[j + 1]) - pos(wt[j]);
+      e.direction = std::max(e.direction, std::atan2(ds.cross(dt).norm(), ds.dot(dt)));
+      const Quat src_delta = face_turn * rot(ws[j]) * rot(a.bind_world[j]).conjugate() * face_turn.conjugate();
       const Quat dst_delta = rot(wt[j]) * rot(b.bind_world[j]).conjugate();
-      delta = std::max(delta, src_delta.angularDistance(dst_delta));
+      e.delta = std::max(e.delta, src_delta.angularDistance(dst_delta));
     }
   }
+  return e;
 }
 
-// An A-pose target's arms point where a T-pose source's do at every key (a
-// walk's arms stay at its sides, not 40 deg further in, through its body);
-// a T-pose's few degrees and a limb pointing elsewhere entirely keep the
-// source's turns from rest exactly.
+// An A-pose target's arms, hands and fingers point where a T-pose source's
+// do at every key (a walk's arms stay at its sides, not 40 deg further in,
+// through its body), also when it faces another way; a T-pose's few degrees
+// and a limb pointing elsewhere entirely keep the source's turns from rest
+// exactly; between, part of the difference is taken.
 TEST(Retarget, ArmsHeldLowerAtRestFollowTheSourcesArmDirections) {
   const Skeleton t_pose = armed_biped(0.0);
   ASSERT_EQ(t_pose.roles[9].part, BodyPart::kUpperArm);
-  ASSERT_EQ(t_pose.roles[13].part, BodyPart::kForearm);
-  double direction = 0, delta = 0;
-  arm_errors(t_pose, armed_biped(40.0), direction, delta);
-  EXPECT_LT(direction, 1e-9);
-  EXPECT_GT(delta, 0.6);  // the turns from rest differ by the 40 deg the rests do
-  arm_errors(t_pose, armed_biped(5.0), direction, delta);
-  EXPECT_LT(delta, 1e-9);
-  EXPECT_GT(direction, 0.08);  // the 5 deg stay
-  arm_errors(t_pose, armed_biped(10.0, 85.0), direction, delta);  // arms forward (a T-Rex's)
-  EXPECT_LT(delta, 1e-9);
+  ASSERT_EQ(t_pose.roles[14].part, BodyPart::kForearm);
+  ASSERT_EQ(t_pose.roles[15].part, BodyPart::kHand);
+  for (const double facing : {0.0, 90.0}) {
+    SCOPED_TRACE("target turned " + fmt_g(facing) + " deg");
+    const ArmErrors a_pose = arm_errors(t_pose, armed_biped(40.0, 0.0, facing));
+    EXPECT_LT(a_pose.direction, 1e-9);
+    EXPECT_GT(a_pose.delta, 0.6);  // the turns from rest differ by the 40 deg the rests do
+  }
+  const ArmErrors near = arm_errors(t_pose, armed_biped(5.0));
+  EXPECT_LT(near.delta, 1e-9);
+  EXPECT_GT(near.direction, 0.08);  // the 5 deg stay
+  const ArmErrors forward = arm_errors(t_pose, armed_biped(10.0, 85.0));  // arms forward (a T-Rex's)
+  EXPECT_LT(forward.delta, 1e-9);
+  const ArmErrors ramp = arm_errors(t_pose, armed_biped(17.5));  // half of the 17.5 deg taken
+  EXPECT_GT(ramp.direction, 0.12);
+  EXPECT_LT(ramp.direction, 0.19);
 }
 
 template <typename T>

@@ -10,8 +10,8 @@
 // time like the arms' (arm_clearance.h). The axis is horizontal across the
 // line from the tail's root to its tip; a tail hanging within 15 deg of
 // straight down (a horse's or a cow's) has no such line worth the name and
-// turns about the body's own lateral axis instead, so it swings back and up,
-// never forward between the legs. Tails are rig::tail_joint_mask's chains (a skirt
+// turns about the body's own lateral axis instead (all of it at vertical,
+// blending into its own line at 15 deg), so it swings back and up. Tails are rig::tail_joint_mask's chains (a skirt
 // or coat-tail chain of role-less bones from the hips included: lifted out
 // of the floor the same way); grown Tail_* chains too, which a spring bake
 // run afterwards rekeys with its own ground contact.
@@ -32,6 +32,7 @@ struct TailSkin {
   double bind_lowest = 0.0;   // the lowest of them in the bind pose, model units
   // The body's backward direction (rig/facing.h) in the bind frame of the
   // root's parent: a steep tail turns back and up about the axis across it.
+  // Zero when the skeleton has no sided roles (no facing known).
   Vec3 back_in_parent = Vec3::Zero();
 };
 
