@@ -11,6 +11,28 @@ Vec3 joint_position(const rig::Skeleton& skeleton, int joint) {
   return skeleton.bind_world[joint].block<3, 1>(0, 3);
 }
 
+PolylinePoint nearest_on_polyline(const std::vector<Vec3>& polyline, const Vec3& p) {
+  PolylinePoint out;
+  double along = 0.0;
+  for (size_t i = 1; i < polyline.size(); ++i) {
+    const Vec3 a = polyline[i - 1], d = polyline[i] - polyline[i - 1];
+    const double l2 = d.squaredNorm();
+    const double raw = l2 > 0.0 ? (p - a).dot(d) / l2 : 0.0;
+    const double t = std::clamp(raw, 0.0, 1.0);
+    const Vec3 offset = p - (a + t * d);
+    const double dist = offset.norm();
+    if (dist < out.distance) {
+      out.distance = dist;
+      out.arc = along + t * std::sqrt(l2);
+      out.segment = static_cast<int>(i) - 1;
+      out.t = raw;
+      out.offset = offset;
+    }
+    along += std::sqrt(l2);
+  }
+  return out;
+}
+
 std::vector<char> deforming_joints(const rig::Skin& skin, int joint_count) {
   std::vector<char> out(joint_count, 0);
   bool any = false;

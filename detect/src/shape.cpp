@@ -1,5 +1,7 @@
 #include "detect/shape.h"
 
+#include "detect/segment_distance.h"
+
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
@@ -47,24 +49,8 @@ SectionFlatness section_flatness(const std::vector<rig::Vec3>& points, const std
   std::vector<std::vector<rig::Vec3>> offsets(static_cast<size_t>(segments));
   for (const rig::Vec3& p : points) {
     if (!p.allFinite()) continue;
-    int best = -1;
-    double best_d = std::numeric_limits<double>::infinity();
-    rig::Vec3 across = rig::Vec3::Zero();
-    bool inside = false;
-    for (int k = 0; k < segments; ++k) {
-      const rig::Vec3 a = polyline[k], d = polyline[k + 1] - polyline[k];
-      const double l2 = d.squaredNorm();
-      if (!(l2 > 0.0) || !std::isfinite(l2)) continue;
-      const double t = (p - a).dot(d) / l2;
-      const rig::Vec3 o = p - (a + std::clamp(t, 0.0, 1.0) * d);
-      const double dist = o.norm();
-      if (!(dist < best_d)) continue;
-      best_d = dist;
-      best = k;
-      inside = t > 0.0 && t < 1.0;
-      across = o;  // perpendicular to the segment when inside it
-    }
-    if (best >= 0 && inside) offsets[best].push_back(across);
+    const PolylinePoint n = nearest_on_polyline(polyline, p);
+    if (n.segment >= 0 && n.t > 0.0 && n.t < 1.0) offsets[n.segment].push_back(n.offset);
   }
   std::vector<double> aspects;
   for (const std::vector<rig::Vec3>& o : offsets) {

@@ -14,20 +14,9 @@
 namespace detect {
 
 double polyline_distance(const std::vector<rig::Vec3>& joints, const rig::Vec3& p, double* arc) {
-  double best = std::numeric_limits<double>::infinity(), along = 0.0, at = 0.0;
-  for (size_t i = 1; i < joints.size(); ++i) {
-    const rig::Vec3 a = joints[i - 1], d = joints[i] - joints[i - 1];
-    const double l2 = d.squaredNorm();
-    const double t = l2 > 0.0 ? std::clamp((p - a).dot(d) / l2, 0.0, 1.0) : 0.0;
-    const double dist = (p - (a + t * d)).norm();
-    if (dist < best) {
-      best = dist;
-      at = along + t * std::sqrt(l2);
-    }
-    along += std::sqrt(l2);
-  }
-  if (arc) *arc = at;
-  return best;
+  const PolylinePoint n = nearest_on_polyline(joints, p);
+  if (arc) *arc = n.arc;
+  return n.distance;
 }
 
 RootSkin tail_root_skin(const Graph& graph, const std::vector<rig::Vec3>& positions,

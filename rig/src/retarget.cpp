@@ -135,7 +135,7 @@ std::vector<Quat> arm_rest_alignment(const Calibration& src, const Calibration& 
     const Vec3 from = align[j] * (position(dst.bind_world[child]) - position(dst.bind_world[j]));
     if (!(from.norm() > 0.0) || !(to.norm() > 0.0) || !from.allFinite() || !to.allFinite()) continue;
     const Quat full = Quat::FromTwoVectors(from, to).normalized();
-    const double angle = 2.0 * std::acos(std::min(1.0, std::abs(full.w()))) * 180.0 / std::numbers::pi;
+    const double angle = full.angularDistance(Quat::Identity()) * 180.0 / std::numbers::pi;
     const double share = rest_alignment_share(angle);
     if (share > 0.0) align[j] = (Quat::Identity().slerp(share, full) * align[j]).normalized();
   }

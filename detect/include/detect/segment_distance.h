@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "rig/model.h"
@@ -25,6 +26,21 @@ inline double segment_distance(const Vec3& p, const Vec3& a, const Vec3& b) {
   const Vec3 ab = b - a;
   return segment_distance(p, a, ab, ab.squaredNorm());
 }
+
+// The point of a polyline (at least two points) nearest `p`: its distance,
+// its arc length along the polyline, the segment holding it (the first on a
+// tie; -1 when no distance is finite), where `p` projects on that segment's
+// line in segment lengths (`t`, not clamped: 0 < t < 1 inside it; 0 on a
+// zero-length segment) and p minus the nearest point (perpendicular to the
+// segment when inside it).
+struct PolylinePoint {
+  double distance = std::numeric_limits<double>::infinity();
+  double arc = 0.0;
+  int segment = -1;
+  double t = 0.0;
+  Vec3 offset = Vec3::Zero();
+};
+PolylinePoint nearest_on_polyline(const std::vector<Vec3>& polyline, const Vec3& p);
 
 // One bone segment in bind space. `joint` is the skeleton index of the joint
 // whose transform moves the segment: the parent for a parent->child bone, the
