@@ -1,19 +1,19 @@
 # cmake --install: the `harness` command, the libraries with their public
 # headers and a tailrigConfig.cmake (find_package(tailrig) gives
-# tailrig::solver, tailrig::rig, tailrig::detect), scenarios and goldens under
+# tailrig::solver, tailrig::rig, tailrig::detect, tailrig::measure, tailrig::pipeline), scenarios and goldens under
 # share/tailrig (an installed harness reads them there), and the Blender
 # add-on zip. cpack -G DEB packs the same tree.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS harness RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS tailrig_solver tailrig_rig tailrig_detect EXPORT tailrigTargets
+install(TARGETS tailrig_solver tailrig_rig tailrig_detect tailrig_measure tailrig_pipeline EXPORT tailrigTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 # CMake strips only executables and shared libraries; when stripping (cpack's
 # CPACK_STRIP_FILES, cmake --install --strip) the static archives lose their
 # debug info too: ~185 MB of RelWithDebInfo objects that made the .deb 35 MB
 # and gzip most of the package_deb test. Symbols stay (they are linked against).
-foreach(lib tailrig_solver tailrig_rig tailrig_detect)
+foreach(lib tailrig_solver tailrig_rig tailrig_detect tailrig_measure tailrig_pipeline)
   install(CODE "if(CMAKE_INSTALL_DO_STRIP)
     execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
       \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:${lib}>\"
@@ -23,11 +23,13 @@ foreach(lib tailrig_solver tailrig_rig tailrig_detect)
     endif()
   endif()")
 endforeach()
-# include/tailrig/{solver,rig,detect}/: generic folder names stay out of
-# /usr/include; the targets add include/tailrig, so code keeps writing
-# #include "solver/tailrig_solver.h".
-foreach(dir solver/include rig/include detect/include)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tailrig)
+# include/tailrig/{solver,rig,detect,measure,pipeline}/: generic folder names
+# stay out of /usr/include; the targets add include/tailrig, so code keeps
+# writing #include "solver/tailrig_solver.h" or "rig/io/io.h" as in the tree.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/solver/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tailrig)
+foreach(dir rig detect measure pipeline)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tailrig/${dir}
+    FILES_MATCHING PATTERN "*.h" PATTERN tests EXCLUDE PATTERN fuzz EXCLUDE)
 endforeach()
 
 set(TAILRIG_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/tailrig)

@@ -5,7 +5,7 @@ file(REMOVE_RECURSE "${PREFIX}")
 # Stripped, as the .deb installs it (debug info of the RelWithDebInfo archives
 # is ~185 MB to copy and to link through).
 run_checked(install "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}" --strip)
-foreach(f bin/harness include/tailrig/solver/tailrig_solver.h include/tailrig/rig/io.h
+foreach(f bin/harness include/tailrig/solver/tailrig_solver.h include/tailrig/rig/io/io.h
           include/tailrig/detect/find_appendages.h
           share/tailrig/scenarios/walk_stretch.json share/tailrig/golden/walk_stretch.json
           share/tailrig/blender/tailrig_blender_addon.zip)

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "detect/find_appendages.h"
-#include "rig/io.h"
+#include "rig/io/io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = "/tmp/tailrig_fuzz_fix_" + std::to_string(::getpid()) + ".glb";

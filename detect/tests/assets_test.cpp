@@ -7,8 +7,8 @@
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
-#include "detect/strip_tail.h"
-#include "rig/io.h"
+#include "detect/rewrite/strip_tail.h"
+#include "rig/io/io.h"
 
 namespace detect {
 namespace {

@@ -8,9 +8,10 @@
 
 #include "check_util.h"
 #include "detect/body.h"
-#include "detect/chain.h"
+#include "detect/rewrite/grow_chain.h"
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
+#include "rig/anatomy/roles.h"
 #include "test_util.h"
 
 namespace detect {

@@ -1,4 +1,4 @@
-#include "detect/chain.h"
+#include "detect/rewrite/grow_chain.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "detect/components.h"
+#include "detect/geometry/components.h"
 
 #include <gtest/gtest.h>
 

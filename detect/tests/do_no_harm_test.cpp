@@ -10,11 +10,11 @@
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
-#include "detect/report.h"
+#include "detect/appendage_report.h"
 #include "fixtures/fixtures.h"
-#include "rig/edit.h"
-#include "rig/io.h"
-#include "rig/roles.h"
+#include "rig/io/edit.h"
+#include "rig/io/io.h"
+#include "rig/anatomy/roles.h"
 #include "test_util.h"
 
 namespace detect {

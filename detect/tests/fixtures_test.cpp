@@ -6,9 +6,9 @@
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
-#include "detect/segment_distance.h"
+#include "detect/geometry/segment_distance.h"
 #include "fixtures/fixtures.h"
-#include "rig/grounding.h"
+#include "rig/retarget/contact/grounding.h"
 
 namespace detect {
 namespace {

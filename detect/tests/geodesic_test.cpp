@@ -1,4 +1,4 @@
-#include "detect/geodesic.h"
+#include "detect/geometry/geodesic.h"
 
 #include <gtest/gtest.h>
 

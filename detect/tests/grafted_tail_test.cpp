@@ -18,8 +18,8 @@
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
-#include "detect/segment_distance.h"
-#include "rig/io.h"
+#include "detect/geometry/segment_distance.h"
+#include "rig/io/io.h"
 
 namespace detect {
 namespace {

@@ -1,10 +1,10 @@
-#include "detect/rigid.h"
+#include "detect/rewrite/rigid.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "detect/bone_distance.h"
+#include "detect/geometry/bone_distance.h"
 #include "test_util.h"
 
 namespace detect {

@@ -1,4 +1,4 @@
-#include "detect/segment_distance.h"
+#include "detect/geometry/segment_distance.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "detect/shape.h"
+#include "detect/geometry/shape.h"
 
 #include <gtest/gtest.h>
 

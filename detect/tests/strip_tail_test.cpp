@@ -1,4 +1,4 @@
-#include "detect/strip_tail.h"
+#include "detect/rewrite/strip_tail.h"
 
 #include <gtest/gtest.h>
 

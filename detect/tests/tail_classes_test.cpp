@@ -15,10 +15,10 @@
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
-#include "detect/report.h"
-#include "detect/segment_distance.h"
-#include "detect/strip_tail.h"
-#include "rig/io.h"
+#include "detect/appendage_report.h"
+#include "detect/geometry/segment_distance.h"
+#include "detect/rewrite/strip_tail.h"
+#include "rig/io/io.h"
 
 namespace detect {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "rig/model.h"
+#include "rig/model/model.h"
 
 namespace detect_test {
 

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "golden.h"
-#include "scenario.h"
+#include "harness/gate/golden.h"
+#include "harness/gate/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = "/tmp/tailrig_fuzz_" + std::to_string(::getpid()) + ".json";

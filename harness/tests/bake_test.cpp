@@ -12,11 +12,11 @@
 #include <map>
 #include <string>
 
-#include "bake_clips.h"
+#include "pipeline/bake_clips.h"
 #include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
-#include "rig/io.h"
-#include "rig/pose.h"
+#include "rig/io/io.h"
+#include "rig/model/pose.h"
 
 namespace harness {
 namespace {
@@ -34,9 +34,9 @@ rig::Character chained_fox() {
 
 TEST(Bake, AssimpReadsBonesBindMatricesAndKeys) {
   rig::Character ch = chained_fox();
-  BakeClipsOptions o;
-  BakeClipsReport rep;
-  ASSERT_TRUE(bake_clips(ch, o, rep).ok());
+  pipeline::BakeClipsOptions o;
+  pipeline::BakeClipsReport rep;
+  ASSERT_TRUE(pipeline::bake_clips(ch, o, rep).ok());
   ASSERT_EQ(rep.clips.size(), ch.clips.size());
   const std::string path = (std::filesystem::temp_directory_path() / "tailrig_bake_assimp.glb").string();
   const rig::Status saved = rig::save_glb(ch, path);
@@ -66,7 +66,7 @@ TEST(Bake, AssimpReadsBonesBindMatricesAndKeys) {
   EXPECT_GE(compared, 22 + static_cast<int>(rep.bones.size()));
 
   ASSERT_EQ(scene->mNumAnimations, ch.clips.size());
-  for (const ClipBakeReport& r : rep.clips) {
+  for (const pipeline::ClipBakeReport& r : rep.clips) {
     const aiAnimation* anim = nullptr;
     for (unsigned a = 0; a < scene->mNumAnimations; ++a)
       if (r.name == scene->mAnimations[a]->mName.C_Str()) anim = scene->mAnimations[a];
@@ -99,9 +99,9 @@ TEST(Bake, AClipKeyedFromLaterIsBakedOverItsKeys) {
   for (rig::JointTracks& jt : late.clips[0].tracks)
     for (std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
       for (double& t : *times) t += 2.0;
-  BakeClipsReport a, b;
-  ASSERT_TRUE(bake_clips(ch, BakeClipsOptions{}, a).ok());
-  ASSERT_TRUE(bake_clips(late, BakeClipsOptions{}, b).ok());
+  pipeline::BakeClipsReport a, b;
+  ASSERT_TRUE(pipeline::bake_clips(ch, pipeline::BakeClipsOptions{}, a).ok());
+  ASSERT_TRUE(pipeline::bake_clips(late, pipeline::BakeClipsOptions{}, b).ok());
   ASSERT_EQ(b.clips.size(), 1u);
   EXPECT_TRUE(b.clips[0].looping);
   EXPECT_EQ(a.clips[0].keys, b.clips[0].keys);
@@ -118,9 +118,9 @@ TEST(Bake, AClipKeyedFromLaterIsBakedOverItsKeys) {
 TEST(Bake, FoxClipsCloseAndMove) {
   rig::Character ch = chained_fox();
   const rig::Character before = ch;
-  BakeClipsReport rep;
-  ASSERT_TRUE(bake_clips(ch, BakeClipsOptions{}, rep).ok());
-  for (const ClipBakeReport& r : rep.clips) {
+  pipeline::BakeClipsReport rep;
+  ASSERT_TRUE(pipeline::bake_clips(ch, pipeline::BakeClipsOptions{}, rep).ok());
+  for (const pipeline::ClipBakeReport& r : rep.clips) {
     EXPECT_EQ(r.looping, fixtures::clip_loops(r.name)) << r.name;
     if (r.looping) {
       EXPECT_TRUE(r.converged) << r.name;
@@ -137,9 +137,9 @@ TEST(Bake, FoxClipsCloseAndMove) {
       EXPECT_TRUE(same) << ch.clips[c].name << ": body track of joint " << jt.joint << " changed";
     }
   rig::Character none = ch;
-  BakeClipsOptions bad;
+  pipeline::BakeClipsOptions bad;
   bad.clips = {"no_such_clip"};
-  EXPECT_FALSE(bake_clips(none, bad, rep).ok());
+  EXPECT_FALSE(pipeline::bake_clips(none, bad, rep).ok());
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "golden.h"
+#include "harness/gate/golden.h"
 
 namespace harness {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "metrics/stretch.h"
-#include "metrics/tail_motion.h"
+#include "measure/edge_stretch.h"
+#include "measure/tail_motion.h"
 
 namespace harness {
 namespace {
@@ -15,7 +15,7 @@ TEST(EdgeStretch, UnitQuadStretchedByKnownFactor) {
   std::vector<V> posed;
   for (const V& p : bind) posed.emplace_back(1.25 * p.x(), p.y(), p.z());
   std::vector<double> r;
-  append_edge_ratios(bind, posed, edges, r);
+  measure::append_edge_ratios(bind, posed, edges, r);
   ASSERT_EQ(r.size(), 4u);
   EXPECT_DOUBLE_EQ(r[0], 1.25);  // horizontal edges: exactly the factor
   EXPECT_DOUBLE_EQ(r[1], 1.0);   // vertical edges: unchanged
@@ -25,7 +25,7 @@ TEST(EdgeStretch, UnitQuadStretchedByKnownFactor) {
   std::vector<V> doubled;
   for (const V& p : bind) doubled.push_back(2 * p);
   r.clear();
-  append_edge_ratios(bind, doubled, edges, r);
+  measure::append_edge_ratios(bind, doubled, edges, r);
   for (double x : r) EXPECT_DOUBLE_EQ(x, 2.0);
 }
 
@@ -33,37 +33,37 @@ TEST(EdgeStretch, ZeroLengthBindEdgesAreSkipped) {
   std::vector<V> bind = {{0, 0, 0}, {0, 0, 0}};
   std::vector<double> r;
   std::vector<std::pair<int, int>> edges = {{0, 1}};
-  append_edge_ratios(bind, bind, edges, r);
+  measure::append_edge_ratios(bind, bind, edges, r);
   EXPECT_TRUE(r.empty());
 }
 
 TEST(Percentile, KnownList) {
   std::vector<double> v = {5, 1, 4, 2, 3};  // sorted 1..5
-  EXPECT_DOUBLE_EQ(percentile(v, 0), 1);
-  EXPECT_DOUBLE_EQ(percentile(v, 50), 3);
-  EXPECT_DOUBLE_EQ(percentile(v, 100), 5);
-  EXPECT_DOUBLE_EQ(percentile(v, 25), 2);
-  EXPECT_DOUBLE_EQ(percentile(v, 95), 4.8);  // 0.95*4 = 3.8 -> 4 + 0.8
-  EXPECT_DOUBLE_EQ(percentile(v, 99), 4.96);
-  EXPECT_DOUBLE_EQ(percentile({}, 50), 0);
-  EXPECT_DOUBLE_EQ(percentile({7}, 99), 7);
+  EXPECT_DOUBLE_EQ(measure::percentile(v, 0), 1);
+  EXPECT_DOUBLE_EQ(measure::percentile(v, 50), 3);
+  EXPECT_DOUBLE_EQ(measure::percentile(v, 100), 5);
+  EXPECT_DOUBLE_EQ(measure::percentile(v, 25), 2);
+  EXPECT_DOUBLE_EQ(measure::percentile(v, 95), 4.8);  // 0.95*4 = 3.8 -> 4 + 0.8
+  EXPECT_DOUBLE_EQ(measure::percentile(v, 99), 4.96);
+  EXPECT_DOUBLE_EQ(measure::percentile({}, 50), 0);
+  EXPECT_DOUBLE_EQ(measure::percentile({7}, 99), 7);
 }
 
 TEST(StretchStats, TornBoundariesAreStrict) {
   // Exactly 1.5 and 0.67 are not torn; just past them are.
-  StretchStats s = stretch_stats({1.5, 0.67, 1.0, 1.5000001, 0.6699999});
+  measure::StretchStats s = measure::stretch_stats({1.5, 0.67, 1.0, 1.5000001, 0.6699999});
   EXPECT_EQ(s.samples, 5);
   EXPECT_DOUBLE_EQ(s.torn_fraction, 2.0 / 5.0);
   EXPECT_DOUBLE_EQ(s.max, 1.5000001);
   EXPECT_DOUBLE_EQ(s.min, 0.6699999);
-  EXPECT_DOUBLE_EQ(stretch_stats({1.5, 0.67}).torn_fraction, 0.0);
-  EXPECT_DOUBLE_EQ(stretch_stats({}).torn_fraction, 0.0);
+  EXPECT_DOUBLE_EQ(measure::stretch_stats({1.5, 0.67}).torn_fraction, 0.0);
+  EXPECT_DOUBLE_EQ(measure::stretch_stats({}).torn_fraction, 0.0);
 }
 
 TEST(TailMotion, RangeRmsAndAngles) {
   std::vector<V> tip = {{0, 0, 0}, {2, 0, 0}};
   std::vector<std::vector<V>> dirs = {{V(0, -1, 0), V(1, 0, 0)}, {V(0, -1, 0), V(0, -1, 0)}};
-  TailMotion m = tail_motion(tip, dirs);
+  measure::TailMotion m = measure::tail_motion(tip, dirs);
   EXPECT_DOUBLE_EQ(m.tip_range, 2.0);
   EXPECT_DOUBLE_EQ(m.tip_rms, 1.0);
   ASSERT_EQ(m.bone_angle_range_deg.size(), 2u);
@@ -73,7 +73,7 @@ TEST(TailMotion, RangeRmsAndAngles) {
 
 TEST(HipDelta, MaxAbs) {
   std::vector<double> a = {1, 2, 3}, b = {1, 2.5, 2};
-  EXPECT_DOUBLE_EQ(max_abs_delta(a, b), 1.0);
+  EXPECT_DOUBLE_EQ(measure::max_abs_delta(a, b), 1.0);
 }
 
 }  // namespace

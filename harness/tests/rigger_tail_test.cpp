@@ -1,4 +1,4 @@
-// find_rigger_tail (harness/rigger_tail.h): the skin grounding leaves out.
+// pipeline::find_rigger_tail (harness/rigger_tail.h): the skin grounding leaves out.
 // A floor-length cape, weighted by its rigger to the trunk and thighs, is
 // cloth past the knees: its hem swings under the floor with the thighs, and
 // body grounding lifted the whole character off the floor for it.
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "fixtures/fixtures.h"
-#include "rig/clip_transfer.h"
-#include "rig/retarget.h"
-#include "rigger_tail.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/retarget/retarget.h"
+#include "pipeline/keep_off_grounding.h"
 
 namespace harness {
 namespace {
@@ -56,7 +56,7 @@ TEST(RiggerTail, AFloorLengthCapeIsClothGroundingLeavesOut) {
   const rig::Character c = floor_length_cape(cape);
   ASSERT_GT(cape.size(), 100u);
   std::vector<int> tail, cloth;
-  EXPECT_EQ(find_rigger_tail(c, tail, &cloth), 0);
+  EXPECT_EQ(pipeline::find_rigger_tail(c, tail, &cloth), 0);
   // Most of the cape (its top, near the trunk's skeleton, is body skin).
   int found = 0;
   for (int v : cape) found += std::binary_search(cloth.begin(), cloth.end(), v) ? 1 : 0;
@@ -75,7 +75,7 @@ TEST(RiggerTail, AFloorLengthCapeIsClothGroundingLeavesOut) {
   const rig::TransferResult lifted = rig::transfer_clip(source, *walk, src, c, dst, counted);
   rig::TransferOptions left_out;  // as harness retarget prepares it
   size_t kept_off = 0;
-  EXPECT_EQ(keep_off_grounding(c, left_out.grounding, kept_off), 0);
+  EXPECT_EQ(pipeline::keep_off_grounding(c, left_out.grounding, kept_off), 0);
   EXPECT_EQ(kept_off, cloth.size());
   const rig::TransferResult grounded = rig::transfer_clip(source, *walk, src, c, dst, left_out);
   ASSERT_TRUE(lifted.status.ok()) << lifted.status.message;
@@ -92,7 +92,7 @@ TEST(RiggerTail, CapeAndSkirtAreClothTailAndBodyAreNot) {
     rig::Character c;
     ASSERT_TRUE(fixtures::make_fixture(name, fixtures::default_params(name), c));
     std::vector<int> tail, cloth;
-    const int n = find_rigger_tail(c, tail, &cloth);
+    const int n = pipeline::find_rigger_tail(c, tail, &cloth);
     const std::string kind = name;
     EXPECT_EQ(n > 0, kind == "fox");
     EXPECT_EQ(!cloth.empty(), kind == "caped" || kind == "skirted") << cloth.size() << " vertices";

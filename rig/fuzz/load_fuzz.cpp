@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "rig/io.h"
+#include "rig/io/io.h"
 
 #ifndef FUZZ_EXT
 #define FUZZ_EXT ".glb"

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "rig/arm_clearance.h"
-#include "rig/pose.h"
+#include "rig/retarget/clearance/arm_clearance.h"
+#include "rig/model/pose.h"
 #include "test_skeleton.h"
 
 namespace rig {

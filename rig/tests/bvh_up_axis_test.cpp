@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "rig/io.h"
-#include "rig/pose.h"
-#include "rig/roles.h"
+#include "rig/io/io.h"
+#include "rig/model/pose.h"
+#include "rig/anatomy/roles.h"
 
 namespace rig {
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "crouch_clip.h"
-#include "rig/clip_transfer.h"
-#include "rig/pose.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/model/pose.h"
 
 // --------------------------------------------------------------- clip transfer
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "rig/model.h"
+#include "rig/model/model.h"
 #include "test_skeleton.h"
 
 namespace rig::test {

@@ -6,8 +6,8 @@
 #include <numbers>
 #include <vector>
 
-#include "rig/elbow_bend.h"
-#include "rig/pose.h"
+#include "rig/retarget/clearance/elbow_bend.h"
+#include "rig/model/pose.h"
 #include "test_skeleton.h"
 
 namespace rig {

@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/facing.h"
-#include "rig/io.h"
-#include "rig/pose.h"
-#include "rig/roles.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/anatomy/facing.h"
+#include "rig/io/io.h"
+#include "rig/model/pose.h"
+#include "rig/anatomy/roles.h"
 #include "renamed_character.h"
 #include "test_skeleton.h"
 #include "turned_character.h"

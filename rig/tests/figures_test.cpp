@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/figures.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/anatomy/figures.h"
 #include "test_skeleton.h"
 
 namespace rig {

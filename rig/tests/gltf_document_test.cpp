@@ -7,7 +7,7 @@
 
 #include <Eigen/Geometry>
 
-#include "gltf_document.h"
+#include "rig/io/gltf/gltf_document.h"
 
 namespace rig::gltf_doc {
 namespace {

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "rig/grounding.h"
-#include "rig/limb_contact.h"
-#include "rig/pose.h"
+#include "rig/anatomy/roles.h"
+#include "rig/anatomy/name_tokens.h"
+#include "rig/retarget/contact/grounding.h"
+#include "rig/retarget/contact/limb_contact.h"
+#include "rig/model/pose.h"
 #include "test_skeleton.h"
 
 namespace rig {

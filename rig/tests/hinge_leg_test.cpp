@@ -6,8 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "rig/limb_contact.h"
-#include "rig/pose.h"
+#include "rig/retarget/contact/limb_contact.h"
+#include "rig/model/pose.h"
 #include "test_skeleton.h"
 
 namespace rig {

@@ -1,6 +1,6 @@
-// In-place clips (rig/src/in_place.h): game walks that keep the hips over
+// In-place clips (rig/retarget/in_place.h): game walks that keep the hips over
 // the origin, whose standing feet slide back under the body.
-#include "in_place.h"
+#include "rig/retarget/in_place.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/io.h"
-#include "rig/limb_contact.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/io/io.h"
+#include "rig/retarget/contact/limb_contact.h"
 #include "shared_character.h"
 
 namespace rig {

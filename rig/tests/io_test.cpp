@@ -8,9 +8,9 @@
 
 #include <tiny_gltf.h>
 
-#include "rig/edit.h"
-#include "rig/io.h"
-#include "rig/pose.h"
+#include "rig/io/edit.h"
+#include "rig/io/io.h"
+#include "rig/model/pose.h"
 
 namespace rig {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "rig/clip_transfer.h"
-#include "rig/io.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/io/io.h"
 #include "shared_character.h"
 
 namespace rig {

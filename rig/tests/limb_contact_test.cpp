@@ -1,4 +1,4 @@
-#include "rig/limb_contact.h"
+#include "rig/retarget/contact/limb_contact.h"
 
 #include <gtest/gtest.h>
 

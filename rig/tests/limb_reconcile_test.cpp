@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "crouch_clip.h"
-#include "rig/limb_contact.h"
-#include "rig/pose.h"
+#include "rig/retarget/contact/limb_contact.h"
+#include "rig/model/pose.h"
 
 namespace rig {
 namespace {

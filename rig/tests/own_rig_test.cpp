@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/own_rig.h"
-#include "rig/pose.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/retarget/own_rig.h"
+#include "rig/model/pose.h"
 #include "shared_character.h"
 
 namespace rig {

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "rig/grounding.h"
-#include "rig/placement.h"
-#include "rig/pose.h"
+#include "rig/anatomy/roles.h"
+#include "rig/retarget/contact/grounding.h"
+#include "rig/retarget/contact/placement.h"
+#include "rig/model/pose.h"
 
 namespace rig {
 namespace {

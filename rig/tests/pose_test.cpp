@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "rig/pose.h"
+#include "rig/model/pose.h"
 
 namespace rig {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "rig/model.h"
-#include "rig/roles.h"
+#include "rig/model/model.h"
+#include "rig/anatomy/roles.h"
 
 namespace rig::test {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "rig/grounding.h"
-#include "rig/limb_contact.h"
-#include "rig/pose.h"
-#include "rig/retarget.h"
+#include "rig/retarget/contact/grounding.h"
+#include "rig/retarget/contact/limb_contact.h"
+#include "rig/model/pose.h"
+#include "rig/retarget/retarget.h"
 #include "test_skeleton.h"
 
 namespace rig {

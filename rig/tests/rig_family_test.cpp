@@ -13,11 +13,11 @@
 #include <utility>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/pose.h"
-#include "rig/retarget.h"
-#include "rig/units.h"
-#include "rig/weld.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/model/pose.h"
+#include "rig/retarget/retarget.h"
+#include "rig/model/units.h"
+#include "rig/model/weld.h"
 #include "shared_character.h"
 #include "test_skeleton.h"
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/io.h"
-#include "rig/limb_contact.h"
-#include "rig/pose.h"
-#include "rig/retarget.h"
-#include "rig/roles.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/io/io.h"
+#include "rig/retarget/contact/limb_contact.h"
+#include "rig/model/pose.h"
+#include "rig/retarget/retarget.h"
+#include "rig/anatomy/roles.h"
 #include "test_skeleton.h"
 
 namespace rig {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "rig/model.h"
-#include "rig/roles.h"
+#include "rig/model/model.h"
+#include "rig/anatomy/roles.h"
 
 namespace rig {
 namespace {

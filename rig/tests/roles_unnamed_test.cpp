@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "rig/grounding.h"
-#include "rig/io.h"
-#include "rig/roles.h"
+#include "rig/retarget/contact/grounding.h"
+#include "rig/io/io.h"
+#include "rig/anatomy/roles.h"
 #include "renamed_character.h"
 #include "test_skeleton.h"
 

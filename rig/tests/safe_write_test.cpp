@@ -11,8 +11,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "rig/io.h"
-#include "rig/safe_write.h"
+#include "rig/io/io.h"
+#include "rig/io/safe_write.h"
 
 namespace rig {
 namespace {

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <string>
 
-#include "rig/clip_transfer.h"
-#include "rig/io.h"
-#include "rig/model.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/io/io.h"
+#include "rig/model/model.h"
 
 namespace rig {
 

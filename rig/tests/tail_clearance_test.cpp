@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/pose.h"
-#include "rig/tail_clearance.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/model/pose.h"
+#include "rig/retarget/clearance/tail_clearance.h"
 #include "shared_character.h"
 #include "test_skeleton.h"
 

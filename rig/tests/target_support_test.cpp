@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "rig/clip_transfer.h"
-#include "rig/grounding.h"
-#include "rig/io.h"
-#include "rig/limb_contact.h"
-#include "rig/retarget.h"
+#include "rig/retarget/clip_transfer.h"
+#include "rig/retarget/contact/grounding.h"
+#include "rig/io/io.h"
+#include "rig/retarget/contact/limb_contact.h"
+#include "rig/retarget/retarget.h"
 
 namespace rig {
 namespace {

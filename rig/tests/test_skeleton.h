@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "rig/model.h"
-#include "rig/roles.h"
+#include "rig/model/model.h"
+#include "rig/anatomy/roles.h"
 
 namespace rig::test {
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "rig/model.h"
-#include "rig/roles.h"
+#include "rig/model/model.h"
+#include "rig/anatomy/roles.h"
 
 namespace rig::test {
 

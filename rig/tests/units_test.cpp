@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <string>
 
-#include "rig/io.h"
-#include "rig/pose.h"
-#include "rig/units.h"
+#include "rig/io/io.h"
+#include "rig/model/pose.h"
+#include "rig/model/units.h"
 
 namespace rig {
 namespace {

@@ -1,4 +1,4 @@
-#include "rig/weld.h"
+#include "rig/model/weld.h"
 
 #include <gtest/gtest.h>
 

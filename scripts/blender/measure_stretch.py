@@ -12,7 +12,7 @@
 # skinned / rest length; torn = ratio > 1.5 or < 0.67. Tip: mean of the
 # reference vertices dominated by its deepest tail bone, in the frame of the
 # reference tail root's parent bone; tip range = largest distance between two
-# samples. Same definitions as `harness stretch` (harness/src/file_stretch.h).
+# samples. Same definitions as `harness stretch` (measure/file_stretch.h).
 import argparse
 import json
 import os

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "detect/find_appendages.h"
-#include "rig/io.h"
+#include "rig/io/io.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

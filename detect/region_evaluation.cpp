@@ -1,0 +1,261 @@
+#include "detect/region_evaluation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "detect/attachment.h"
+#include "detect/geometry/bone_distance.h"
+#include "detect/classify.h"
+#include "detect/rewrite/rigid.h"
+#include "detect/geometry/shape.h"
+#include "detect/tail_root.h"
+#include "detect/format.h"
+#include "rig/anatomy/skin_queries.h"
+#include "rig/anatomy/roles.h"
+
+namespace detect {
+
+namespace {
+
+// Why a region got its class: the measured numbers against the thresholds.
+std::string explain(const Context& x, const RegionFacts& f, const Region& r) {
+  const ClassifyParams& p = x.params.classify;
+  std::string s =
+      "hangs from " + (r.attachment >= 0 ? x.sk.names[r.attachment] + " (" +
+                                               rig::role_name(x.sk.roles[r.attachment]) + ")"
+                                         : std::string("nothing"));
+  s += x.body.pelvis_zone.empty() || r.attachment < 0 || !x.body.pelvis_zone[r.attachment]
+           ? ""
+           : ", pelvis zone";
+  s += "; centroid/reach " + fmt("%.2f", f.centroid_ratio) +
+       (f.centroid_ratio >= p.protrusion ? " >= " : " < ") + fmt("%.2f", p.protrusion) +
+       (f.centroid_ratio >= p.protrusion ? " (protrudes)" : " (wraps the body)");
+  s += "; elongation " + ratio_text(f.elongation) +
+       (f.elongation >= p.min_elongation ? " >= " : " < ") + fmt("%.2f", p.min_elongation);
+  s += "; reach/H " + fmt("%.3f", f.reach) + (f.reach >= p.min_reach ? " >= " : " < ") +
+       fmt("%.3f", p.min_reach);
+  s += "; flatness " + ratio_text(f.flatness);
+  if (ratio_text(f.elongation)[0] == '>' || ratio_text(f.flatness)[0] == '>')
+    s += " (degenerate: its points lie on a line or in a plane)";
+  if (static_cast<int>(r.welded.size()) < x.params.min_region_vertices) s += "; too few vertices";
+  return s;
+}
+
+// A belt hangs within this x H of the hip sockets' height.
+constexpr double kBeltBand = 0.15;
+
+// A tail leaves the pelvis between the hip sockets. A tail-class region
+// whose root, at hip height, lies farther out than halfway from the
+// sockets to the body's side at the hips hangs beside the hip: a sword or
+// scabbard at the belt, which a chain would swing like a tail (a no-tail
+// humanoid got a Tail_* chain on one). Class worn, left as rigged; true
+// when so. Not for a core split off at a raised threshold: its cut ring
+// lies down a fused tail, wherever that swings.
+bool beside_the_hip(const Analysis& a, const Context& x, Region& r) {
+  Classification& k = r.classification;
+  const BodyReading& b = x.body;
+  if (k.cls != AppendageClass::kTail || r.cut_level != 0.0 || !(b.hip_half_width > 0.0)) return false;
+  rig::Vec3 across = b.hip_across;
+  across.y() = 0.0;
+  if (!(across.norm() > 0.5)) return false;  // a hip line tilted past 60 deg tells no side
+  across.normalize();
+  const double H = a.height;
+  const rig::Vec3 root = r.hang_point;  // the ring, or a separate shell's part near the bones
+  if (std::abs(root.y() - b.hip_mid.y()) > kBeltBand * H) return false;
+  const double aside = std::abs((root - b.hip_mid).dot(across));
+  double side = b.hip_half_width;  // the body's side at the sockets' height, arms hanging there aside
+  const int nj = static_cast<int>(b.arm.size());
+  for (size_t w = 0; w < a.welded_positions.size(); ++w) {
+    if (a.shell_of[w] != a.body_shell || a.region_of[w] == r.id) continue;
+    const int v = a.welded.representative[w];
+    const int d = v >= 0 && v < static_cast<int>(x.c.skin.influences.size()) ? rig::dominant_joint(x.c.skin.influences[v]) : -1;
+    if (d >= 0 && d < nj && b.arm[d]) continue;
+    const rig::Vec3& q = a.welded_positions[w];
+    if (std::abs(q.y() - b.hip_mid.y()) <= 0.03 * H) side = std::max(side, std::abs((q - b.hip_mid).dot(across)));
+  }
+  const double limit = 0.5 * (b.hip_half_width + side);
+  if (!(aside > limit)) return false;
+  k.cls = AppendageClass::kWorn;
+  k.action = Action::kUnchanged;
+  r.reason += "; beside the hip, no tail: its root lies " + fmt("%.3f", aside / H) +
+              " H from the midline, past halfway from the hip sockets (" + fmt("%.3f", b.hip_half_width / H) +
+              " H) to the body's side at the hips (" + fmt("%.3f", side / H) + " H): a worn item at the belt, left as rigged";
+  return true;
+}
+
+// Do no harm (issue 11): a region already driven by a non-body bone (a
+// weapon, an existing tail, a prop) is already rigged; body limbs are never
+// worn; a rig with tail bones is rewritten nowhere. The class stays, the
+// action becomes "unchanged" and the reason says why.
+void do_no_harm(const Analysis& a, const Context& x, Region& r) {
+  Classification& k = r.classification;
+  if (k.action == Action::kUnchanged) return;
+  const Ownership& o = r.owner;
+  if (already_rigged(o)) {
+    k.action = Action::kUnchanged;
+    r.reason += "; already rigged: " + fmt("%.0f", 100 * o.non_body) +
+                " % of its vertices are driven by non-body bones (most by " +
+                x.sk.names[o.top_non_body] + ")";
+    return;
+  }
+  if (beside_the_hip(a, x, r)) return;
+  if (k.cls == AppendageClass::kWorn && o.arm > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) +
+                " % of its vertices are driven by arm bones";
+    return;
+  }
+  // Nor is what the arm drives a tail: a rigger gives a tail to the hips and
+  // legs, never to a hand, so a tail-shaped region on the arm's bones is
+  // what the hand holds (a sword skinned to the hand, no Weapon bone: the
+  // Cyberpunk's hanging beside its thigh got a Tail_* chain) or the arm.
+  if (k.cls == AppendageClass::kTail && o.arm > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    const bool top_on_arm = o.top_joint >= 0 && o.top_joint < static_cast<int>(x.body.arm.size()) && x.body.arm[o.top_joint];
+    r.reason += "; held, no tail: " + fmt("%.0f", 100 * o.arm) + " % of its vertices are driven by arm bones" +
+                (top_on_arm ? " (most by " + x.sk.names[o.top_joint] + ")" : std::string()) +
+                ", which no rigger gives a tail";
+    return;
+  }
+  if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
+      o.top_fraction > kOwnedFraction) {
+    k.action = Action::kUnchanged;
+    r.reason += "; already follows " + x.sk.names[o.top_joint] + " (" +
+                fmt("%.0f", 100 * o.top_fraction) +
+                " % of its vertices): a rigid rewrite would not fix anything";
+    return;
+  }
+  // A rig with tail bones is an artist's rig, not a humanoid rigger's: it
+  // gets no second chain, and none of its weights is rewritten (a region
+  // read as worn there is the artist's skinning, or a shard of a broken
+  // mesh: a subdivided Rat's split faces read as four worn items).
+  if (!x.body.tail_bones.empty()) {
+    k.action = Action::kUnchanged;
+    r.reason += "; the rig already has tail bones (" + x.sk.names[x.body.tail_bones.front()] + ", " +
+                std::to_string(x.body.tail_bones.size()) + " joints): " +
+                (k.cls == AppendageClass::kTail ? "no second chain" : "its weights are the artist's, none rewritten");
+  }
+}
+
+}  // namespace
+
+void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>& deforming,
+            const Params& params, Region& r) {
+  // The ring is every neighbour outside the region: for a component of far
+  // vertices those are exactly its non-far neighbours; for a core split off
+  // at a raised threshold (cut_level) they are the skin at the cut.
+  std::vector<char> member(a.far.size(), 0);
+  for (int v : r.welded) member[v] = 1;
+  r.ring = attachment_ring(a.graph, r.welded, member);
+  if (r.ring.empty()) {
+    // A shell entirely far from the skeleton: its closest vertices stand in
+    // for the ring.
+    double best = std::numeric_limits<double>::infinity();
+    for (int v : r.welded) best = std::min(best, a.skeleton_distance[v]);
+    for (int v : r.welded) {
+      if (a.skeleton_distance[v] <= best + 0.01 * a.height) r.ring.push_back(v);
+    }
+  }
+  std::vector<rig::Vec3> pts;
+  pts.reserve(r.ring.size());
+  for (int v : r.ring) pts.push_back(a.welded_positions[v]);
+  r.ring_centroid = centroid(pts);
+  // Reading chosen: when the region lies on separate shells (not the body's
+  // shell), the point it hangs from is the centroid of those shells' non-far
+  // part (a scabbard's top, a tail shell's root), not only the ring.
+  rig::Vec3 hang = r.ring_centroid;
+  std::vector<char> shells(a.shell_count, 0);
+  bool on_body = false;  // also stored in r.on_body
+  for (int v : r.welded) {
+    shells[a.shell_of[v]] = 1;
+    on_body |= a.shell_of[v] == a.body_shell;
+  }
+  if (!on_body) {
+    std::vector<rig::Vec3> root;
+    for (int w = 0; w < static_cast<int>(a.shell_of.size()); ++w) {
+      if (shells[a.shell_of[w]] && !a.far[w]) root.push_back(a.welded_positions[w]);
+    }
+    if (!root.empty()) hang = centroid(root);
+  }
+  r.hang_point = hang;
+  r.on_body = on_body;
+  auto choice = choose_attachment_joint(sk, hang, deforming, params.attachment_preference);
+  // On an upright body, a region hanging below where the pelvis ends hangs
+  // from the pelvis even when a spine joint is a little nearer (a tail
+  // leaving a Bunny's rump level, nearest its `Abdomen`, was made rigid
+  // there as a worn item); a scabbard on the back hangs above it.
+  if (choice.joint >= 0 && sk.roles[choice.joint].part == rig::BodyPart::kSpine && hang.y() < a.body.pelvis_top) {
+    std::vector<char> zone(a.body.pelvis_zone.begin(), a.body.pelvis_zone.end());
+    for (size_t j = 0; j < zone.size() && j < deforming.size(); ++j) zone[j] = zone[j] && deforming[j];
+    const auto pelvis = choose_attachment_joint(sk, hang, zone, 1.0);
+    if (pelvis.joint >= 0 && pelvis.distance <= params.attachment_preference * choice.distance) choice = pelvis;
+  }
+  r.attachment = choice.joint;
+  if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
+}
+
+int chain_root(const Context& x, const rig::Vec3& p) {
+  int best = -1;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < x.sk.size(); ++j) {
+    if (static_cast<size_t>(j) >= x.body.tail_roots.size() || !x.body.tail_roots[j]) continue;
+    const double d = (joint_position(x.sk, j) - p).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = j;
+    }
+  }
+  return best >= 0 ? best : x.body.pelvis;
+}
+
+Protrusion protrusion_of(const Analysis& a, const Context& x, const std::vector<int>& welded,
+                         const rig::Vec3& centroid) {
+  Protrusion p;
+  for (int v : welded) p.reach = std::max(p.reach, a.skeleton_distance[v]);
+  p.centroid_distance = distance_to_segments(centroid, x.segments);
+  p.centroid_ratio = p.reach > 0.0 ? p.centroid_distance / p.reach : 0.0;
+  return p;
+}
+
+std::vector<rig::Vec3> positions_of(const Analysis& a, const std::vector<int>& welded) {
+  std::vector<rig::Vec3> pts;
+  pts.reserve(welded.size());
+  for (int v : welded) pts.push_back(a.welded_positions[v]);
+  return pts;
+}
+
+void evaluate(const Analysis& a, const Context& x, Region& r) {
+  const double H = a.height;
+  attach(a, x.sk, x.deforming, x.params, r);
+  const std::vector<rig::Vec3> pts = positions_of(a, r.welded);
+  r.box = bounding_box(pts);
+  r.shape = shape_of(pts);
+  const Protrusion protrusion = protrusion_of(a, x, r.welded, r.shape.centroid);
+  r.reach = protrusion.reach;
+  r.centroid_distance = protrusion.centroid_distance;
+  r.centroid_ratio = protrusion.centroid_ratio;
+  RegionFacts facts;
+  facts.attachment = r.attachment_role.part;
+  facts.reach = r.reach / H;
+  facts.centroid_ratio = r.centroid_ratio;
+  facts.elongation = r.shape.elongation;
+  facts.flatness = r.shape.flatness;
+  facts.above_attachment = r.shape.centroid.y() > r.ring_centroid.y();
+  r.classification = Classification{};
+  if (static_cast<int>(r.welded.size()) >= x.params.min_region_vertices) {
+    r.classification = classify(facts, x.params.classify, true);
+  }
+  r.rigid_joint = r.classification.rigid_to_hips ? a.hips : r.attachment;
+  if (r.classification.action == Action::kRigid && r.rigid_joint < 0) {
+    r.classification.action = Action::kUnchanged;
+  }
+  r.root_joint = chain_root(x, r.ring_centroid);
+  r.chain_parent = x.body.pelvis >= 0 ? x.body.pelvis : r.root_joint;
+  r.owner = ownership(x.c.skin, r.vertices, x.body, x.sk.size());
+  r.reason = explain(x, facts, r);
+  do_no_harm(a, x, r);
+}
+
+}  // namespace detect

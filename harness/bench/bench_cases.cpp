@@ -1,0 +1,151 @@
+// The cases of `harness bench` on Google Benchmark (see bench_cases.h).
+#include "harness/bench/bench_cases.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "harness/bench/bench_collector.h"
+#include "solver/batch.h"
+#include "solver/step.h"
+#include "harness/gate/solver/solver_invariants_common.h"
+
+namespace harness {
+namespace {
+
+using Eigen::Affine3d;
+
+constexpr double kFrame = 1.0 / 60.0;
+constexpr int kSubsteps = 2;      // 60 fps frames of 1/120 s internal steps
+constexpr int kSwingFrames = 84;  // the hip swing and its hold, 1.4 s
+
+// The scenario rig and a table of hips: tail k at frame f reads
+// table[f + k], the swing at frame (f + k) mod kSwingFrames, so the caller's
+// work (building transforms) is not measured.
+struct Workload {
+  solver::ChainDesc desc;
+  solver::ChainParams params;
+  std::vector<Affine3d> table;
+};
+
+Workload make_workload(int bones, int tails) {
+  Workload w;
+  solver_invariants::SynthSpec spec;
+  spec.bones = bones;
+  spec.hips_height = 0.6;
+  const solver_invariants::SynthRig rig = solver_invariants::make_rig(spec);
+  solver::build_chain(rig.input(), w.params, w.desc);
+  w.params.reset_settle_time = 0.0;  // setup, not measured
+  solver_invariants::HipSwing swing;
+  swing.height = 0.6;
+  w.table.resize(static_cast<size_t>(tails + kSwingFrames));
+  for (size_t j = 0; j < w.table.size(); ++j) w.table[j] = swing(static_cast<double>(j % kSwingFrames) * kFrame);
+  return w;
+}
+
+void run_scalar(benchmark::State& state, const BenchCase& c) {
+  const Workload w = make_workload(c.bones, c.tails);
+  std::vector<solver::ChainState> states(static_cast<size_t>(c.tails));
+  for (auto& st : states) solver::init_state(w.desc, st);
+  std::vector<Eigen::Quaterniond> rot(static_cast<size_t>(c.bones));
+  int f = 0;
+  for (auto _ : state) {
+    f = (f + 1) % kSwingFrames;
+    for (int k = 0; k < c.tails; ++k)
+      solver::step(w.desc, w.params, states[static_cast<size_t>(k)], kFrame, w.table[static_cast<size_t>(f + k)], rot);
+    benchmark::DoNotOptimize(rot.data());
+  }
+}
+
+void run_batch(benchmark::State& state, const BenchCase& c) {
+  const Workload w = make_workload(c.bones, c.tails);
+  const auto isa = c.isa == "avx2" ? solver::BatchIsa::kAvx2 : solver::BatchIsa::kBaseline;
+  solver::Batch batch(w.desc, w.params, c.tails, isa);
+  std::vector<Eigen::Quaternionf> rot(static_cast<size_t>(c.tails * c.bones));
+  const std::span<const Affine3d> table(w.table);
+  batch.step(kFrame, table.first(static_cast<size_t>(c.tails)), rot);  // resets every tail
+  int f = 0;
+  for (auto _ : state) {
+    f = (f + 1) % kSwingFrames;
+    batch.step(kFrame, table.subspan(static_cast<size_t>(f), static_cast<size_t>(c.tails)), rot);
+    benchmark::DoNotOptimize(rot.data());
+  }
+}
+
+double to_ns(double t, benchmark::TimeUnit unit) {
+  switch (unit) {
+    case benchmark::kNanosecond: return t;
+    case benchmark::kMicrosecond: return t * 1e3;
+    case benchmark::kMillisecond: return t * 1e6;
+    case benchmark::kSecond: return t * 1e9;
+  }
+  return t;
+}
+
+}  // namespace
+
+bool BenchResult::pass() const {
+  if (!ran) return c.target_ns <= 0.0 && c.target_frame_ms <= 0.0;
+  if (c.target_ns > 0.0 && !(cpu_ns_per_joint_step <= c.target_ns)) return false;
+  if (c.target_frame_ms > 0.0 && !(cpu_ms_per_frame <= c.target_frame_ms)) return false;
+  return true;
+}
+
+std::vector<BenchCase> bench_cases(bool have_avx2) {
+  std::vector<BenchCase> cases;
+  for (int bones : {4, 8}) cases.push_back({"scalar/" + std::to_string(bones) + "x1", "scalar", "double", bones, 1, 150.0, 0.0});
+  cases.push_back({"scalar/8x10000", "scalar", "double", 8, 10000, 150.0, 0.0});
+  const std::string fast = have_avx2 ? "avx2" : "baseline";
+  for (int bones : {4, 8}) {
+    for (int tails : {1000, 10000}) {
+      const std::string shape = std::to_string(bones) + "x" + std::to_string(tails);
+      const double frame_ms = (bones == 8 && tails == 10000) ? 4.0 : 0.0;
+      cases.push_back({"batch_" + fast + "/" + shape, "batch", fast, bones, tails, 25.0, frame_ms});
+      if (have_avx2) cases.push_back({"batch_baseline/" + shape, "batch", "baseline", bones, tails, 0.0, 0.0});
+    }
+  }
+  return cases;
+}
+
+std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, double min_time) {
+  std::vector<BenchResult> results;
+  for (const BenchCase& c : cases) {
+    BenchResult r;
+    r.c = c;
+    if (c.isa == "avx2" && !__builtin_cpu_supports("avx2")) {
+      r.note = "CPU without AVX2";
+      results.push_back(r);
+      continue;
+    }
+    benchmark::ClearRegisteredBenchmarks();
+    auto* b = benchmark::RegisterBenchmark(c.name.c_str(), [c](benchmark::State& s) {
+      if (c.solver == "scalar") {
+        run_scalar(s, c);
+      } else {
+        run_batch(s, c);
+      }
+    });
+    b->MinTime(min_time)->Unit(benchmark::kNanosecond);
+    Collector collector;
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    for (const auto& run : collector.runs) {
+      if (run.error_occurred || run.iterations <= 0) continue;
+      const double joint_steps = static_cast<double>(c.tails) * c.bones * kSubsteps;
+      r.ran = true;
+      r.iterations = run.iterations;
+      r.cpu_ns_per_joint_step = to_ns(run.GetAdjustedCPUTime(), run.time_unit) / joint_steps;
+      r.real_ns_per_joint_step = to_ns(run.GetAdjustedRealTime(), run.time_unit) / joint_steps;
+      r.cpu_ms_per_frame = to_ns(run.GetAdjustedCPUTime(), run.time_unit) * 1e-6;
+    }
+    if (!r.ran) r.note = "benchmark did not run";
+    std::printf("  %-26s %10.1f ns/joint-step CPU  %8.3f ms/frame  (%lld iterations)\n", c.name.c_str(),
+                r.cpu_ns_per_joint_step, r.cpu_ms_per_frame, r.iterations);
+    std::fflush(stdout);
+    results.push_back(r);
+  }
+  benchmark::ClearRegisteredBenchmarks();
+  return results;
+}
+
+}  // namespace harness

@@ -1,0 +1,303 @@
+// Edge stretch scenario (SPEC §7): one character, one clip, sample times,
+// variants original / rigid / chain / body measured on the same welded
+// edges of the detected tail region (body = edges outside every region).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "harness/gate/stretch_scenario.h"
+
+#include "detect/geometry/bone_distance.h"
+#include "detect/find_appendages.h"
+#include "detect/rewrite/rigid.h"
+#include "fixtures/fixtures.h"
+#include "measure/tail_motion.h"
+#include "rig/anatomy/roles.h"
+#include "rig/model/pose.h"
+#include "harness/gate/runners.h"
+#include "solver/bake.h"
+#include "solver/step.h"
+#include "pipeline/solver_params.h"
+
+namespace harness {
+namespace {
+
+using rig::Status;
+using rig::Vec3;
+
+constexpr int kFramesPerSample = 5;  // solver keys between two measured samples
+
+bool clip_is_loop(const rig::Character& c, const rig::Clip& clip) {
+  if (fixtures::clip_loops(clip.name)) return true;
+  auto a = rig::pose_at(c.skeleton, clip, 0.0), b = rig::pose_at(c.skeleton, clip, clip.duration);
+  for (size_t j = 0; j < a.size(); ++j)
+    if ((a[j] - b[j]).cwiseAbs().maxCoeff() > 1e-6 * std::max(1.0, a[j].cwiseAbs().maxCoeff())) return false;
+  return true;
+}
+
+
+// Tail bone rotations per measured sample from the spring solver.
+struct ChainMotion {
+  std::vector<int> joints;                            // rig joints of the links
+  std::vector<std::vector<rig::Quat>> per_sample;     // [sample][link]
+  int warmup_passes = 0;
+};
+
+Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std::vector<double>& times,
+                      bool loop, const solver::ChainParams& params, double height_m, ChainMotion& out) {
+  const rig::Skeleton& sk = ch.skeleton;
+  solver::ChainRigInput in;
+  in.names = sk.names;
+  in.parents = sk.parents;
+  in.inverse_bind = sk.inverse_bind;
+  in.hips = rig::hips_joint(sk);
+  solver::ChainDesc desc;
+  if (auto st = solver::build_chain(in, params, desc); !st.ok())
+    return Status::Error(Status::Code::kBadData, "solver setup: " + st.message);
+  for (const auto& l : desc.links) out.joints.push_back(l.joint);
+  const int n = desc.size();
+  const int samples = static_cast<int>(times.size());
+  const int frames = loop ? samples * kFramesPerSample : std::max(1, (samples - 1) * kFramesPerSample);
+  const double dt = loop ? clip.duration / frames : (samples > 1 ? (times.back() - times.front()) / frames : 0.0);
+  auto hips_at = [&](double t) {
+    auto w = rig::pose_at(sk, clip, t);
+    Eigen::Affine3d a;
+    a.matrix() = w[desc.hips];
+    return a;
+  };
+  out.per_sample.assign(samples, std::vector<rig::Quat>(n));
+  if (loop) {
+    std::vector<Eigen::Affine3d> hips(frames);
+    for (int k = 0; k < frames; ++k) hips[k] = hips_at(k * dt);
+    solver::BakeOptions bo;
+    bo.sample_rate = 1.0 / dt;
+    bo.model_height = height_m;
+    solver::BakeResult br;
+    if (!solver::bake_loop(desc, params, hips, bo, br))
+      return Status::Error(Status::Code::kBadData, "solver bake failed");
+    out.warmup_passes = br.passes;
+    for (int s = 0; s < samples; ++s)
+      for (int i = 0; i < n; ++i) out.per_sample[s][i] = br.rotations[(s * kFramesPerSample) * n + i];
+  } else {
+    solver::ChainState state;
+    solver::init_state(desc, state);
+    solver::reset(desc, params, state, hips_at(times.front()));
+    std::vector<rig::Quat> rot(n);
+    solver::step(desc, params, state, 0.0, hips_at(times.front()), rot);
+    out.per_sample[0] = rot;
+    for (int k = 1; k <= frames; ++k) {
+      solver::step(desc, params, state, dt, hips_at(times.front() + k * dt), rot);
+      if (k % kFramesPerSample == 0) out.per_sample[k / kFramesPerSample] = rot;
+    }
+  }
+  return Status::Ok();
+}
+
+struct VariantRun {
+  std::string variant;
+  const rig::Character* character = nullptr;
+  const ChainMotion* motion = nullptr;  // chain variant only
+  bool body_set = false;
+  std::string note;
+};
+
+}  // namespace
+
+Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult& out) {
+  // "characters": [{"prefix": "cm.", "fixture": ...}, ...] measures each
+  // version of a character under its prefix (units, seams, file round trip),
+  // so "expect" can compare them; otherwise the one "character", unprefixed.
+  std::vector<std::pair<std::string, nlohmann::json>> specs;
+  if (s.raw.contains("characters") && !s.raw["characters"].is_array())
+    return Status::Error(Status::Code::kBadData, s.path + ": \"characters\" must be a list of character objects");
+  if (s.raw.contains("characters"))
+    for (const auto& c : s.raw["characters"]) specs.emplace_back(c["prefix"].get<std::string>(), c);
+  else
+    specs.emplace_back("", s.character);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const auto& [prefix, spec] = specs[i];
+    rig::Character original;
+    if (Status st = load_character_spec(s, spec, original); !st.ok()) return st;
+    if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
+    auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
+                                [&](const rig::Clip& c) { return c.name == s.clip; });
+    if (clip_it == original.clips.end())
+      return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + s.clip + "'");
+    if (!prefix.empty()) out.metrics[prefix + "meters_per_unit"] = original.meters_per_unit;
+    if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix, i == 0, out); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig::Character& original,
+                            const rig::Clip& clip, const std::string& prefix, bool with_series, ScenarioResult& out) {
+  if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
+  const double mpu = original.meters_per_unit;
+
+  // The detected tail region defines the edge sets for every variant.
+  detect::Params dp;
+  detect::FixResult chained;
+  if (Status st = detect::fix(original, detect::Mode::kChain, dp, chained); !st.ok())
+    fail_regression(s.name, "detect --chain: " + st.message);
+  const detect::Analysis& an = chained.analysis;
+  const int nw = an.welded.count();
+  std::vector<char> in_tail(nw, 0), in_region(nw, 0);
+  std::vector<int> tip_vertices;
+  const detect::Region* tail = nullptr;
+  for (const auto& r : an.regions) {
+    for (int w : r.welded) in_region[w] = 1;
+    if (r.classification.action != detect::Action::kChain) continue;
+    for (int w : r.welded) in_tail[w] = 1;
+    if (!tail) tail = &r;
+  }
+  if (tail)
+    for (size_t i = 0; i < tail->vertices.size(); ++i)
+      if (tail->geodesic[i] >= 0.9 * tail->length) tip_vertices.push_back(tail->vertices[i]);
+  // The rigid variant (SPEC §2): the same tail regions, weight 1.0 on Hips.
+  std::vector<int> tail_vertices;
+  for (const auto& r : an.regions)
+    if (r.classification.action == detect::Action::kChain)
+      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+  const rig::Character rigid = detect::make_rigid(original, tail_vertices, an.hips);
+  std::vector<std::pair<int, int>> tail_edges, body_edges;
+  for (const auto& e : rig::unique_edges(an.welded.triangles)) {
+    if (in_tail[e.first] && in_tail[e.second]) tail_edges.push_back(e);
+    else if (!in_region[e.first] && !in_region[e.second]) body_edges.push_back(e);
+  }
+  out.metrics[prefix + "height_m"] = an.height * mpu;
+  out.metrics[prefix + "tail_regions"] = static_cast<int>(std::count_if(an.regions.begin(), an.regions.end(), [](const auto& r) {
+    return r.classification.action == detect::Action::kChain;
+  }));
+  out.metrics[prefix + "tail_edges"] = static_cast<long>(tail_edges.size());
+  out.metrics[prefix + "body_edges"] = static_cast<long>(body_edges.size());
+  if (tail) {
+    out.metrics[prefix + "original.bone_distance_m"] = tail->bone_distance_before * mpu;
+    out.metrics[prefix + "chain.bone_distance_m"] = tail->bone_distance_after * mpu;
+    out.metrics[prefix + "tail_length_m"] = tail->length * mpu;
+    out.metrics[prefix + "tail_bones"] = tail->bones;
+  } else {
+    out.failures.push_back(prefix + "no tail region detected: the tail rows cannot be measured");
+  }
+
+  const bool loop = clip_is_loop(original, clip);
+  std::vector<double> times(s.samples);
+  for (int i = 0; i < s.samples; ++i)
+    times[i] = loop ? clip.duration * i / s.samples
+                    : (s.samples > 1 ? clip.duration * i / (s.samples - 1) : 0.0);
+  if (with_series) out.series["times"] = times;
+
+  solver::ChainParams sp;
+  std::string perr;
+  if (!pipeline::apply_solver_overrides(s.solver, sp, perr)) return Status::Error(Status::Code::kBadData, s.path + ": " + perr);
+  sp.meters_per_unit = mpu;
+  ChainMotion motion;
+  std::vector<VariantRun> runs;
+  for (const std::string& v : s.variants) {
+    if (v == "original") runs.push_back({v, &original, nullptr, false, ""});
+    else if (v == "body") runs.push_back({v, &original, nullptr, true, "body edges under the original rig"});
+    else if (v == "rigid") {
+      if (tail) runs.push_back({v, &rigid, nullptr, false, "tail weights 1.0 on Hips"});
+    } else if (v == "chain") {
+      if (!tail) continue;
+      // Detect built this chain: the solver refusing it is a regression.
+      if (Status st = simulate_chain(chained.character, clip, times, loop, sp, an.height * mpu, motion); !st.ok())
+        fail_regression(s.name, st.message);
+      runs.push_back({v, &chained.character, &motion, false,
+                      "spring solver, " + std::to_string(motion.warmup_passes) + " warm-up loops"});
+      out.metrics[prefix + "chain.warmup_passes"] = motion.warmup_passes;
+    } else {
+      return Status::Error(Status::Code::kBadData, s.path + ": unknown variant '" + v + "'");
+    }
+  }
+
+  const std::vector<int>& rep = an.welded.representative;
+  std::vector<Vec3> bind_w(nw);
+  for (int w = 0; w < nw; ++w) bind_w[w] = original.mesh.positions[rep[w]];
+  const std::vector<int> sheet_samples = {0, s.samples / 4, s.samples / 2, (3 * s.samples) / 4};
+  for (const VariantRun& run : runs) {
+    const rig::Character& ch = *run.character;
+    const auto& edges = run.body_set ? body_edges : tail_edges;
+    const int hips = rig::hips_joint(ch.skeleton);
+    std::vector<double> all, p99_series, hips_height;
+    std::vector<Vec3> tips;
+    std::vector<std::vector<Vec3>> bone_dirs(run.motion ? run.motion->joints.size() : 0);
+    std::vector<Vec3> posed_w(nw);
+    for (int si = 0; si < s.samples; ++si) {
+      std::vector<rig::Transform> locals = ch.skeleton.stored_local;
+      rig::apply_clip(clip, times[si], locals);
+      if (run.motion)
+        for (size_t i = 0; i < run.motion->joints.size(); ++i)
+          locals[run.motion->joints[i]].rotation = run.motion->per_sample[si][i];
+      const auto world = rig::local_to_world(ch.skeleton, locals);
+      const auto skinned = rig::skin_positions(ch.mesh, ch.skin, ch.skeleton, world);
+      for (int w = 0; w < nw; ++w) posed_w[w] = skinned[rep[w]];
+      std::vector<double> ratios;
+      measure::append_edge_ratios(bind_w, posed_w, edges, ratios);
+      p99_series.push_back(measure::percentile(ratios, 99));
+      all.insert(all.end(), ratios.begin(), ratios.end());
+      Eigen::Affine3d hw;
+      hw.matrix() = world[hips];
+      hips_height.push_back(hw.translation().y() * mpu);
+      const Eigen::Matrix3d hips_rot = hw.linear().colwise().normalized();
+      if (!tip_vertices.empty()) {
+        Vec3 tip = Vec3::Zero();
+        for (int v : tip_vertices) tip += skinned[v];
+        tip /= static_cast<double>(tip_vertices.size());
+        tips.push_back(hips_rot.transpose() * (tip - hw.translation()) * mpu);
+      }
+      if (run.motion) {
+        const auto& js = run.motion->joints;
+        for (size_t i = 0; i < js.size(); ++i) {
+          const Vec3 head = world[js[i]].block<3, 1>(0, 3);
+          const auto kids = ch.skeleton.children(js[i]);
+          if (kids.empty()) continue;
+          const Vec3 d = Vec3(world[kids[0]].block<3, 1>(0, 3)) - head;
+          bone_dirs[i].push_back(hips_rot.transpose() * d.normalized());
+        }
+      }
+      if (opt.contact_sheet && std::find(sheet_samples.begin(), sheet_samples.end(), si) != sheet_samples.end()) {
+        // Side view (z, y) in metres; all set edges, every k-th other edge.
+        nlohmann::json segs = nlohmann::json::array();
+        auto add = [&](const std::pair<int, int>& e, bool in_set) {
+          const double l0 = (bind_w[e.first] - bind_w[e.second]).norm();
+          const double r = l0 > 0 ? (posed_w[e.first] - posed_w[e.second]).norm() / l0 : 1.0;
+          auto q = [](double x) { return std::round(x * 1000.0) / 1000.0; };
+          segs.push_back({q(posed_w[e.first].z() * mpu), q(posed_w[e.first].y() * mpu), q(posed_w[e.second].z() * mpu),
+                          q(posed_w[e.second].y() * mpu), q(r), in_set ? 1 : 0});
+        };
+        for (const auto& e : edges) add(e, true);
+        const auto& others = run.body_set ? tail_edges : body_edges;
+        const size_t step = std::max<size_t>(1, others.size() / 4000);
+        for (size_t k = 0; k < others.size(); k += step) add(others[k], false);
+        out.contact[prefix + run.variant].push_back({{"time", times[si]}, {"segments", segs}});
+      }
+    }
+    Row row{prefix + run.variant, run.body_set ? "body" : "tail", static_cast<long>(edges.size()), measure::stretch_stats(all), run.note};
+    const std::string pre = prefix + run.variant + "." + row.set + ".";
+    out.metrics[pre + "p50"] = row.stats.p50;
+    out.metrics[pre + "p95"] = row.stats.p95;
+    out.metrics[pre + "p99"] = row.stats.p99;
+    out.metrics[pre + "max"] = row.stats.max;
+    out.metrics[pre + "min"] = row.stats.min;
+    out.metrics[pre + "torn_fraction"] = row.stats.torn_fraction;
+    if (with_series) {
+      out.series["p99"][run.variant] = p99_series;
+      out.series["hips_height_m"][run.variant] = hips_height;
+    }
+    if (!run.body_set && !tips.empty()) {
+      const measure::TailMotion m = measure::tail_motion(tips, bone_dirs);
+      out.metrics[prefix + run.variant + ".tip_range_m"] = m.tip_range;
+      out.metrics[prefix + run.variant + ".tip_rms_m"] = m.tip_rms;
+      if (!m.bone_angle_range_deg.empty()) {
+        out.metrics[prefix + run.variant + ".bone_angle_range_min_deg"] =
+            *std::min_element(m.bone_angle_range_deg.begin(), m.bone_angle_range_deg.end());
+        out.metrics[prefix + run.variant + ".bone_angle_range_max_deg"] =
+            *std::max_element(m.bone_angle_range_deg.begin(), m.bone_angle_range_deg.end());
+      }
+    }
+    out.rows.push_back(row);
+  }
+  return Status::Ok();
+}
+
+}  // namespace harness

@@ -1,0 +1,276 @@
+// Bake the tail spring into every clip (SPEC §9; issue 12). See bake_clips.h.
+#include "pipeline/bake_clips.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "rig/retarget/clip_transfer.h"
+#include "rig/anatomy/facing.h"
+#include "rig/model/pose.h"
+#include "rig/anatomy/roles.h"
+#include "rig/model/weld.h"
+#include "solver/bake.h"
+
+namespace pipeline {
+namespace {
+
+using rig::Status;
+using Eigen::Affine3d;
+using Eigen::Vector3d;
+
+constexpr double kPi = 3.14159265358979323846;
+
+Status bad(const std::string& m) { return Status::Error(Status::Code::kBadData, m); }
+
+// The solver's hips is the bone Tail_1 hangs from: its motion is exactly what
+// moves the tail root (a rig's "Hips" may be a sibling branch, as on the
+// Quaternius T-Rex whose tail hangs from "Back"), so no bone between the two
+// is assumed to stay still.
+solver::ChainRigInput rig_input(const rig::Skeleton& sk) {
+  solver::ChainRigInput in;
+  in.names = sk.names;
+  in.parents = sk.parents;
+  in.inverse_bind = sk.inverse_bind;
+  in.hips = -1;
+  for (int j = 0; j < sk.size(); ++j)
+    if (solver::parse_tail_name(sk.names[j], nullptr) == 1 && sk.parents[j] >= 0) {
+      in.hips = sk.parents[j];
+      break;
+    }
+  return in;
+}
+
+// Tail bones and every joint below them.
+std::vector<char> tail_mask(const rig::Skeleton& sk, const solver::ChainDesc& desc) {
+  std::vector<char> tail(static_cast<size_t>(sk.size()), 0);
+  for (const auto& l : desc.links) tail[static_cast<size_t>(l.joint)] = 1;
+  for (int j = 0; j < sk.size(); ++j)
+    if (sk.parents[j] >= 0 && tail[static_cast<size_t>(sk.parents[j])]) tail[static_cast<size_t>(j)] = 1;
+  return tail;
+}
+
+// First and last body pose of the clip compared (tail excluded): largest
+// joint position difference (rig units) and rotation difference (degrees).
+void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double start, const std::vector<char>& tail,
+                     double& pos_err, double& ang_err) {
+  const auto a = rig::pose_at(sk, clip, start), b = rig::pose_at(sk, clip, clip.duration);
+  pos_err = ang_err = 0;
+  for (int j = 0; j < sk.size(); ++j) {
+    if (tail[static_cast<size_t>(j)]) continue;
+    pos_err = std::max(pos_err, (a[j].block<3, 1>(0, 3) - b[j].block<3, 1>(0, 3)).norm());
+    const Eigen::Matrix3d r = a[j].block<3, 3>(0, 0).inverse() * b[j].block<3, 3>(0, 0);
+    const double c = std::clamp((r.trace() - 1.0) / 2.0, -1.0, 1.0);
+    ang_err = std::max(ang_err, std::acos(c) * 180.0 / kPi);
+  }
+}
+
+}  // namespace
+
+Status character_chain(const rig::Character& c, solver::ChainParams& params, solver::ChainDesc& desc,
+                       std::string* forward_axis) {
+  const rig::Skeleton& sk = c.skeleton;
+  params.meters_per_unit = c.meters_per_unit > 0 ? c.meters_per_unit : 1.0;
+  // Facing: glTF characters face +Z; others are turned (see below).
+  const double fwd_default[3] = {0, 0, 1}, lat_default[3] = {1, 0, 0};
+  std::copy(fwd_default, fwd_default + 3, params.forward_axis);
+  std::copy(lat_default, lat_default + 3, params.lateral_axis);
+  solver::ChainDesc probe;
+  if (auto st = solver::build_chain(rig_input(sk), params, probe); !st.ok())
+    return bad("no usable Tail_* chain: " + st.message);
+  const int root = probe.links.front().joint;
+  const int end = probe.tail_end >= 0 ? probe.tail_end : probe.links.back().joint;
+  const Vector3d t = sk.bind_world[end].block<3, 1>(0, 3) - sk.bind_world[root].block<3, 1>(0, 3);
+  const double hx = t.x(), hz = t.z();
+  std::string axis = "+Z";
+  // The body's sides decide where they exist (rig/facing.h: any heading);
+  // else the tail's bind direction, snapped to a model axis.
+  bool sided = false;
+  const rig::Facing facing = rig::facing_from_roles(sk, &sided);
+  if (sided && !facing.canonical()) {
+    const Vector3d fwd = facing.forward(), lat = facing.left();
+    for (int k = 0; k < 3; ++k) params.forward_axis[k] = fwd[k], params.lateral_axis[k] = lat[k];
+    if (std::abs(fwd.x()) == 1 || std::abs(fwd.z()) == 1) {
+      axis = fwd.z() != 0 ? (fwd.z() > 0 ? "+Z" : "-Z") : (fwd.x() > 0 ? "+X" : "-X");
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "(%.3f, 0, %.3f)", fwd.x(), fwd.z());
+      axis = buf;
+    }
+  } else if (!sided && std::hypot(hx, hz) > 0.2 * t.norm()) {
+    Vector3d fwd = std::abs(hz) >= std::abs(hx) ? Vector3d(0, 0, hz > 0 ? -1 : 1) : Vector3d(hx > 0 ? -1 : 1, 0, 0);
+    const Vector3d lat = Vector3d::UnitY().cross(fwd);
+    for (int k = 0; k < 3; ++k) params.forward_axis[k] = fwd[k], params.lateral_axis[k] = lat[k];
+    axis = fwd.z() != 0 ? (fwd.z() > 0 ? "+Z" : "-Z") : (fwd.x() > 0 ? "+X" : "-X");
+  }
+  if (forward_axis) *forward_axis = axis;
+  if (auto st = solver::build_chain(rig_input(sk), params, desc); !st.ok())
+    return bad("no usable Tail_* chain: " + st.message);
+  return Status::Ok();
+}
+
+bool has_tail_chain(const rig::Character& c) {
+  solver::ChainParams p;
+  solver::ChainDesc d;
+  return character_chain(c, p, d).ok();
+}
+
+Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport& report) {
+  report = BakeClipsReport{};
+  if (!(o.fps > 0 && o.fps <= 1000)) return bad("--fps must be in (0, 1000]");
+  solver::ChainParams params = o.params;
+  solver::ChainDesc desc;
+  if (Status s = character_chain(c, params, desc, &report.forward_axis); !s.ok()) return s;
+  const rig::Skeleton& sk = c.skeleton;
+  const double mpu = params.meters_per_unit;
+  const double height_units = rig::model_height(c.mesh.positions);
+  const double H = height_units > 0 ? height_units * mpu : desc.total_length;
+  report.height_m = H;
+  report.meters_per_unit = mpu;
+  for (const auto& l : desc.links) report.bones.push_back(sk.names[l.joint]);
+
+  std::vector<size_t> which;
+  for (const std::string& name : o.clips) {
+    auto it = std::find_if(c.clips.begin(), c.clips.end(), [&](const rig::Clip& k) { return k.name == name; });
+    if (it == c.clips.end()) {
+      std::string names;
+      for (const rig::Clip& k : c.clips) names += (names.empty() ? "'" : ", '") + k.name + "'";
+      return bad("no clip '" + name + "' (available: " + (names.empty() ? "none" : names) + ")");
+    }
+    which.push_back(static_cast<size_t>(it - c.clips.begin()));
+  }
+  if (o.clips.empty())
+    for (size_t i = 0; i < c.clips.size(); ++i) which.push_back(i);
+
+  const std::vector<char> tail = tail_mask(sk, desc);
+  const size_t n = desc.links.size();
+  std::vector<rig::Clip> baked = c.clips;  // written back only when every clip succeeded
+  for (size_t ci : which) {
+    rig::Clip& clip = baked[ci];
+    ClipBakeReport r;
+    r.name = clip.name;
+    r.duration = std::max(0.0, clip.duration);
+    // The tail is baked over the body's keyed span (the tail tracks it replaces aside).
+    const double start = rig::first_key_time(clip, tail), span = r.duration - start;
+    double pos_err = 0, ang_err = 0;
+    loop_pose_error(sk, clip, start, tail, pos_err, ang_err);
+    r.loop_pose_error_rel_H = pos_err * mpu / H;
+    r.loop_pose_error_deg = ang_err;
+    r.loop_forced = o.loop != LoopMode::kAuto;
+    r.looping = o.loop == LoopMode::kLoop ||
+                (o.loop == LoopMode::kAuto && r.loop_pose_error_rel_H <= o.loop_position_tolerance &&
+                 r.loop_pose_error_deg <= o.loop_angle_tolerance_deg);
+    const bool still = !(span > 0);
+    if (still) r.looping = false;
+    const int m = still ? 0 : std::max(1, static_cast<int>(std::lround(span * o.fps)));
+    auto hips_at = [&](double t) {
+      Affine3d a;
+      a.matrix() = rig::pose_at(sk, clip, t)[desc.hips];
+      return a;
+    };
+    std::vector<Affine3d> hips;
+    const int samples = r.looping ? m : m + 1;
+    for (int k = 0; k < samples; ++k) hips.push_back(hips_at(m > 0 ? start + span * k / m : start));
+    solver::BakeOptions bo;
+    bo.sample_rate = m > 0 ? m / span : o.fps;
+    bo.model_height = H;
+    bo.tolerance = o.warmup_tolerance;
+    bo.max_passes = o.warm_up ? o.max_warmup_passes : 0;
+    solver::BakeResult br;
+    const bool ok = r.looping ? solver::bake_loop(desc, params, hips, bo, br)
+                              : solver::bake_clip(desc, params, hips, bo, br);
+    if (!ok) return bad("clip '" + clip.name + "': the hips motion is not finite");
+    for (const auto& q : br.rotations)
+      if (!q.coeffs().allFinite()) return bad("clip '" + clip.name + "': the solver produced a non-finite rotation");
+    r.warmup_passes = br.passes;
+    r.converged = br.converged;
+    r.last_change_rel_H = br.last_change;
+    r.seam_deg = br.bone_closure_error_deg;
+    r.seam_max_deg = br.closure_error_deg;
+    r.seam_tip_rel_H = br.tip_closure_error / H;
+    r.keys = br.frames;
+    for (const auto& a : br.tip_in_hips)
+      for (const auto& b : br.tip_in_hips) r.tip_range_m = std::max(r.tip_range_m, (a - b).norm());
+    r.tip_range_rel_H = r.tip_range_m / H;
+
+    // Tracks: times start + k * span / M exactly (the last key at the clip's
+    // end), one sign-continuous rotation track per tail bone, replacing any
+    // old one.
+    for (size_t i = 0; i < n; ++i) {
+      rig::Track<rig::Quat> track;
+      track.interpolation = rig::Interpolation::kLinear;
+      for (int k = 0; k < br.frames; ++k) {
+        track.times.push_back(m > 0 ? (k == m ? r.duration : start + span * k / m) : start);
+        rig::Quat q = br.rotations[static_cast<size_t>(k) * n + i].normalized();
+        if (!track.values.empty() ? q.coeffs().dot(track.values.back().coeffs()) < 0 : q.w() < 0)
+          q.coeffs() = -q.coeffs();
+        track.values.push_back(q);
+      }
+      const int joint = desc.links[i].joint;
+      auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(),
+                             [&](const rig::JointTracks& jt) { return jt.joint == joint; });
+      if (it == clip.tracks.end()) {
+        clip.tracks.push_back(rig::JointTracks{});
+        it = std::prev(clip.tracks.end());
+        it->joint = joint;
+      }
+      it->rotation = std::move(track);
+    }
+    if (clip.duration < r.duration) clip.duration = r.duration;
+    report.clips.push_back(std::move(r));
+  }
+  c.clips = std::move(baked);
+  return Status::Ok();
+}
+
+nlohmann::json bake_report_json(const BakeClipsReport& r) {
+  nlohmann::json clips = nlohmann::json::array();
+  for (const ClipBakeReport& k : r.clips)
+    clips.push_back({{"name", k.name},
+                     {"duration_s", k.duration},
+                     {"looping", k.looping},
+                     {"loop_forced", k.loop_forced},
+                     {"loop_pose_error_rel_H", k.loop_pose_error_rel_H},
+                     {"loop_pose_error_deg", k.loop_pose_error_deg},
+                     {"warmup_passes", k.warmup_passes},
+                     {"warmup_converged", k.converged},
+                     {"warmup_last_change_rel_H", k.last_change_rel_H},
+                     {"seam_deg", k.seam_deg},
+                     {"seam_max_deg", k.seam_max_deg},
+                     {"seam_tip_percent_H", 100.0 * k.seam_tip_rel_H},
+                     {"keys", k.keys},
+                     {"tip_range_m", k.tip_range_m},
+                     {"tip_range_percent_H", 100.0 * k.tip_range_rel_H}});
+  return {{"height_m", r.height_m},   {"meters_per_unit", r.meters_per_unit}, {"tail_bones", r.bones},
+          {"forward_axis", r.forward_axis}, {"clips", clips}};
+}
+
+std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
+  std::vector<std::string> out;
+  char b[512];
+  std::snprintf(b, sizeof b, "baked %zu clip%s, %zu tail bones (%s..%s), H=%.4g m, facing %s", r.clips.size(),
+                r.clips.size() == 1 ? "" : "s", r.bones.size(), r.bones.empty() ? "" : r.bones.front().c_str(),
+                r.bones.empty() ? "" : r.bones.back().c_str(), r.height_m, r.forward_axis.c_str());
+  out.push_back(b);
+  for (const ClipBakeReport& k : r.clips) {
+    std::string seam;
+    for (double d : k.seam_deg) {
+      std::snprintf(b, sizeof b, "%s%.3f", seam.empty() ? "" : " ", d);
+      seam += b;
+    }
+    if (k.looping)
+      std::snprintf(b, sizeof b,
+                    "  %-16s loop%s   %2d warm-up pass%s%s, seam [%s] deg (tip %.3f %% of H), %d keys, tip range "
+                    "%.3g m (%.1f %% of H)",
+                    k.name.c_str(), k.loop_forced ? "*" : " ", k.warmup_passes, k.warmup_passes == 1 ? "" : "es",
+                    k.converged || k.warmup_passes == 0 ? "" : " (not converged)", seam.c_str(),
+                    100.0 * k.seam_tip_rel_H, k.keys, k.tip_range_m, 100.0 * k.tip_range_rel_H);
+    else
+      std::snprintf(b, sizeof b, "  %-16s once%s   from the settled carry pose, %d keys, tip range %.3g m (%.1f %% of H)",
+                    k.name.c_str(), k.loop_forced ? "*" : " ", k.keys, k.tip_range_m, 100.0 * k.tip_range_rel_H);
+    out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace pipeline

@@ -1,0 +1,68 @@
+#include "rig/anatomy/legs.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "rig/anatomy/facing.h"
+#include "rig/anatomy/leg_geometry.h"
+
+namespace rig {
+namespace {
+
+using leg_geometry::knee_offset;
+using leg_geometry::position;
+
+bool is_ancestor(const Skeleton& sk, int ancestor, int joint) {
+  for (int j = sk.parents[joint]; j >= 0; j = sk.parents[j])
+    if (j == ancestor) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<Leg> find_legs(const Skeleton& sk) {
+  std::vector<Leg> legs;
+  const Vec3 forward = facing_from_roles(sk).forward();  // toes' way when a leg has none
+  for (bool front : {false, true})
+    for (Side side : {Side::kLeft, Side::kRight}) {
+      Leg leg;
+      leg.side = side;
+      leg.front = front;
+      int n_thigh = 0, n_shin = 0, n_foot = 0, n_toe = 0;
+      for (int j = 0; j < sk.size() && j < static_cast<int>(sk.roles.size()); ++j) {
+        if (sk.roles[j].side != side || sk.roles[j].front != front) continue;
+        switch (sk.roles[j].part) {
+          case BodyPart::kThigh: leg.thigh = j; ++n_thigh; break;
+          case BodyPart::kShin: leg.shin = j; ++n_shin; break;
+          case BodyPart::kFoot: leg.foot = j; ++n_foot; break;
+          case BodyPart::kToe: leg.toe = j; ++n_toe; break;
+          default: break;
+        }
+      }
+      if (n_thigh != 1 || n_shin != 1 || n_foot != 1) continue;
+      if (!is_ancestor(sk, leg.thigh, leg.shin)) continue;
+      if (!is_ancestor(sk, leg.shin, leg.foot)) {
+        // A detached foot must not move with the leg through the tree either.
+        if (is_ancestor(sk, leg.foot, leg.thigh)) continue;
+        leg.detached_foot = true;
+      }
+      if (n_toe != 1 || !is_ancestor(sk, leg.foot, leg.toe)) leg.toe = -1;
+      const Vec3 a = position(sk.bind_world[leg.thigh]), b = position(sk.bind_world[leg.shin]),
+                 c = position(sk.bind_world[leg.foot]);
+      if ((c - a).norm() > 0.0) {
+        const Vec3 u = (c - a).normalized();
+        const Vec3 off = knee_offset(a, b, c);
+        // Only a knee bent away from the toes (a digitigrade hock): a human
+        // clip's forward knee carried onto it crosses the hip->ankle line.
+        const Vec3 toes = leg.toe >= 0 ? Vec3(position(sk.bind_world[leg.toe]) - c) : forward;
+        const Vec3 t = toes - u * toes.dot(u);
+        if (off.norm() >= kBentKneeFraction * (b - a).norm() && t.norm() > 0.0 &&
+            off.normalized().dot(t.normalized()) < -0.5)
+          leg.bind_knee_offset = off;
+      }
+      legs.push_back(leg);
+    }
+  return legs;
+}
+
+}  // namespace rig

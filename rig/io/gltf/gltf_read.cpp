@@ -1,0 +1,514 @@
+// glTF/GLB reading with tinygltf. Accessors are decoded in gltf_accessor.cpp
+// (normalized integers, byte strides, sparse) because Assimp 5.2 gets them
+// wrong.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "rig/anatomy/roles.h"
+#include "rig/io/gltf/gltf_source.h"
+#include "rig/io/read_checks.h"
+
+namespace rig {
+namespace {
+
+// Keeps the raw bytes of uri images so writing can embed them unchanged.
+// Images in a buffer view stay there (the writer keeps the view); tinygltf
+// hands us a pointer into the buffer without checking the view's range, so
+// the range is checked here against the model being loaded (`user`).
+bool keep_image_bytes(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
+                      const unsigned char* bytes, int size, void* user) {
+  image->width = image->height = -1;
+  if (image->bufferView >= 0) {
+    const auto* m = static_cast<const tinygltf::Model*>(user);
+    const auto& views = m->bufferViews;
+    bool fits = static_cast<size_t>(image->bufferView) < views.size();
+    if (fits) {
+      const tinygltf::BufferView& v = views[image->bufferView];
+      fits = v.buffer >= 0 && static_cast<size_t>(v.buffer) < m->buffers.size() &&
+             v.byteOffset <= m->buffers[v.buffer].data.size() &&
+             v.byteLength <= m->buffers[v.buffer].data.size() - v.byteOffset;
+    }
+    if (!fits && err)
+      *err += "image " + std::to_string(index) + ": bufferView " + std::to_string(image->bufferView) +
+              " runs past its buffer";
+    return fits;
+  }
+  if (size < 0) return false;
+  image->image.assign(bytes, bytes + size);
+  return true;
+}
+
+// Node TRS or matrix values: finite and within kMaxCoordinate.
+bool node_values_ok(const tinygltf::Node& n) {
+  for (const auto* v : {&n.matrix, &n.translation, &n.rotation, &n.scale})
+    for (double x : *v)
+      if (!std::isfinite(x) || std::abs(x) > kMaxCoordinate) return false;
+  return true;
+}
+
+bool matrix_ok(const Mat4& m) { return m.allFinite() && m.cwiseAbs().maxCoeff() <= kMaxCoordinate; }
+
+// True when `a` turns space more than 1 deg away from `b` at the same scale
+// (within 1e-3; translations are not compared). Smaller turns are an
+// exporter's rounding or a frame at rest (the Wolf's root is stored 0.34 deg
+// off its bind), read as the bind as they always were; another scale is an
+// exporter's mesh-to-armature offset baked into the IBMs (Blender writes the
+// Quaternius meshes' 100 against their armature's 39.5 there), not a pose.
+bool turned_at_same_scale(const Mat4& a, const Mat4& b) {
+  const Eigen::Matrix3d la = a.block<3, 3>(0, 0), lb = b.block<3, 3>(0, 0);
+  const double sa = std::cbrt(std::abs(la.determinant())), sb = std::cbrt(std::abs(lb.determinant()));
+  if (!(sa > 0.0) || !(sb > 0.0) || !std::isfinite(sa) || !std::isfinite(sb)) return false;
+  if (std::abs(sa / sb - 1.0) > 1e-3) return false;
+  const Eigen::Matrix3d r = (la / sa).transpose() * (lb / sb);
+  const double cos_angle = std::clamp(0.5 * (r.trace() - 1.0), -1.0, 1.0);
+  constexpr double kMaxRestTurn = 1.0 * 3.14159265358979323846 / 180.0;
+  return std::acos(cos_angle) > kMaxRestTurn;
+}
+
+// True when the linear parts of `a` and `b` agree within 1e-6 of b's size.
+bool same_linear(const Mat4& a, const Mat4& b) {
+  return (a.block<3, 3>(0, 0) - b.block<3, 3>(0, 0)).norm() <= 1e-6 * b.block<3, 3>(0, 0).norm();
+}
+
+Transform node_local(const tinygltf::Node& n) {
+  if (n.matrix.size() == 16) {
+    Mat4 m;
+    for (int i = 0; i < 16; ++i) m(i % 4, i / 4) = n.matrix[i];  // column major
+    return Transform::from_matrix(m);
+  }
+  Transform t;
+  if (n.translation.size() == 3) t.translation = Vec3(n.translation[0], n.translation[1], n.translation[2]);
+  if (n.rotation.size() == 4) {
+    const Quat q(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]);
+    if (q.norm() > 1e-6) t.rotation = q.normalized();  // a zero quaternion reads as identity (noted)
+  }
+  if (n.scale.size() == 3) t.scale = Vec3(n.scale[0], n.scale[1], n.scale[2]);
+  return t;
+}
+
+Status bad(const std::string& path, const std::string& what) {
+  return Status::Error(Status::Code::kBadData, path + ": " + what);
+}
+
+template <typename T>
+bool valid_index(int i, const std::vector<T>& v) {
+  return i >= 0 && i < static_cast<int>(v.size());
+}
+
+}  // namespace
+
+Status load_gltf(const std::string& path, Character& out) {
+  auto src = std::make_shared<GltfSource>();
+  tinygltf::Model& m = src->model;
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(keep_image_bytes, &m);
+  std::string err, warn;
+  const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
+                                           path.substr(path.size() - 4) == ".GLB");
+  bool ok = false;
+  try {
+    ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, path)
+                : loader.LoadASCIIFromFile(&m, &err, &warn, path);
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  if (!ok) {
+    std::string first = err.substr(0, err.find('\n'));
+    return bad(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
+  }
+  err.clear();  // tinygltf's warnings are no part of our messages
+  std::vector<std::string> notes;
+  // Required compression extensions were refused before the parse
+  // (check_gltf_compression, in load()).
+  // Every accessor and buffer view within range, even those we never read
+  // (the writer copies them).
+  for (size_t v = 0; v < m.bufferViews.size(); ++v) {
+    const tinygltf::BufferView& bv = m.bufferViews[v];
+    if (!valid_index(bv.buffer, m.buffers) || bv.byteOffset > m.buffers[bv.buffer].data.size() ||
+        bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
+      return bad(path, "bufferView " + std::to_string(v) + " runs past its buffer");
+  }
+  for (size_t a = 0; a < m.accessors.size(); ++a) {
+    const tinygltf::Accessor& acc = m.accessors[a];
+    const bool views_ok = (acc.bufferView < 0 || valid_index(acc.bufferView, m.bufferViews)) &&
+                          (!acc.sparse.isSparse || (valid_index(acc.sparse.indices.bufferView, m.bufferViews) &&
+                                                    valid_index(acc.sparse.values.bufferView, m.bufferViews)));
+    if (!views_ok) return bad(path, "accessor " + std::to_string(a) + " names a missing bufferView");
+    if (acc.count > kMaxAccessorElements)
+      return bad(path, "accessor " + std::to_string(a) + " count " + std::to_string(acc.count) +
+                           " is over the limit of " + std::to_string(kMaxAccessorElements));
+  }
+  for (size_t n = 0; n < m.nodes.size(); ++n)
+    if (!node_values_ok(m.nodes[n]))
+      return bad(path, "node " + std::to_string(n) + " has a NaN, infinite or implausibly large transform value");
+  {
+    int zero_rotations = 0;
+    for (auto& n : m.nodes)
+      if (n.rotation.size() == 4 && Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).norm() <= 1e-6)
+        ++zero_rotations;
+    if (zero_rotations)
+      notes.push_back(path + ": " + std::to_string(zero_rotations) + " nodes have a zero rotation quaternion; read as identity");
+  }
+  out = Character{};
+  out.source_path = path;
+  out.format = binary ? FileFormat::kGlb : FileFormat::kGltf;
+
+  // Node parents and world matrices; refuse cycles and shared children.
+  const int node_count = static_cast<int>(m.nodes.size());
+  std::vector<int> parent(node_count, -1);
+  for (int n = 0; n < node_count; ++n)
+    for (int c : m.nodes[n].children) {
+      if (!valid_index(c, m.nodes) || parent[c] >= 0 || c == n)
+        return bad(path, "node hierarchy is not a tree (node " + std::to_string(n) + ")");
+      parent[c] = n;
+    }
+  // World matrices and depths without recursion (a file may nest nodes
+  // arbitrarily deep): walk up to a done ancestor, then fill in downwards.
+  std::vector<Mat4> world(node_count);
+  std::vector<int> node_depth(node_count, -1);  // -1 todo
+  std::vector<int> path_up;
+  for (int n = 0; n < node_count; ++n) {
+    path_up.clear();
+    for (int k = n; k >= 0 && node_depth[k] < 0; k = parent[k]) {
+      path_up.push_back(k);
+      if (static_cast<int>(path_up.size()) > node_count) return bad(path, "node hierarchy has a cycle");
+    }
+    for (auto it = path_up.rbegin(); it != path_up.rend(); ++it) {
+      const int k = *it, p = parent[k];
+      node_depth[k] = p >= 0 ? node_depth[p] + 1 : 0;
+      if (node_depth[k] > kMaxNodeDepth)
+        return bad(path, "node " + std::to_string(k) + " is nested deeper than " + std::to_string(kMaxNodeDepth) +
+                             " levels");
+      world[k] = (p >= 0 ? world[p] : Mat4::Identity()) * node_local(m.nodes[k]).matrix();
+    }
+  }
+
+  // Skinned mesh nodes and the union of their joints.
+  std::map<int, int> joint_of_node;  // node -> position in `joint_node_list`
+  std::vector<int> joint_node_list;
+  std::vector<Mat4> joint_ibm;
+  for (int n = 0; n < node_count; ++n) {
+    const tinygltf::Node& node = m.nodes[n];
+    if (node.mesh < 0 || node.skin < 0) continue;
+    if (!valid_index(node.mesh, m.meshes) || !valid_index(node.skin, m.skins))
+      return bad(path, "node " + std::to_string(n) + " names a missing mesh or skin");
+    src->skinned_nodes.push_back(n);
+  }
+  std::vector<int> used_skins;
+  for (int n : src->skinned_nodes)
+    if (std::find(used_skins.begin(), used_skins.end(), m.nodes[n].skin) == used_skins.end())
+      used_skins.push_back(m.nodes[n].skin);
+  // A file with no skinned mesh still yields its skins' joints (or none).
+  if (used_skins.empty())
+    for (int s = 0; s < static_cast<int>(m.skins.size()); ++s) used_skins.push_back(s);
+  for (int s : used_skins) {
+    const tinygltf::Skin& skin = m.skins[s];
+    std::vector<double> ibm;
+    int comps = 0;
+    if (skin.inverseBindMatrices >= 0) {
+      if (!read_accessor(m, skin.inverseBindMatrices, ibm, comps, err) || comps != 16 ||
+          ibm.size() < skin.joints.size() * 16)
+        return bad(path, "skin " + std::to_string(s) + " inverse bind matrices: " +
+                             (err.empty() ? "wrong size" : err));
+    }
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const int node = skin.joints[j];
+      if (!valid_index(node, m.nodes)) return bad(path, "skin joint names a missing node");
+      if (joint_of_node.count(node)) continue;
+      Mat4 b = Mat4::Identity();
+      if (!ibm.empty())
+        for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[j * 16 + i];
+      if (std::abs(b.determinant()) < 1e-30 || !matrix_ok(b) || !matrix_ok(Mat4(b.inverse())))
+        return bad(path, "skin " + std::to_string(s) + " joint " + std::to_string(j) +
+                             ": singular or implausible inverse bind matrix");
+      if (static_cast<int>(joint_node_list.size()) >= kMaxJoints)
+        return bad(path, "more than " + std::to_string(kMaxJoints) + " joints");
+      joint_of_node[node] = static_cast<int>(joint_node_list.size());
+      joint_node_list.push_back(node);
+      joint_ibm.push_back(b);
+    }
+  }
+
+  // A clip source (no skin at all): its joints are the animated nodes and
+  // their ancestors, bind = the stored node pose.
+  if (joint_node_list.empty()) {
+    std::vector<char> take(node_count, 0);
+    for (const auto& anim : m.animations)
+      for (const auto& ch : anim.channels)
+        for (int n = ch.target_node; valid_index(n, m.nodes) && !take[n]; n = parent[n]) take[n] = 1;
+    for (int n = 0; n < node_count; ++n)
+      if (take[n] && m.nodes[n].mesh < 0) {
+        if (static_cast<int>(joint_node_list.size()) >= kMaxJoints)
+          return bad(path, "more than " + std::to_string(kMaxJoints) + " animated nodes");
+        if (!matrix_ok(world[n]) || std::abs(world[n].determinant()) < 1e-30)
+          return bad(path, "node " + std::to_string(n) + " has a singular or implausible world transform");
+        joint_of_node[n] = static_cast<int>(joint_node_list.size());
+        joint_node_list.push_back(n);
+        joint_ibm.push_back(world[n].inverse());
+      }
+  }
+
+  // Topological order: by depth in the node tree, then by first appearance.
+  auto depth = [&](int n) { return node_depth[n]; };
+  std::vector<int> order(joint_node_list.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return depth(joint_node_list[a]) < depth(joint_node_list[b]);
+  });
+  Skeleton& sk = out.skeleton;
+  std::map<int, int> skeleton_index_of_node;
+  for (int i : order) {
+    const int node = joint_node_list[i];
+    const int idx = sk.size();
+    skeleton_index_of_node[node] = idx;
+    src->joint_nodes.push_back(node);
+    sk.names.push_back(m.nodes[node].name.empty() ? "node_" + std::to_string(node)
+                                                  : m.nodes[node].name);
+    int p = parent[node];
+    while (p >= 0 && !skeleton_index_of_node.count(p)) p = parent[p];
+    sk.parents.push_back(p >= 0 ? skeleton_index_of_node[p] : -1);
+    sk.inverse_bind.push_back(joint_ibm[i]);
+    sk.bind_world.push_back(joint_ibm[i].inverse());
+    const Mat4 parent_world = p >= 0 ? world[p] : (parent[node] >= 0 ? world[parent[node]] : Mat4::Identity());
+    sk.root_parent_world.push_back(p >= 0 ? Mat4::Identity() : parent_world);
+    // Stored pose relative to the parent joint; the node's own TRS when the
+    // parent node is that joint (exact), composed through helpers otherwise.
+    sk.stored_local.push_back(parent[node] == p ? node_local(m.nodes[node])
+                                                : Transform::from_matrix(parent_world.inverse() * world[node]));
+  }
+  // Mesh space -> world at bind. Skinned vertices land at world_j * IBM_j * v,
+  // so rest world = A v with A = N_root * IBM_root for a root joint at rest
+  // (an exporter's Armature scale lives here: Quaternius files are 0.3 units
+  // in mesh space, 15 in the scene). Model positions and bind_world are world.
+  Mat4 A = Mat4::Identity();
+  if (sk.size() > 0) {
+    A = world[src->joint_nodes[0]] * sk.inverse_bind[0];
+    // That root's stored pose may be a posed frame (an exporter that saved
+    // the current frame: a Mixamo hips tilted mid-walk), which would tilt
+    // the whole bind pose. When the skinned mesh node sits where the root's
+    // parent (its armature) does, and the root's stored pose turns the rest
+    // mesh away from that placement at the same scale, the root is posed
+    // and the mesh node's placement is the bind's (SPEC §4).
+    const int root_node = src->joint_nodes[0];
+    const Mat4 root_parent = parent[root_node] >= 0 ? world[parent[root_node]] : Mat4::Identity();
+    int mesh_node = -1;  // the first node skinned by the first skin (A's skin)
+    for (int n : src->skinned_nodes)
+      if (!used_skins.empty() && m.nodes[n].skin == used_skins.front()) {
+        mesh_node = n;
+        break;
+      }
+    if (mesh_node >= 0 && same_linear(world[mesh_node], root_parent) && turned_at_same_scale(A, root_parent) &&
+        matrix_ok(world[mesh_node]) && std::abs(world[mesh_node].determinant()) > 1e-30)
+      A = world[mesh_node];
+    if ((A - Mat4::Identity()).cwiseAbs().maxCoeff() < 1e-6) A = Mat4::Identity();
+  }
+  src->mesh_to_world = A;
+  if (!matrix_ok(A) || std::abs(A.determinant()) < 1e-30)
+    return bad(path, "the skeleton's root transform is singular or implausible");
+  // Skins after the first may bake another mesh offset into their IBMs:
+  // A_s = A * IBM_first(j)^-1 * IBM_s(j) for a joint j they share, so every
+  // primitive lands in the same bind space (else a body skinned by another
+  // skin than a sword's is displaced by the sword's offset).
+  for (int s : used_skins) {
+    const tinygltf::Skin& skin = m.skins[s];
+    if (skin.inverseBindMatrices < 0 || skin.joints.empty()) continue;
+    std::vector<double> ibm;
+    int comps = 0;
+    if (!read_accessor(m, skin.inverseBindMatrices, ibm, comps, err) || comps != 16 || ibm.size() < 16) continue;
+    const auto it = joint_of_node.find(skin.joints[0]);
+    if (it == joint_of_node.end()) continue;
+    Mat4 b = Mat4::Identity();
+    for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[i];
+    const Mat4 As = A * joint_ibm[it->second].inverse() * b;
+    if (As.allFinite() && (As - A).cwiseAbs().maxCoeff() > 1e-9 * std::max(1.0, A.cwiseAbs().maxCoeff()))
+      src->skin_mesh_to_world[s] = As;
+  }
+  for (int i = 0; i < sk.size(); ++i) {
+    sk.bind_world[i] = A * sk.bind_world[i];
+    sk.inverse_bind[i] = sk.bind_world[i].inverse();
+    if (!matrix_ok(sk.bind_world[i]) || !matrix_ok(sk.inverse_bind[i]) || !matrix_ok(sk.root_parent_world[i]))
+      return bad(path, "joint '" + sk.names[i] + "': bind transform is singular or implausible");
+  }
+  for (int i = 0; i < sk.size(); ++i) {
+    const int p = sk.parents[i];
+    const Mat4 pw = p >= 0 ? sk.bind_world[p] : sk.root_parent_world[i];
+    sk.neutral_local.push_back(Transform::from_matrix(pw.inverse() * sk.bind_world[i]));
+  }
+
+  // Mesh and skin from every triangle primitive of the skinned nodes.
+  for (int n : src->skinned_nodes) {
+    const tinygltf::Node& node = m.nodes[n];
+    const tinygltf::Skin& skin = m.skins[node.skin];
+    const tinygltf::Mesh& mesh = m.meshes[node.mesh];
+    const auto own = src->skin_mesh_to_world.find(node.skin);
+    const Mat4& As = own == src->skin_mesh_to_world.end() ? A : own->second;
+    for (int pi = 0; pi < static_cast<int>(mesh.primitives.size()); ++pi) {
+      const tinygltf::Primitive& prim = mesh.primitives[pi];
+      if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;
+      auto pos_it = prim.attributes.find("POSITION");
+      if (pos_it == prim.attributes.end()) continue;
+      std::vector<double> pos;
+      int comps = 0;
+      if (!read_accessor(m, pos_it->second, pos, comps, err) || comps != 3)
+        return bad(path, "mesh " + std::to_string(node.mesh) + " positions: " + err);
+      if (out.mesh.positions.size() + pos.size() / 3 > kMaxVertices)
+        return bad(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
+      const int count = static_cast<int>(pos.size() / 3);
+      Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
+      const int base = mp.first_vertex;
+      for (int v = 0; v < count; ++v) {
+        out.mesh.positions.emplace_back((As * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
+        if (!out.mesh.positions.back().allFinite() || out.mesh.positions.back().cwiseAbs().maxCoeff() > kMaxCoordinate)
+          return bad(path, "mesh " + std::to_string(node.mesh) + " vertex " + std::to_string(v) +
+                               " lies at an implausible position");
+        out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
+        out.mesh.source_index.push_back(v);
+      }
+      std::vector<double> idx;
+      if (prim.indices >= 0) {
+        if (!read_accessor(m, prim.indices, idx, comps, err) || comps != 1)
+          return bad(path, "mesh " + std::to_string(node.mesh) + " indices: " + err);
+      } else {
+        idx.resize(count);
+        for (int v = 0; v < count; ++v) idx[v] = v;
+      }
+      for (size_t t = 0; t + 2 < idx.size(); t += 3) {
+        std::array<int, 3> tri;
+        for (int k = 0; k < 3; ++k) {
+          if (idx[t + k] < 0 || idx[t + k] >= count)
+            return bad(path, "mesh " + std::to_string(node.mesh) + " index out of range");
+          tri[k] = base + static_cast<int>(idx[t + k]);
+        }
+        out.mesh.triangles.push_back(tri);
+      }
+      // Every JOINTS_n / WEIGHTS_n set.
+      out.skin.influences.resize(out.mesh.positions.size());
+      for (int set = 0;; ++set) {
+        auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
+        auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
+        if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
+        std::vector<double> jv, wv;
+        int jc = 0, wc = 0;
+        if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) ||
+            jc != 4 || wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
+          return bad(path, "mesh " + std::to_string(node.mesh) + " skin attributes are malformed");
+        for (int v = 0; v < count; ++v)
+          for (int k = 0; k < 4; ++k) {
+            const double w = wv[4 * v + k];
+            if (w <= 0) continue;
+            const size_t local = static_cast<size_t>(jv[4 * v + k]);
+            if (local >= skin.joints.size())
+              return bad(path, "mesh " + std::to_string(node.mesh) + " joint index out of range");
+            out.skin.influences[base + v].push_back(
+                {skeleton_index_of_node.at(skin.joints[local]), w});
+          }
+      }
+      src->primitive_nodes.push_back(n);
+      out.mesh.primitives.push_back(mp);
+    }
+  }
+  // Merge duplicate joints per vertex and normalise to sum 1. A vertex with
+  // no positive weight (glTF needs weights summing to 1) goes to its nearest
+  // joint, as a rigger would have done.
+  int unweighted = 0;
+  for (size_t v = 0; v < out.skin.influences.size(); ++v) {
+    auto& infl = out.skin.influences[v];
+    if (!infl.empty() || sk.size() == 0) continue;
+    int best = 0;
+    double best_d = INFINITY;
+    for (int j = 0; j < sk.size(); ++j) {
+      const double d = (sk.bind_world[j].block<3, 1>(0, 3) - out.mesh.positions[v]).squaredNorm();
+      if (d < best_d) best_d = d, best = j;
+    }
+    infl.push_back({best, 1.0});
+    ++unweighted;
+  }
+  if (unweighted)
+    notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
+  for (auto& infl : out.skin.influences) {
+    std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
+    std::vector<Influence> merged;
+    for (const Influence& in : infl) {
+      if (!merged.empty() && merged.back().joint == in.joint) merged.back().weight += in.weight;
+      else merged.push_back(in);
+    }
+    double sum = 0;
+    for (const Influence& in : merged) sum += in.weight;
+    if (sum > 0)
+      for (Influence& in : merged) in.weight /= sum;
+    infl = std::move(merged);
+  }
+
+  // Clips: channels on joint nodes.
+  int zero_keys = 0;
+  for (const tinygltf::Animation& anim : m.animations) {
+    Clip clip;
+    clip.name = anim.name;
+    std::map<int, JointTracks> tracks;
+    for (const tinygltf::AnimationChannel& ch : anim.channels) {
+      auto it = skeleton_index_of_node.find(ch.target_node);
+      if (it == skeleton_index_of_node.end()) continue;
+      if (!valid_index(ch.sampler, anim.samplers)) return bad(path, "animation channel names a missing sampler");
+      const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
+      std::vector<double> times, values;
+      int tc = 0, vc = 0;
+      err.clear();
+      if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1)
+        return bad(path, "animation '" + anim.name + "': " + (err.empty() ? "key times are not scalars" : err));
+      const Interpolation interp = s.interpolation == "STEP" ? Interpolation::kStep
+                                   : s.interpolation == "CUBICSPLINE" ? Interpolation::kCubicSpline
+                                                                      : Interpolation::kLinear;
+      const size_t per_key = interp == Interpolation::kCubicSpline ? 3 : 1;
+      if (!std::is_sorted(times.begin(), times.end()) || times.empty())
+        return bad(path, "animation '" + anim.name + "' has unsorted or empty key times");
+      if (times.size() > static_cast<size_t>(kMaxFrames) || times.back() > kMaxClipSeconds)
+        return bad(path, "animation '" + anim.name + "' is longer than " + std::to_string(kMaxFrames) + " keys or " +
+                             std::to_string(static_cast<int>(kMaxClipSeconds)) + " s");
+      JointTracks& jt = tracks[it->second];
+      jt.joint = it->second;
+      const bool is_rot = ch.target_path == "rotation";
+      if (!is_rot && ch.target_path != "translation" && ch.target_path != "scale") continue;
+      const size_t want = is_rot ? 4 : 3;
+      if (static_cast<size_t>(vc) != want || values.size() != times.size() * per_key * want)
+        return bad(path, "animation '" + anim.name + "' output does not match its input");
+      if (is_rot) {
+        jt.rotation.times = times;
+        jt.rotation.interpolation = interp;
+        for (size_t k = 0; k < values.size(); k += 4) {
+          Quat q(values[k + 3], values[k], values[k + 1], values[k + 2]);
+          if (interp != Interpolation::kCubicSpline && q.norm() <= 1e-6) {  // tangents may be zero
+            q = jt.rotation.values.empty() ? Quat::Identity() : jt.rotation.values.back();
+            ++zero_keys;
+          }
+          jt.rotation.values.push_back(q);
+        }
+      } else {
+        Track<Vec3>& tr = ch.target_path == "translation" ? jt.translation : jt.scale;
+        tr.times = times;
+        tr.interpolation = interp;
+        for (size_t k = 0; k < values.size(); k += 3) tr.values.emplace_back(values[k], values[k + 1], values[k + 2]);
+      }
+      clip.duration = std::max(clip.duration, times.back());
+    }
+    for (auto& [j, jt] : tracks) clip.tracks.push_back(std::move(jt));
+    if (const int dropped = make_key_times_increasing(clip))
+      notes.push_back(path + ": animation '" + anim.name + "': " + std::to_string(dropped) +
+                      " keys at a repeated time dropped");
+    out.clips.push_back(std::move(clip));
+  }
+  if (zero_keys)
+    notes.push_back(path + ": " + std::to_string(zero_keys) +
+                    " zero rotation keys replaced by the previous key (or identity)");
+  src->animation_count = static_cast<int>(m.animations.size());
+  out.meters_per_unit = 1.0;  // glTF is metres by specification
+  out.gltf = std::move(src);
+  if (out.has_skin()) assign_roles(out.skeleton, out.mesh, out.skin);
+  else assign_roles(out.skeleton);
+  Status done = Status::Ok();
+  done.notes = std::move(notes);
+  return done;
+}
+
+}  // namespace rig

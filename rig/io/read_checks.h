@@ -1,0 +1,32 @@
+// Checks and repairs shared by the file readers (internal to rig/).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "rig/io/io.h"
+#include "rig/model/model.h"
+
+namespace rig {
+
+// Makes every track's key times strictly increasing: of keys sharing a time
+// the last is kept (the value from that time on). Returns how many keys were
+// dropped. Times must already be sorted.
+int make_key_times_increasing(Clip& clip);
+
+// The whole BVH file at `path` checked against the grammar Assimp expects,
+// with every count under its limit and every number finite (bvh_check.cpp):
+// one-line kBadData naming the line, or Ok when Assimp may parse it.
+Status check_bvh(const std::string& path);
+
+// A glTF/GLB whose JSON requires a compression extension tailrig cannot
+// decode (Draco, meshopt): kUnsupported naming it, else Ok. Read from the
+// JSON alone, before any buffer: a meshopt file's fallback buffer has no
+// bytes, so a full parse fails first with a message about its length.
+Status check_gltf_compression(const std::string& path);
+
+// True for the glTF mesh compression extensions tailrig cannot decode or
+// rewrite (Draco, meshopt).
+bool is_compression_extension(std::string_view name);
+
+}  // namespace rig

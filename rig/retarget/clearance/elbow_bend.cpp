@@ -1,0 +1,185 @@
+#include "rig/retarget/clearance/elbow_bend.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rig/retarget/contact/grounding.h"  // dominant_joint, smooth_lift, smoothing_samples
+#include "rig/model/pose.h"
+#include "rig/anatomy/roles.h"
+
+namespace rig {
+namespace {
+
+// Fraction of `e`'s edges torn under world matrices `world`; each vertex is
+// skinned once (`skinned` is scratch).
+double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat4> world, const ElbowBendOptions& o,
+                     std::vector<Mat4>& skinning, std::vector<Vec3>& skinned) {
+  const Skeleton& sk = c.skeleton;
+  skinning.resize(world.size());
+  for (size_t j = 0; j < world.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
+  skinned.resize(e.vertices.size());
+  for (size_t i = 0; i < e.vertices.size(); ++i) {
+    Eigen::Vector4d p = Eigen::Vector4d::Zero();
+    const Eigen::Vector4d bind = c.mesh.positions[e.vertices[i]].homogeneous();
+    for (const Influence& in : c.skin.influences[e.vertices[i]]) p += in.weight * (skinning[in.joint] * bind);
+    skinned[i] = p.head<3>();
+  }
+  int torn = 0;
+  for (size_t i = 0; i < e.edges.size(); ++i) {
+    const double ratio = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).norm() / e.bind_length[i];
+    torn += !(ratio <= o.max_stretch && ratio >= o.min_stretch);
+  }
+  return e.edges.empty() ? 0.0 : static_cast<double>(torn) / static_cast<double>(e.edges.size());
+}
+
+// The forearm's local rotation with `share` of its bend from `bind`.
+Quat bent(const Quat& bind, const Quat& rel, double share) { return (bind * Quat::Identity().slerp(share, rel)).normalized(); }
+
+// The rotation from `bind` to `q` (shortest way round).
+Quat relative(const Quat& bind, const Quat& q) {
+  Quat r = (bind.conjugate() * q).normalized();
+  if (r.w() < 0.0) r.coeffs() *= -1.0;
+  return r;
+}
+
+// An ElbowSkin whose indices all hold for `c` (it is a public struct).
+bool valid(const Character& c, const ElbowSkin& e) {
+  const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  const int nj = c.skeleton.size();
+  if (e.bind_length.size() != e.edges.size()) return false;
+  for (int v : e.vertices) {
+    if (v < 0 || v >= nv) return false;
+    for (const Influence& in : c.skin.influences[v])
+      if (in.joint < 0 || in.joint >= nj) return false;
+  }
+  const int m = static_cast<int>(e.vertices.size());
+  for (size_t i = 0; i < e.edges.size(); ++i)
+    if (e.edges[i].first < 0 || e.edges[i].first >= m || e.edges[i].second < 0 || e.edges[i].second >= m ||
+        !(e.bind_length[i] > 0.0))
+      return false;
+  return true;
+}
+
+double angle_of(const Quat& r) { return 2.0 * std::acos(std::clamp(std::abs(r.w()), 0.0, 1.0)); }
+
+}  // namespace
+
+std::vector<ElbowSkin> elbow_skins(const Character& c, std::span<const ArmSkin> arms) {
+  std::vector<ElbowSkin> out;
+  const Skeleton& sk = c.skeleton;
+  const int n = sk.size();
+  if (!c.has_skin() || static_cast<int>(sk.parents.size()) != n) return out;
+  auto part = [&](int j) { return j < static_cast<int>(sk.roles.size()) ? sk.roles[j].part : BodyPart::kNone; };
+  const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  for (const ArmSkin& arm : arms) {
+    if (arm.upper_arm < 0 || arm.upper_arm >= n) continue;
+    int forearm = -1;  // the first forearm below the upper arm (parents come first)
+    for (int j = arm.upper_arm + 1; j < n && forearm < 0; ++j) {
+      if (part(j) != BodyPart::kForearm) continue;
+      for (int x = sk.parents[j]; x >= 0 && forearm < 0; x = sk.parents[x])
+        if (x == arm.upper_arm) forearm = j;
+    }
+    if (forearm < 0) continue;
+    std::vector<char> on(static_cast<size_t>(nv), 0);
+    for (int v : arm.vertices) {
+      if (v < 0 || v >= nv) continue;
+      const int d = dominant_joint(c.skin.influences[v]);
+      on[v] = d == arm.upper_arm || d == forearm;
+    }
+    ElbowSkin e;
+    e.forearm = forearm;
+    std::vector<int> index(static_cast<size_t>(nv), -1);
+    for (int v = 0; v < nv; ++v)
+      if (on[v]) {
+        index[v] = static_cast<int>(e.vertices.size());
+        e.vertices.push_back(v);
+      }
+    std::vector<std::pair<int, int>> edges;
+    for (const auto& t : c.mesh.triangles)
+      for (int k = 0; k < 3; ++k) {
+        const int a = std::min(t[k], t[(k + 1) % 3]), b = std::max(t[k], t[(k + 1) % 3]);
+        if (a < 0 || b >= nv || a == b || !on[a] || !on[b]) continue;
+        edges.emplace_back(index[a], index[b]);
+      }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    for (const auto& [a, b] : edges) {
+      const double len = (c.mesh.positions[e.vertices[a]] - c.mesh.positions[e.vertices[b]]).norm();
+      if (!(len > 0.0) || !std::isfinite(len)) continue;
+      e.edges.emplace_back(a, b);
+      e.bind_length.push_back(len);
+    }
+    if (!e.edges.empty()) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin> elbows, const Clip& clip,
+                                  std::span<const double> times, const ElbowBendOptions& o) {
+  ElbowBendResult res;
+  res.clip = clip;
+  const Skeleton& sk = c.skeleton;
+  const size_t n = times.size();
+  res.removed.assign(elbows.size(), std::vector<double>(n, 0.0));
+  if (elbows.empty() || n == 0 || !c.has_skin() || !std::is_sorted(times.begin(), times.end())) return res;
+  if (!(o.max_torn_fraction >= 0.0) || !std::isfinite(o.max_torn_fraction)) return res;
+  if (sk.inverse_bind.size() != static_cast<size_t>(sk.size()) || sk.neutral_local.size() != static_cast<size_t>(sk.size()))
+    return res;
+  const int steps = std::clamp(o.bisection_steps, 0, 30);
+  std::vector<char> usable(elbows.size(), 0);  // checked once, not per sample
+  for (size_t e = 0; e < elbows.size(); ++e)
+    usable[e] = elbows[e].forearm >= 0 && elbows[e].forearm < sk.size() && valid(c, elbows[e]);
+  // Per elbow, per sample: the share of the bend removed, and the bend.
+  std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
+  std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
+  std::vector<Transform> locals;
+  std::vector<Mat4> world, skinning;
+  std::vector<Vec3> skinned;
+  for (size_t k = 0; k < n; ++k) {
+    locals = sk.neutral_local;
+    apply_clip(clip, times[k], locals);
+    for (size_t e = 0; e < elbows.size(); ++e) {
+      const int j = elbows[e].forearm;
+      if (!usable[e]) continue;
+      const Quat bind = sk.neutral_local[j].rotation;
+      rel[e][k] = relative(bind, locals[j].rotation);
+      auto torn_at = [&](double share) {
+        std::vector<Transform> trial = locals;
+        trial[j].rotation = bent(bind, rel[e][k], share);
+        world = local_to_world(sk, trial);
+        return torn_fraction(c, elbows[e], world, o, skinning, skinned);
+      };
+      if (torn_at(1.0) <= o.max_torn_fraction) continue;
+      if (torn_at(0.0) > o.max_torn_fraction) continue;  // not the elbow's doing
+      double lo = 0.0, hi = 1.0;  // lo keeps the skin, hi tears it
+      for (int s = 0; s < steps; ++s) {
+        const double mid = 0.5 * (lo + hi);
+        (torn_at(mid) <= o.max_torn_fraction ? lo : hi) = mid;
+      }
+      cut[e][k] = 1.0 - lo;
+    }
+  }
+  const int radius = smoothing_samples(times, o.smoothing_radius_s);
+  for (size_t e = 0; e < elbows.size(); ++e) {
+    if (std::all_of(cut[e].begin(), cut[e].end(), [](double x) { return x == 0.0; })) continue;
+    cut[e] = smooth_lift(cut[e], radius);
+    const int j = elbows[e].forearm;
+    auto it = std::find_if(res.clip.tracks.begin(), res.clip.tracks.end(), [&](const JointTracks& t) { return t.joint == j; });
+    if (it == res.clip.tracks.end()) continue;  // no track: the bind bend, nothing to limit
+    key_track_at(it->rotation, sk.neutral_local[j].rotation, times);
+    const Quat bind = sk.neutral_local[j].rotation;
+    for (size_t k = 0; k < n; ++k) {
+      const double share = std::clamp(1.0 - cut[e][k], 0.0, 1.0);
+      if (!(share < 1.0)) continue;
+      // In the hemisphere of the key it replaces: the track stays
+      // sign-continuous for clients that blend quaternion components.
+      Quat q = bent(bind, rel[e][k], share);
+      if (q.coeffs().dot(it->rotation.values[k].coeffs()) < 0.0) q.coeffs() *= -1.0;
+      it->rotation.values[k] = q;
+      res.removed[e][k] = angle_of(rel[e][k]) * (1.0 - share);
+    }
+  }
+  return res;
+}
+
+}  // namespace rig

@@ -1,0 +1,516 @@
+#include "rig/retarget/clip_transfer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "rig/retarget/clip_transfer_legs.h"
+#include "rig/anatomy/figures.h"
+#include "rig/retarget/own_rig.h"
+#include "rig/model/pose.h"
+#include "rig/model/weld.h"
+
+namespace rig {
+namespace {
+
+Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
+
+// Diagnostics of a per-limb, per-key change (an arm turn, an elbow cut): the
+// largest over all, and the keys where some limb changed.
+void add_largest_per_key(const std::vector<std::vector<double>>& per_limb, size_t keys, double& largest, int& changed) {
+  for (size_t k = 0; k < keys; ++k) {
+    double most = 0.0;
+    for (const std::vector<double>& v : per_limb) most = std::max(most, k < v.size() ? v[k] : 0.0);
+    largest = std::max(largest, most);
+    changed += most > 0.0 ? 1 : 0;
+  }
+}
+
+// The retargeted clip's key times: the longest track's (retarget samples
+// every animated track at the same times).
+std::vector<double> key_times(const Clip& clip) {
+  const std::vector<double>* best = nullptr;
+  for (const JointTracks& jt : clip.tracks) {
+    for (const std::vector<double>* t : {&jt.rotation.times, &jt.translation.times})
+      if (!best || t->size() > best->size()) best = t;
+  }
+  return best ? *best : std::vector<double>{};
+}
+
+template <typename T>
+Track<T> trim_track(const Track<T>& tr, double start) {
+  if (tr.times.size() <= 1) return tr;
+  Track<T> out;
+  out.interpolation = tr.interpolation == Interpolation::kStep ? Interpolation::kStep : Interpolation::kLinear;
+  out.times.push_back(0.0);
+  out.values.push_back(sample(tr, start));
+  for (double t : tr.times) {
+    if (t <= start) continue;
+    out.times.push_back(t - start);
+    out.values.push_back(sample(tr, t));
+  }
+  return out;
+}
+
+// First two distinct key times of the clip, or false.
+bool first_two_keys(const Clip& clip, double& t0, double& t1) {
+  bool found = false;
+  for (const JointTracks& jt : clip.tracks) {
+    for (const std::vector<double>* t : {&jt.rotation.times, &jt.translation.times}) {
+      if (t->size() < 2) continue;
+      if (!found || (*t)[0] < t0 || ((*t)[0] == t0 && (*t)[1] < t1)) {
+        t0 = (*t)[0];
+        t1 = (*t)[1];
+        found = true;
+      }
+    }
+  }
+  return found && t1 > t0;
+}
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
+  const size_t i = static_cast<size_t>(pos);
+  const double f = pos - static_cast<double>(i);
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+}  // namespace
+
+double first_key_time(const Clip& clip, const std::vector<char>& skip) {
+  double t = std::numeric_limits<double>::infinity();
+  for (const JointTracks& jt : clip.tracks) {
+    if (jt.joint >= 0 && jt.joint < static_cast<int>(skip.size()) && skip[static_cast<size_t>(jt.joint)]) continue;
+    for (const std::vector<double>* times : {&jt.rotation.times, &jt.translation.times, &jt.scale.times})
+      if (!times->empty()) t = std::min(t, times->front());
+  }
+  return std::isfinite(t) && t > 0.0 && t < clip.duration ? t : 0.0;
+}
+
+bool starts_with_bind_pose(const Skeleton& sk, const Clip& clip) {
+  double t0 = 0, t1 = 0;
+  if (!first_two_keys(clip, t0, t1)) return false;
+  std::vector<Transform> a = sk.neutral_local, b = sk.neutral_local;
+  apply_clip(clip, t0, a);
+  apply_clip(clip, t1, b);
+  double scale = 0;  // a length to judge translations by
+  for (const Mat4& m : sk.bind_world) scale = std::max(scale, position(m).norm());
+  double jump = 0;
+  for (int j = 0; j < sk.size(); ++j) {
+    if (a[j].rotation.angularDistance(sk.neutral_local[j].rotation) > 1e-3) return false;
+    // A root may stand anywhere: mocap records its T-pose frame where the
+    // performer starts, not at the rest position.
+    if (sk.parents[j] < 0) continue;
+    if ((a[j].translation - sk.neutral_local[j].translation).norm() > 1e-4 * std::max(scale, 1e-12)) return false;
+    jump = std::max(jump, a[j].rotation.angularDistance(b[j].rotation));
+  }
+  return jump > 0.1;
+}
+
+Clip trim_clip_start(const Clip& clip, double start) {
+  Clip out;
+  out.name = clip.name;
+  out.duration = std::max(0.0, clip.duration - start);
+  for (const JointTracks& jt : clip.tracks) {
+    JointTracks t;
+    t.joint = jt.joint;
+    t.translation = trim_track(jt.translation, start);
+    t.rotation = trim_track(jt.rotation, start);
+    t.scale = trim_track(jt.scale, start);
+    out.tracks.push_back(std::move(t));
+  }
+  return out;
+}
+
+double reference_floor(const Character& ch, const GroundingOptions& opt) {
+  return reference_floor(ch, ch.has_skin() ? sample_support(ch, opt) : SupportPoints{}, opt);
+}
+
+double reference_floor(const Character& ch, const SupportPoints& s, const GroundingOptions& opt) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double floor = kInf;
+  if (ch.has_skin()) {
+    for (size_t i = 0; i < s.vertices.size(); ++i) {
+      if (s.tail[i] && !opt.count_tail) continue;
+      floor = std::min(floor, ch.mesh.positions[s.vertices[i]].y());
+    }
+    if (floor < kInf) return floor;
+  }
+  const Skeleton& sk = ch.skeleton;
+  for (int j = 0; j < sk.size() && j < static_cast<int>(sk.roles.size()); ++j)
+    if (sk.roles[j].part == BodyPart::kFoot || sk.roles[j].part == BodyPart::kToe)
+      floor = std::min(floor, position(sk.bind_world[j]).y());
+  if (floor < kInf) return floor;
+  for (int j = 0; j < sk.size(); ++j) floor = std::min(floor, position(sk.bind_world[j]).y());
+  return floor < kInf ? floor : 0.0;
+}
+
+namespace {
+
+// Every index `prepared` holds is inside `target` (a support prepared for
+// another character must never index past this one's mesh or skeleton).
+bool fits(const TargetSupport& prepared, const Character& target) {
+  const int joints = target.skeleton.size();
+  const int nv = std::min(target.mesh.vertex_count(), static_cast<int>(target.skin.influences.size()));
+  if (prepared.groups.start.size() != (target.has_skin() ? static_cast<size_t>(joints) + 1 : 0)) return false;
+  if (prepared.soles.size() != find_legs(target.skeleton).size()) return false;
+  for (int v : prepared.support.vertices)
+    if (v < 0 || v >= nv) return false;
+  for (const std::vector<SolePoint>& leg : prepared.soles)
+    for (const SolePoint& p : leg) {
+      if (p.joint < 0 || p.joint >= joints) return false;
+      for (const Influence& in : p.influences)
+        if (in.joint < 0 || in.joint >= joints) return false;
+    }
+  for (const ArmSkin& a : prepared.arms) {
+    if (a.upper_arm < 0 || a.upper_arm >= joints || a.other_upper_arm >= joints) return false;
+    for (int v : a.vertices)
+      if (v < 0 || v >= nv) return false;
+  }
+  for (const TailSkin& t : prepared.tails) {
+    if (t.root < 0 || t.root >= joints || t.tip < 0 || t.tip >= joints) return false;
+    for (int v : t.vertices)
+      if (v < 0 || v >= nv) return false;
+  }
+  return true;
+}
+
+// The runs of true samples of a mask, as phases.
+std::vector<ContactPhase> phases_of(const std::vector<bool>& mask) {
+  std::vector<ContactPhase> out;
+  for (int k = 0; k < static_cast<int>(mask.size()); ++k) {
+    if (!mask[k]) continue;
+    if (!out.empty() && out.back().last == k - 1) out.back().last = k;
+    else out.push_back({k, k});
+  }
+  return out;
+}
+
+// Per target leg (find_legs order): the contact phases of the source leg on
+// the same side (and front or hind), detected on the source clip against its
+// own floor. Empty when some target leg has no such source leg, or that leg
+// never stands.
+std::vector<std::vector<ContactPhase>> source_contacts(const Character& source, const Clip& clip,
+                                                       const Skeleton& target, std::span<const double> times,
+                                                       const ContactOptions& contact) {
+  LimbContactOptions so;
+  so.contact = contact;
+  // The captured feet stood on the source's own floor: a short low and still
+  // run is a real stance (a run's, at 30 Hz, may be two samples), not noise.
+  so.contact.min_duration = 0.0;
+  so.floor_y = reference_floor(source, SupportPoints{}, GroundingOptions{});  // joint soles: a relative floor
+  const std::vector<std::vector<ContactPhase>> phases = detect_own_floor_contacts(source.skeleton, clip, times, so);
+  const std::vector<Leg> from = find_legs(source.skeleton), onto = find_legs(target);
+  if (phases.size() != from.size() || onto.size() != from.size()) return {};
+  std::vector<std::vector<ContactPhase>> out;
+  for (const Leg& d : onto) {
+    const auto s = std::find_if(from.begin(), from.end(),
+                                [&](const Leg& l) { return l.side == d.side && l.front == d.front; });
+    if (s == from.end()) return {};
+    out.push_back(phases[static_cast<size_t>(s - from.begin())]);
+    // A source foot that never stands (an acrobatic clip whose feet slide or
+    // stay in the air) says nothing about the target's: not trusted.
+    if (out.back().empty()) return {};
+  }
+  return out;
+}
+
+// Per leg: the samples in a phase of `a` or of `b` (legs past b's: a's).
+std::vector<std::vector<ContactPhase>> union_phases(const std::vector<std::vector<ContactPhase>>& a,
+                                                    const std::vector<std::vector<ContactPhase>>& b, int n) {
+  std::vector<std::vector<ContactPhase>> out;
+  for (size_t li = 0; li < a.size(); ++li) {
+    std::vector<bool> mask = contact_mask(a[li], n);
+    if (li < b.size())
+      for (const ContactPhase& ph : b[li])
+        for (int k = std::max(0, ph.first); k <= std::min(ph.last, n - 1); ++k) mask[static_cast<size_t>(k)] = true;
+    out.push_back(phases_of(mask));
+  }
+  return out;
+}
+
+}  // namespace
+
+TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
+                                     const TransferOptions& opt) {
+  TargetSupport t;
+  // The floor the feet are aligned and pinned to is the body's (tail
+  // excluded) in every run: count_tail only switches grounding's own minima,
+  // so a tail-counted run differs from a tail-excluded one by the tail's
+  // effect on the lift alone. count_tail does not change S itself.
+  GroundingOptions body_floor = opt.grounding;
+  body_floor.count_tail = false;
+  if (target.has_skin()) {
+    t.groups = group_by_dominant_joint(target);
+    t.support = sample_support(target, t.groups, body_floor);
+  }
+  t.floor_y = reference_floor(target, t.support, body_floor);
+  // What the arm carries (a sword under the hand) stays out of the floor
+  // with it: the Bunny's and demon's weapons went 0.4-0.55 m under it.
+  if ((opt.arms_above_floor || opt.elbows_within_skin) && target.has_skin()) t.arms = arm_skins(target, {});
+  if (opt.elbows_within_skin) t.elbows = elbow_skins(target, t.arms);
+  if (opt.tails_above_floor && target.has_skin()) t.tails = tail_skins(target);
+  t.several_characters = several_figures_reason(target.skeleton, skinned_figures(target, target_cal.roles));
+  for (const Leg& leg : find_legs(target.skeleton))
+    t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
+                                                           opt.sole_band * target_cal.leg_length,
+                                                           opt.sole_points_per_joint,
+                                                           opt.grounding.contact_shin_fraction)
+                                        : joint_sole_points(target.skeleton, leg, t.floor_y));
+  return t;
+}
+
+TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
+                             const Character& target, const Calibration& target_cal, const TransferOptions& opt) {
+  if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
+    return transfer_clip(source, clip, source_cal, target, target_cal, TargetSupport{}, opt);  // the error
+  return transfer_clip(source, clip, source_cal, target, target_cal, prepare_target_support(target, target_cal, opt),
+                       opt);
+}
+
+TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
+                             const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
+                             const TransferOptions& opt) {
+  TransferResult r;
+  auto fail = [&](Status::Code code, std::string message) {
+    r.status = Status::Error(code, std::move(message));
+    r.clip = Clip{};
+    return r;
+  };
+  if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
+    return fail(Status::Code::kBadData, "transfer: calibration does not match its skeleton");
+  if (!fits(prepared, target))
+    return fail(Status::Code::kBadData, "transfer: the target support was prepared for another character");
+  if (!(opt.sample_rate > 0 && std::isfinite(opt.sample_rate)))
+    return fail(Status::Code::kBadData, "transfer: sample rate must be positive and finite");
+  if (source_cal.hips < 0 || target_cal.hips < 0)
+    return fail(Status::Code::kBadData,
+                std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
+  // One character per target: a file holding a rider and its horse would
+  // have its legs paired across both (read once, prepare_target_support).
+  if (!prepared.several_characters.empty())
+    return fail(Status::Code::kBadData,
+                "transfer: the target holds " + prepared.several_characters + ": retarget onto one character per file");
+  for (const Role& ro : source_cal.roles) r.diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  for (const Role& ro : target_cal.roles) r.diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  if (r.diagnostics.target_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found on the target");
+  if (r.diagnostics.source_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found in the source clip's skeleton");
+  if (r.diagnostics.source_legs != r.diagnostics.target_legs)
+    return fail(Status::Code::kBadData, "transfer: the source has " + std::to_string(r.diagnostics.source_legs) +
+                                            " legs, the target " + std::to_string(r.diagnostics.target_legs) +
+                                            ": cannot map the clip leg for leg");
+  if (map_joints_by_role(source_cal, target_cal).size() < 2)
+    return fail(Status::Code::kBadData, "transfer: source and target share no body roles besides the hips");
+
+  if (opt.copy_own_rig_clips) {
+    const std::vector<int> same = own_rig_joints(source.skeleton, target.skeleton, opt.own_rig);
+    if (!same.empty()) {
+      r.clip = copy_own_rig_clip(source.skeleton, clip, target.skeleton, same);
+      if (r.clip.tracks.empty()) return fail(Status::Code::kBadData, "transfer: copying the clip gave no tracks");
+      r.times = key_times(r.clip);
+      r.lift.assign(r.times.size(), 0.0);
+      r.floor_y = prepared.floor_y;
+      r.diagnostics.own_rig_joints = static_cast<int>(std::count_if(same.begin(), same.end(), [](int s) { return s >= 0; }));
+      r.limbs_note = "the clip's own rig: copied as authored";
+      return r;
+    }
+  }
+
+  // The clip as a player shows it: a channel it leaves alone holds the
+  // source file's node value (glTF and FBX players), not the bind pose. The
+  // T-Rex's walk leaves its spine's root joint alone, stored 25 deg off its
+  // bind: evaluated from the bind pose, its whole neck and head went half
+  // a metre off the artist's (a rig family's other member inherits that).
+  Clip played, trimmed;
+  const Clip* input = &clip;
+  if (opt.hold_source_node_pose) {
+    std::vector<int> itself(static_cast<size_t>(source.skeleton.size()));
+    for (int j = 0; j < source.skeleton.size(); ++j) itself[static_cast<size_t>(j)] = j;
+    played = copy_own_rig_clip(source.skeleton, clip, source.skeleton, itself);
+    if (!played.tracks.empty()) input = &played;
+  }
+  if (opt.skip_leading_bind_pose && starts_with_bind_pose(source.skeleton, clip)) {  // the keys as authored
+    double t0 = 0, t1 = 0;
+    first_two_keys(clip, t0, t1);
+    r.start_time = t1;
+    trimmed = trim_clip_start(*input, t1);
+    input = &trimmed;
+  } else if (const double t0 = first_key_time(clip); t0 > 0.0) {
+    // Keys from t0 on (an exporter that kept the clip's frame range): the
+    // time before them only holds the first pose; the clip starts at t0.
+    r.start_time = t0;
+    trimmed = trim_clip_start(*input, t0);
+    input = &trimmed;
+  }
+  if (opt.joints_by_name)
+    r.diagnostics.joints_by_name = static_cast<int>(
+        map_joints_by_name(source_cal, target_cal, map_joints_by_role(source_cal, target_cal)).size());
+  Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate, opt.joints_by_name);
+  if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
+  r.times = key_times(out);
+  // Legs whose bind shape is not the source's (a detached foot, a bent
+  // digitigrade leg) follow the source's ankles rather than its rotations:
+  // with kAuto on any rig, with kAutoQuadrupeds (the default) on four legs
+  // only (legs pair by side and end; six would pair ambiguously).
+  {
+    bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
+    const bool quadrupeds = r.diagnostics.target_legs == 4;  // the source's count, checked above
+    if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto ||
+        (opt.legs_by_ankle == TransferOptions::LegDrive::kAutoQuadrupeds && quadrupeds)) {
+      const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);
+      // A detached paw follows the source's own detached foot (retarget
+      // keeps it as far off its shin as the source's is): only a source
+      // whose foot rides on its shin leaves the paw to the ankle drive.
+      for (const Leg& d : dl) {
+        bool paired_detached = false;
+        for (const Leg& s : sl)
+          if (s.side == d.side && s.front == d.front) {
+            paired_detached |= s.detached_foot;
+            if (std::abs(straightness(target.skeleton, d) - straightness(source.skeleton, s)) > opt.straightness_tolerance)
+              by_ankle = true;
+          }
+        by_ankle |= d.detached_foot && !paired_detached;
+      }
+    }
+    if (by_ankle) r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, *input, target.skeleton, r.times, out);
+  }
+  const int n = static_cast<int>(r.times.size());
+  // Floor and sole points of the target's feet (its mesh when it has one):
+  // prepared once per character (prepare_target_support).
+  r.floor_y = prepared.floor_y;
+  r.lift.assign(n, 0.0);
+  const Skeleton& sk = target.skeleton;
+  const int hips = target_cal.hips;
+  LimbContactOptions lo = opt.limbs;
+  lo.floor_y = r.floor_y;
+  lo.sole_points = prepared.soles;
+
+  // Stance from the source's own feet on its own floor, leg for leg: the
+  // captured foot stood there, whatever shape the target's foot is (a long
+  // foot carrying a human toe-off dips under the floor in swing, and the
+  // target-side test would hold it as stance).
+  std::vector<std::vector<ContactPhase>> source_phases;
+  if (opt.contacts_from_source) source_phases = source_contacts(source, *input, sk, r.times, opt.limbs.contact);
+  const bool phases_from_source = !source_phases.empty();
+
+  // Floor alignment: the source's stance level onto the target's floor.
+  if (opt.align_floor && phases_from_source) {
+    const std::vector<std::vector<double>> clear = sole_clearances(sk, out, r.times, lo);
+    std::vector<double> stance;
+    for (size_t li = 0; li < clear.size() && li < source_phases.size(); ++li)
+      for (const ContactPhase& ph : source_phases[li])
+        for (int k = ph.first; k <= ph.last && k < static_cast<int>(clear[li].size()); ++k)
+          stance.push_back(clear[li][k]);
+    if (!stance.empty()) {
+      const double level = quantile(stance, opt.floor_quantile);
+      // Never lowered less than the reach of every foot that will be pinned
+      // allows: the source's stance and where the target's own foot then
+      // stands low and still (below: the pinning's own test, on the floor
+      // this level gives; a clip whose source feet slide while standing, the
+      // target's straight legs at rest), or those legs would hover.
+      LimbContactOptions resting = lo;
+      resting.floor_y += level;
+      resting.contact.under_floor_is_contact = false;
+      const std::vector<std::vector<ContactPhase>> pinned =
+          union_phases(source_phases, detect_leg_contacts(sk, out, r.times, resting), n);
+      const double reach = source_leg_reach(source.skeleton, *input, r.times);
+      r.floor_alignment = std::max(level, lowest_reaching_alignment(sk, out, r.times, pinned, clear, reach));
+      add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
+    }
+  } else if (opt.align_floor) {
+    // Twice the pinning height band: the stance sole height itself varies by
+    // a few cm with the foot's roll when source and target feet differ.
+    LimbContactOptions wide = lo;
+    wide.contact.max_height *= 2.0;
+    const std::vector<double> stance = stance_clearances(sk, out, r.times, wide);
+    if (!stance.empty()) {
+      // Ankle-driven legs carry the source's sole roll on another foot
+      // shape: their stance heights spread, and the median is the level.
+      r.floor_alignment = quantile(stance, r.diagnostics.legs_by_ankle > 0 ? 0.5 : opt.floor_quantile);
+      add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
+    }
+  }
+
+  // Contact phases on the floor-aligned clip, before the lift: body grounding
+  // leaves a foot to the limb solver (E) only in these phases, and limb
+  // reconciliation pins exactly these (not phases re-detected after the lift).
+  // Detected also with reconcile_limbs off, so that switch never changes the
+  // hips track (the output then differs only in the legs).
+  if (phases_from_source) {
+    // Plus where the target's own foot is low and still on the aligned clip
+    // (a stand the source's test missed: a landing foot still settling at
+    // the clip's end); its swinging toes under the floor are not stance.
+    LimbContactOptions still = lo;
+    still.contact.under_floor_is_contact = false;
+    lo.phases = union_phases(source_phases, detect_leg_contacts(sk, out, r.times, still), n);
+  } else {
+    lo.phases = detect_leg_contacts(sk, out, r.times, lo);
+  }
+  lo.phases_given = true;
+  lo.lift_swing_soles = phases_from_source;
+
+  // Elbows within their skin, before the arms clear the floor (a less bent
+  // elbow moves the hand).
+  if (opt.elbows_within_skin && !prepared.elbows.empty()) {
+    ElbowBendResult er = limit_elbow_bends(target, prepared.elbows, out, r.times, opt.elbows);
+    out = std::move(er.clip);
+    add_largest_per_key(er.removed, r.times.size(), r.diagnostics.max_elbow_cut, r.diagnostics.elbow_cut_keys);
+  }
+  // Arms out of the floor before body grounding, which would otherwise lift
+  // the whole body (stance legs then hovering) for a hand under it.
+  if (opt.arms_above_floor && !prepared.arms.empty()) {
+    ArmClearanceOptions ao = opt.arms;
+    ao.floor_y = r.floor_y;
+    ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, r.times, ao);
+    out = std::move(ar.clip);
+    add_largest_per_key(ar.angle, r.times.size(), r.diagnostics.max_arm_turn, r.diagnostics.arm_turn_keys);
+  }
+  // Body grounding: raise the hips' world y by the smoothed lift.
+  if (opt.ground_body && target.has_skin()) {
+    GroundingOptions g = opt.grounding;
+    g.leg_contact.clear();  // E(t) from the phases above; no legs: E empty
+    // With the source's phases the limb solver also lifts swinging soles out
+    // of the floor, so the feet are its own (in E) at every sample.
+    for (const std::vector<ContactPhase>& ph : lo.phases)
+      g.leg_contact.push_back(phases_from_source ? std::vector<bool>(n, true) : contact_mask(ph, n));
+    if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
+    r.lift = ground_lift(target, prepared.support, out, r.times, g);
+    add_hips_world_y(sk, hips, r.times, r.lift, out);
+  }
+
+  if (opt.reconcile_limbs) {
+    LimbContactResult lr = reconcile_limbs(sk, out, r.times, lo);
+    if (lr.status.ok()) {
+      out = std::move(lr.clip);
+      r.feet = std::move(lr.feet);
+    } else {
+      r.limbs_note = lr.status.message;
+    }
+  }
+  // Tails out of the floor on the final body (they follow the pelvis and
+  // the grounding left them out); no body or foot moves.
+  if (opt.tails_above_floor && !prepared.tails.empty()) {
+    ArmClearanceOptions to = opt.tails;
+    to.floor_y = r.floor_y;
+    ArmClearanceResult tr = keep_tails_above_floor(target, prepared.tails, out, r.times, to);
+    out = std::move(tr.clip);
+    add_largest_per_key(tr.angle, r.times.size(), r.diagnostics.max_tail_turn, r.diagnostics.tail_turn_keys);
+  }
+  for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);
+  for (const FootReport& f : r.feet) {
+    int stance = 0;
+    for (size_t k = 0; k < f.contact.size() && k < f.clearance_after.size(); ++k)
+      if (f.contact[k]) {
+        ++stance;
+        r.diagnostics.max_stance_foot_error = std::max(r.diagnostics.max_stance_foot_error, std::abs(f.clearance_after[k]));
+      }
+    r.diagnostics.stance_keys += stance;
+    r.diagnostics.legs_pinned += stance > 0 ? 1 : 0;
+  }
+  r.clip = std::move(out);
+  return r;
+}
+
+}  // namespace rig

@@ -1,0 +1,515 @@
+// Limb reconciliation: contact phases and the per-sample leg IK pass that
+// pins the feet (the solvers are in leg_ik.cpp, legs and their sole points
+// in leg_soles.cpp).
+#include "rig/retarget/contact/limb_contact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "rig/anatomy/leg_geometry.h"
+#include "rig/retarget/in_place.h"
+#include "rig/anatomy/facing.h"
+#include "rig/model/pose.h"
+#include "rig/anatomy/roles.h"  // hips_joint
+
+namespace rig {
+namespace {
+
+using leg_geometry::knee_offset;
+using leg_geometry::position;
+using leg_geometry::rotation;
+using leg_geometry::smoothstep;
+
+// Horizontal speed of one sole point at sample k (central difference).
+double horizontal_speed(std::span<const double> times, const std::vector<Vec3>& traj, int k) {
+  const int n = static_cast<int>(times.size());
+  const int k0 = std::max(0, k - 1), k1 = std::min(n - 1, k + 1);
+  const double dt = times[k1] - times[k0];
+  Vec3 step = traj[k1] - traj[k0];
+  step.y() = 0.0;
+  return dt > 0 ? step.norm() / dt : 0.0;
+}
+
+// Lowest height above floor_y of a sole point while it is still (horizontal
+// speed within the contact test's, at two samples in a row; the higher of
+// the two); +inf when no point is ever still.
+double lowest_still_height(std::span<const double> times, const std::vector<std::vector<Vec3>>& points,
+                           double floor_y, double leg_length, const ContactOptions& opt) {
+  const int n = static_cast<int>(times.size());
+  const double max_v = opt.max_speed * leg_length;
+  double low = std::numeric_limits<double>::infinity();
+  for (const auto& traj : points) {
+    if (static_cast<int>(traj.size()) != n) continue;
+    // Still at two samples in a row: one slow sample (a landing's turn
+    // point) is no rest.
+    for (int k = 0; k + 1 < n; ++k)
+      if (horizontal_speed(times, traj, k) <= max_v && horizontal_speed(times, traj, k + 1) <= max_v)
+        low = std::min(low, std::max(traj[k].y(), traj[k + 1].y()) - floor_y);
+  }
+  return low;
+}
+
+}  // namespace
+
+std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
+                                                const std::vector<std::vector<Vec3>>& points, double floor_y,
+                                                double leg_length, const ContactOptions& opt) {
+  const int n = static_cast<int>(times.size());
+  std::vector<char> contact(n, 0);
+  const double max_h = opt.max_height * leg_length, max_v = opt.max_speed * leg_length;
+  for (const auto& traj : points) {
+    if (static_cast<int>(traj.size()) != n) continue;
+    for (int k = 0; k < n; ++k) {
+      const double speed = horizontal_speed(times, traj, k);
+      const double h = traj[k].y() - floor_y;
+      // Under the floor is contact whatever the speed: the sole is in the
+      // ground (a landing or toe-off the stillness test would miss).
+      if ((h < 0 && opt.under_floor_is_contact) || (h <= max_h && speed <= max_v)) contact[k] = 1;
+    }
+  }
+  std::vector<ContactPhase> runs;
+  for (int k = 0; k < n; ++k) {
+    if (!contact[k]) continue;
+    if (!runs.empty() && runs.back().last == k - 1) runs.back().last = k;
+    else runs.push_back({k, k});
+  }
+  std::vector<ContactPhase> merged;
+  for (const ContactPhase& r : runs) {
+    if (!merged.empty() && times[r.first] - times[merged.back().last] <= opt.max_gap + 1e-12)
+      merged.back().last = r.last;
+    else merged.push_back(r);
+  }
+  // Short runs are dropped, except at the clip's first or last sample: those
+  // are cut by the clip (a foot still standing when the clip ends).
+  std::vector<ContactPhase> out;
+  for (const ContactPhase& p : merged)
+    if (times[p.last] - times[p.first] >= opt.min_duration - 1e-12 || p.first == 0 || p.last == n - 1)
+      out.push_back(p);
+  return out;
+}
+
+namespace {
+
+struct FootTrack {
+  FootReport report;
+  std::vector<SolePoint> soles;
+  // Per sole point: (joint, weight, point in that joint's frame); one entry
+  // of weight 1 for a rigid point.
+  struct Part {
+    int joint;
+    double weight;
+    Vec3 local;
+  };
+  std::vector<std::vector<Part>> parts;
+  std::vector<std::vector<Vec3>> traj;      // [sole point][sample], world
+  Vec3 world(size_t i, const std::vector<Mat4>& wm) const {
+    Vec3 p = Vec3::Zero();
+    for (const Part& q : parts[i]) p += q.weight * (wm[q.joint] * q.local.homogeneous()).head<3>();
+    return p;
+  }
+};
+
+double leg_length_of(const Skeleton& sk, const Leg& leg) {
+  return (position(sk.bind_world[leg.shin]) - position(sk.bind_world[leg.thigh])).norm() +
+         (position(sk.bind_world[leg.foot]) - position(sk.bind_world[leg.shin])).norm();
+}
+
+double lowest_sole(const FootTrack& f, const std::vector<Mat4>& wm, double floor_y) {
+  double low = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < f.soles.size(); ++i) low = std::min(low, f.world(i, wm).y());
+  return low - floor_y;
+}
+
+// Sole point trajectories and clearances of every leg under the given poses.
+std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& legs,
+                                  const std::vector<std::vector<Mat4>>& world, const LimbContactOptions& opt) {
+  const int n = static_cast<int>(world.size());
+  std::vector<FootTrack> feet(legs.size());
+  for (size_t li = 0; li < legs.size(); ++li) {
+    FootTrack& f = feet[li];
+    f.report.leg = legs[li];
+    f.report.leg_length = leg_length_of(sk, legs[li]);
+    f.soles = li < opt.sole_points.size() && !opt.sole_points[li].empty() ? opt.sole_points[li]
+                                                                         : joint_sole_points(sk, legs[li], opt.floor_y);
+    for (const SolePoint& p : f.soles) {
+      std::vector<FootTrack::Part> parts;
+      double sum = 0;
+      for (const Influence& in : p.influences)
+        if (in.joint >= 0 && in.joint < sk.size() && in.weight > 0) sum += in.weight;
+      for (const Influence& in : p.influences)
+        if (in.joint >= 0 && in.joint < sk.size() && in.weight > 0)
+          parts.push_back({in.joint, in.weight / sum,
+                           (sk.inverse_bind[in.joint] * p.bind_position.homogeneous()).head<3>()});
+      if (parts.empty())
+        parts.push_back({p.joint, 1.0, (sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>()});
+      f.parts.push_back(std::move(parts));
+    }
+    f.traj.assign(f.soles.size(), std::vector<Vec3>(n));
+    for (int k = 0; k < n; ++k) {
+      for (size_t i = 0; i < f.soles.size(); ++i) f.traj[i][k] = f.world(i, world[k]);
+      f.report.clearance_before.push_back(lowest_sole(f, world[k], opt.floor_y));
+    }
+  }
+  return feet;
+}
+
+std::vector<std::vector<Mat4>> poses(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                     std::vector<std::vector<Transform>>* locals_out) {
+  std::vector<std::vector<Mat4>> world(times.size());
+  std::vector<Transform> locals;
+  for (size_t k = 0; k < times.size(); ++k) {
+    locals = sk.neutral_local;
+    apply_clip(clip, times[k], locals);
+    world[k] = local_to_world(sk, locals);
+    if (locals_out) locals_out->push_back(locals);
+  }
+  return world;
+}
+
+}  // namespace
+
+std::vector<double> stance_clearances(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                      const LimbContactOptions& opt) {
+  std::vector<double> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  const auto world = poses(sk, clip, times, nullptr);
+  for (const FootTrack& f : track_feet(sk, legs, world, opt)) {
+    const double own_floor =
+        opt.floor_y + *std::min_element(f.report.clearance_before.begin(), f.report.clearance_before.end());
+    for (const ContactPhase& ph : detect_contact_phases(times, f.traj, own_floor, f.report.leg_length, opt.contact))
+      for (int k = ph.first; k <= ph.last; ++k) out.push_back(f.report.clearance_before[k]);
+  }
+  return out;
+}
+
+std::vector<std::vector<ContactPhase>> detect_leg_contacts(const Skeleton& sk, const Clip& clip,
+                                                           std::span<const double> times,
+                                                           const LimbContactOptions& opt) {
+  std::vector<std::vector<ContactPhase>> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  const auto world = poses(sk, clip, times, nullptr);
+  for (const FootTrack& f : track_feet(sk, legs, world, opt))
+    out.push_back(detect_contact_phases(times, f.traj, opt.floor_y, f.report.leg_length, opt.contact));
+  return out;
+}
+
+std::vector<std::vector<double>> sole_clearances(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                                 const LimbContactOptions& opt) {
+  std::vector<std::vector<double>> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  for (FootTrack& f : track_feet(sk, legs, poses(sk, clip, times, nullptr), opt))
+    out.push_back(std::move(f.report.clearance_before));
+  return out;
+}
+
+std::vector<std::vector<ContactPhase>> detect_own_floor_contacts(const Skeleton& sk, const Clip& clip,
+                                                                 std::span<const double> times,
+                                                                 const LimbContactOptions& opt) {
+  std::vector<std::vector<ContactPhase>> out;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return out;
+  const std::vector<std::vector<Mat4>> world = poses(sk, clip, times, nullptr);
+  const std::vector<FootTrack> feet = track_feet(sk, legs, world, opt);
+  ContactOptions resting = opt.contact;
+  resting.under_floor_is_contact = false;  // a sole under its resting floor is dipping, not standing
+  {
+    // In place, a standing sole slides: low is standing, whatever its speed.
+    std::vector<const std::vector<Vec3>*> soles;
+    double leg_length = 0.0;
+    for (const FootTrack& f : feet) {
+      for (const auto& traj : f.traj) soles.push_back(&traj);
+      leg_length += f.report.leg_length / static_cast<double>(feet.size());
+    }
+    const int hips = hips_joint(sk);
+    std::vector<Vec3> hips_at;
+    for (const auto& wm : world) hips_at.push_back(position(wm[hips >= 0 ? hips : legs.front().thigh]));
+    if (walks_in_place(times, soles, hips_at, leg_length)) {
+      resting.max_speed = std::numeric_limits<double>::infinity();
+      resting.max_height = std::min(resting.max_height, resting.in_place_max_height);
+    }
+  }
+  // The floor is the lowest level a sole point rests at: a toe that bends or
+  // slides under it while moving (a crouch, a landing) is not standing, and
+  // taking its dip for the floor would lift the floor off the real stands.
+  double low = std::numeric_limits<double>::infinity(), dip = low;
+  for (const FootTrack& f : feet) {
+    low = std::min(low, lowest_still_height(times, f.traj, opt.floor_y, f.report.leg_length, resting));
+    for (double c : f.report.clearance_before) dip = std::min(dip, c);
+  }
+  if (!std::isfinite(low)) low = dip;  // no sole ever still: the lowest one
+  if (!std::isfinite(low)) return out;
+  for (const FootTrack& f : feet)
+    out.push_back(detect_contact_phases(times, f.traj, opt.floor_y + low, f.report.leg_length, resting));
+  return out;
+}
+
+std::vector<bool> contact_mask(const std::vector<ContactPhase>& phases, int n) {
+  std::vector<bool> mask(static_cast<size_t>(std::max(0, n)), false);
+  for (const ContactPhase& ph : phases)
+    for (int k = std::max(0, ph.first); k <= std::min(ph.last, n - 1); ++k) mask[static_cast<size_t>(k)] = true;
+  return mask;
+}
+
+LimbContactResult reconcile_limbs(const Skeleton& sk, const Clip& clip, std::span<const double> times,
+                                  const LimbContactOptions& opt) {
+  LimbContactResult res;
+  res.clip = clip;
+  const int n = static_cast<int>(times.size());
+  if (n == 0 || !std::is_sorted(times.begin(), times.end())) {
+    res.status = Status::Error(Status::Code::kBadData, "limb contact: sample times must be ascending and non-empty");
+    return res;
+  }
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty()) {
+    res.status = Status::Error(Status::Code::kBadData, "limb contact: no leg with thigh, shin and foot roles");
+    return res;
+  }
+  const Vec3 forward = facing_from_roles(sk).forward();
+
+  std::vector<std::vector<Transform>> locals;
+  const std::vector<std::vector<Mat4>> world = poses(sk, clip, times, &locals);
+  std::vector<FootTrack> tracks = track_feet(sk, legs, world, opt);
+  std::vector<std::vector<double>> offsets(legs.size(), std::vector<double>(n, 0.0));
+  std::vector<std::vector<char>> onto_floor(legs.size(), std::vector<char>(n, 0));  // swing soles lifted to it
+  std::vector<std::vector<double>> unlifted(legs.size(), std::vector<double>(n, 0.0));  // their offset before the lift
+  for (size_t li = 0; li < legs.size(); ++li) {
+    FootReport& rep = tracks[li].report;
+    if (opt.phases_given) {
+      rep.phases = li < opt.phases.size() ? opt.phases[li] : std::vector<ContactPhase>{};
+      // Indices past the samples are dropped, the rest clamped.
+      std::erase_if(rep.phases, [&](const ContactPhase& ph) { return ph.first < 0 || ph.first > ph.last || ph.first >= n; });
+      for (ContactPhase& ph : rep.phases) ph.last = std::min(ph.last, n - 1);
+    } else {
+      rep.phases = detect_contact_phases(times, tracks[li].traj, opt.floor_y, rep.leg_length, opt.contact);
+    }
+    rep.contact.assign(n, false);
+    rep.weight.assign(n, 0.0);
+    // Inside a phase the lowest sole point goes exactly onto the floor; around
+    // it the offset of the nearest phase edge fades out.
+    for (const ContactPhase& ph : rep.phases) {
+      for (int k = 0; k < n; ++k) {
+        double wt = 0.0, edge_offset = 0.0;
+        if (k >= ph.first && k <= ph.last) {
+          wt = 1.0;
+          edge_offset = -rep.clearance_before[k];
+          rep.contact[k] = true;
+        } else if (opt.blend_time > 0) {
+          const int edge = k < ph.first ? ph.first : ph.last;
+          const double gap = std::abs(times[k] - times[edge]);
+          wt = smoothstep(1.0 - gap / opt.blend_time);
+          edge_offset = -rep.clearance_before[edge];
+        }
+        if (wt > rep.weight[k]) {
+          rep.weight[k] = wt;
+          offsets[li][k] = wt * edge_offset;
+        }
+      }
+    }
+    // Outside the phases the faded pin offset may pull a foot down only as
+    // far as the floor: the edge's offset says nothing about this sample's
+    // height (a foot landing out of contact that body grounding lifted onto
+    // the floor would otherwise be pushed back under it).
+    for (int k = 0; k < n; ++k) {
+      if (rep.contact[k]) continue;
+      if (offsets[li][k] < 0.0) offsets[li][k] = std::min(0.0, std::max(offsets[li][k], -rep.clearance_before[k]));
+      // A swinging sole under the floor (a long foot carrying a pointed
+      // toe) is lifted onto it: the knee bends, the body stays.
+      if (opt.lift_swing_soles && rep.clearance_before[k] + offsets[li][k] < 0.0) {
+        unlifted[li][k] = offsets[li][k];
+        offsets[li][k] = -rep.clearance_before[k];
+        onto_floor[li][k] = 1;
+      }
+    }
+    res.feet.push_back(rep);
+  }
+
+  // IK per sample; legs are disjoint subtrees, so each reads the input pose.
+  std::vector<std::vector<Quat>> keys(legs.size() * 3, std::vector<Quat>(n));
+  // Per hock leg (Leg::bind_knee_offset): the side its knee bends to, in
+  // the thigh's parent frame: the bind knee's to start with, then the last
+  // solved knee's (zero and unused for other legs). A near-straight knee's offset swings round the hip->ankle
+  // line from sample to sample (a human swing carried onto a digitigrade
+  // hock crosses it), and a lift bent to whichever side it had popped the
+  // knee through 90 deg between keys (T-Rex walk.bvh: the body dipped 23 cm
+  // under the floor between them).
+  std::vector<Vec3> knee_side(legs.size(), Vec3::Zero());
+  for (size_t li = 0; li < legs.size(); ++li) {
+    const int p = sk.parents[legs[li].thigh];
+    const Quat parent_bind = rotation(p < 0 ? sk.root_parent_world[legs[li].thigh] : sk.bind_world[p]);
+    knee_side[li] = parent_bind.conjugate() * legs[li].bind_knee_offset;
+  }
+  std::vector<std::vector<Vec3>> foot_moves(legs.size(), std::vector<Vec3>(n));  // detached feet
+  for (int k = 0; k < n; ++k) {
+    std::vector<Transform> out_locals = locals[k];
+    const std::vector<Mat4>& wm = world[k];
+    for (size_t li = 0; li < legs.size(); ++li) {
+      const Leg& leg = legs[li];
+      FootReport& rep = res.feet[li];
+      const double dy = offsets[li][k];
+      const int thigh_parent = sk.parents[leg.thigh];
+      const Quat thigh_parent_rot = rotation(thigh_parent < 0 ? sk.root_parent_world[leg.thigh] : wm[thigh_parent]);
+      // A digitigrade hock is a hinge: solved at every sample from its bind
+      // frames, its knee kept to its side (solve_hinge_leg).
+      const Vec3 side = thigh_parent_rot * knee_side[li];
+      const bool hinge = !leg.bind_knee_offset.isZero();
+      if (dy != 0.0 || hinge) {
+        const Vec3 a = position(wm[leg.thigh]), b = position(wm[leg.shin]), c = position(wm[leg.foot]);
+        // Knees point where the toes do; without a toe, where the character
+        // faced in bind pose, carried by the foot.
+        const Vec3 pole = leg.toe >= 0 ? Vec3(position(wm[leg.toe]) - c)
+                                       : Vec3(rotation(wm[leg.foot]) *
+                                              (rotation(sk.bind_world[leg.foot]).conjugate() * forward));
+        auto parent_rot = [&](int j) {
+          const int p = sk.parents[j];
+          return p < 0 ? rotation(sk.root_parent_world[j]) : rotation(wm[p]);
+        };
+        const Quat q_thigh = rotation(wm[leg.thigh]), q_shin = rotation(wm[leg.shin]);
+        const Quat q_foot = rotation(wm[leg.foot]);
+        // Blended sole skin (heel weighted to the shin) does not move by
+        // exactly the ankle's dy: re-aim by the residual inside a phase and
+        // for a swinging sole lifted onto (or still under) the floor.
+        double aim = dy;
+        bool reached = true;
+        // The best pass is kept (the lowest sole point can switch between
+        // passes, so re-aiming need not converge): inside a phase the
+        // smallest |residual|, for a swing sole the least depth under the floor.
+        double best_score = std::numeric_limits<double>::infinity();
+        Transform best[3];
+        bool best_reached = true;
+        const int leg_joints[3] = {leg.thigh, leg.shin, leg.foot};
+        // The last aims with the sole under and over the floor.
+        struct Bracket {
+          double aim = std::numeric_limits<double>::quiet_NaN();
+          double residual = 0.0;
+        };
+        Bracket under, over;
+        int last_side = -1;  // which of them the last pass replaced
+        const bool lifted = !rep.contact[k] && onto_floor[li][k];
+        for (int pass = 0; pass < 8; ++pass) {
+          TwoBoneSolution sol;
+          if (hinge) {
+            const HingeLegSolution hs = solve_hinge_leg(sk, leg, a, b, c, c + Vec3(0, aim, 0), side);
+            sol.upper = (hs.thigh * q_thigh.conjugate()).normalized();
+            sol.lower = (hs.shin * q_shin.conjugate()).normalized();
+            sol.middle = hs.middle;
+            sol.end = hs.end;
+            sol.reached = hs.reached;
+          } else {
+            sol = solve_two_bone(a, b, c, c + Vec3(0, aim, 0), pole);
+          }
+          reached = sol.reached;
+          out_locals[leg.thigh].rotation = (parent_rot(leg.thigh).conjugate() * sol.upper * q_thigh).normalized();
+          out_locals[leg.shin].rotation =
+              ((sol.upper * parent_rot(leg.shin)).conjugate() * sol.lower * q_shin).normalized();
+          // The foot keeps its animated world rotation in stance: the sole
+          // lands flat as the source placed it, just moved by dy. A hinge
+          // leg's shin is solved from its bind frames, far from the clip's,
+          // so out of stance its foot keeps the clip's ankle bend on the
+          // solved shin instead (kept in world, the T-Rex's run ankles folded
+          // by up to 170 deg against the clip's 63), blended by the pin weight.
+          const Quat foot_world = hinge ? (sol.lower * q_foot).normalized().slerp(rep.weight[k], q_foot) : q_foot;
+          if (leg.detached_foot) {
+            // Its parent is outside the leg: keep the world rotation, move
+            // the joint to the solved ankle.
+            out_locals[leg.foot].rotation = (parent_rot(leg.foot).conjugate() * foot_world).normalized();
+            // Pinned past the chain's reach, it still stands where it is
+            // pinned, as the rig's own IK target does (the leg points at it,
+            // the skin between shin and foot stretches): a source of the
+            // rig's family puts it there (retarget, clip_transfer).
+            const Vec3 at = reached || !rep.contact[k] ? sol.end : Vec3(c + Vec3(0, aim, 0));
+            const int fp = sk.parents[leg.foot];
+            const Mat4 pw = fp < 0 ? sk.root_parent_world[leg.foot] : wm[fp];
+            out_locals[leg.foot].translation = (pw.inverse() * at.homogeneous()).head<3>();
+          } else {
+            out_locals[leg.foot].rotation = ((sol.lower * parent_rot(leg.foot)).conjugate() * foot_world).normalized();
+          }
+          // Also a swinging sole lifted onto the floor, or one still under
+          // it (lift_swing_soles): shin skin by the ankle turns with the knee.
+          const bool to_floor = rep.contact[k] || onto_floor[li][k];
+          if ((!to_floor && !opt.lift_swing_soles) || !reached) break;
+          const double residual = lowest_sole(tracks[li], local_to_world(sk, out_locals), opt.floor_y);
+          // Under the floor always scores its depth; over it, a sole at its
+          // unlifted aim is as good as it gets.
+          const double score = !to_floor || (lifted && aim <= unlifted[li][k] && residual >= 0.0)
+                                   ? std::max(0.0, -residual)
+                                   : std::abs(residual);
+          if (score < best_score) {
+            best_score = score;
+            for (int r = 0; r < 3; ++r) best[r] = out_locals[leg_joints[r]];
+            best_reached = reached;
+          }
+          if ((!to_floor || (lifted && aim <= unlifted[li][k])) && residual >= 0.0) break;
+          if (std::abs(residual) <= 1e-9 * rep.leg_length) break;
+          // Newton's step (the sole moves about as the ankle does); once
+          // aims under and over the floor are known, false position between
+          // them (Illinois): a foot that turns with its shin tips the sole
+          // further than the ankle moves, and plain steps swung the T-Rex's
+          // run toes from 2.1 m over to 1.7 m under the floor. A swing sole
+          // lifted onto the floor is never pulled below its unlifted aim:
+          // turned with the shin, it may clear the floor by itself.
+          const int floor_side = residual < 0.0 ? 0 : 1;
+          if (floor_side == last_side) (floor_side == 0 ? over : under).residual *= 0.5;  // Illinois: a kept end pulls less
+          last_side = floor_side;
+          (floor_side == 0 ? under : over) = Bracket{aim, residual};
+          double next = aim - residual;
+          if (std::isfinite(under.aim) && std::isfinite(over.aim))
+            next = under.aim - under.residual * (over.aim - under.aim) / (over.residual - under.residual);
+          if (lifted && next < unlifted[li][k]) next = unlifted[li][k];
+          if (next == aim) break;
+          aim = next;
+        }
+        if (std::isfinite(best_score)) {
+          for (int r = 0; r < 3; ++r) out_locals[leg_joints[r]] = best[r];
+          reached = best_reached;
+        }
+        if (!reached) ++rep.unreached;
+        rep.max_correction = std::max(rep.max_correction, std::abs(aim));
+      }
+      if (hinge) {
+        // The side the knee now bends to, for the next sample.
+        const std::vector<Mat4> solved = local_to_world(sk, out_locals);
+        const Vec3 a = position(solved[leg.thigh]), b = position(solved[leg.shin]);
+        const Vec3 off = knee_offset(a, b, position(solved[leg.foot]));
+        if (off.norm() >= kBentKneeFraction * (b - a).norm()) knee_side[li] = thigh_parent_rot.conjugate() * off;
+      }
+      foot_moves[li][k] = out_locals[leg.foot].translation;
+      const int joints[3] = {leg.thigh, leg.shin, leg.foot};
+      for (int r = 0; r < 3; ++r) {
+        Quat q = out_locals[joints[r]].rotation;
+        if (k > 0 && keys[li * 3 + r][k - 1].coeffs().dot(q.coeffs()) < 0) q.coeffs() = -q.coeffs();
+        keys[li * 3 + r][k] = q;
+      }
+    }
+    const std::vector<Mat4> after = local_to_world(sk, out_locals);
+    for (size_t li = 0; li < legs.size(); ++li) res.feet[li].clearance_after.push_back(lowest_sole(tracks[li], after, opt.floor_y));
+  }
+
+  // Write thigh/shin/foot rotation tracks; every other track stays as it was.
+  for (size_t li = 0; li < legs.size(); ++li) {
+    const int joints[3] = {legs[li].thigh, legs[li].shin, legs[li].foot};
+    for (int r = 0; r < 3; ++r) {
+      auto it = std::find_if(res.clip.tracks.begin(), res.clip.tracks.end(),
+                             [&](const JointTracks& jt) { return jt.joint == joints[r]; });
+      if (it == res.clip.tracks.end()) {
+        res.clip.tracks.push_back(JointTracks{});
+        it = res.clip.tracks.end() - 1;
+        it->joint = joints[r];
+      }
+      it->rotation.times.assign(times.begin(), times.end());
+      it->rotation.values = keys[li * 3 + r];
+      it->rotation.interpolation = Interpolation::kLinear;
+      if (r == 2 && legs[li].detached_foot) {
+        it->translation.times.assign(times.begin(), times.end());
+        it->translation.values = foot_moves[li];
+        it->translation.interpolation = Interpolation::kLinear;
+      }
+    }
+  }
+  return res;
+}
+
+}  // namespace rig
