@@ -43,11 +43,19 @@ rig::Character fixture(const std::string& name) {
   return c;
 }
 
-// Runs `harness ARGS...` through the command's own CLI node.
+// The canonical clips on the canonical skeleton (`harness fixture clips`).
+rig::Character clip_source() {
+  rig::Character c;
+  std::string error;
+  EXPECT_TRUE(fixtures::make_clip_source(fixtures::default_params("tailless"), c, &error)) << error;
+  return c;
+}
+
+// Runs `harness COMMAND ARGS...` through the command's own CLI node.
 int run_command(Command (*add)(CLI::App&), std::vector<std::string> args) {
   CLI::App app{"harness"};
   const Command c = add(app);
-  std::vector<std::string> argv{"harness"};
+  std::vector<std::string> argv{"harness", c.app->get_name()};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<const char*> raw;
   for (const std::string& a : argv) raw.push_back(a.c_str());
@@ -71,7 +79,7 @@ Inputs inputs() {
   in.target_file = scratch("fox_chain.glb");
   in.source_file = scratch("clips.glb");
   EXPECT_TRUE(rig::save_glb(fixed.result.character, in.target_file.string()).ok());
-  EXPECT_TRUE(rig::save_glb(fixture("clips"), in.source_file.string()).ok());
+  EXPECT_TRUE(rig::save_glb(clip_source(), in.source_file.string()).ok());
   // What both paths read: the files, as the command reads them.
   EXPECT_TRUE(rig::load(in.target_file.string(), in.target).ok());
   EXPECT_TRUE(rig::load(in.source_file.string(), in.source).ok());
