@@ -14,7 +14,7 @@
 #include "harness/gate/report_files.h"
 #include "rig/io/safe_write.h"
 #include "harness/gate/runners.h"
-#include "harness/cli/version.h"
+#include "harness/gate/version.h"
 
 namespace harness {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "harness/cli/command.h"
-#include "harness/cli/version.h"
+#include "harness/gate/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"tailrig harness: inspect, fix and measure tail rigs"};

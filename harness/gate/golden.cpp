@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "rig/io/safe_write.h"
-#include "harness/cli/version.h"
+#include "harness/gate/version.h"
 
 namespace harness {
 

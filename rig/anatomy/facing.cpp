@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "rig/anatomy/roles.h"
+#include "rig/anatomy/role_names.h"
 
 namespace rig {
 namespace {
