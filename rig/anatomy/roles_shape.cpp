@@ -27,7 +27,7 @@
 #include <cmath>
 #include <limits>
 
-#include "rig/anatomy/roles.h"
+#include "rig/anatomy/role_names.h"
 #include "rig/anatomy/skin_queries.h"  // dominant_joint
 #include "rig/anatomy/roles_shape.h"
 
