@@ -70,11 +70,10 @@ std::string skin_off_skeleton(const rig::Character& c, const std::vector<char>& 
   return buf;
 }
 
-}  // namespace
-
-rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& a) {
+// Data errors of the input, before anything is read from it: a skinned
+// mesh, a skeleton whose arrays agree, a skin of the mesh's vertex count.
+rig::Status check_input(const rig::Character& c) {
   using rig::Status;
-  a = Analysis{};
   if (!c.has_skin()) return Status::Error(Status::Code::kBadData, "no skinned mesh");
   const int nj = c.skeleton.size();
   if (nj == 0) return Status::Error(Status::Code::kBadData, "no skeleton");
@@ -85,7 +84,14 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   if (c.skin.influences.size() != c.mesh.positions.size()) {
     return Status::Error(Status::Code::kBadData, "skin and mesh disagree in vertex count");
   }
-  rig::Skeleton sk = c.skeleton;  // a copy: roles may be assigned or read below
+  return Status::Ok();
+}
+
+// A copy of the skeleton with roles: the file's when any was assigned, else
+// assigned here (roles may be assigned or read below; the input stays as is).
+rig::Skeleton skeleton_with_roles(const rig::Character& c) {
+  const int nj = c.skeleton.size();
+  rig::Skeleton sk = c.skeleton;
   bool any_role = false;
   if (static_cast<int>(c.skeleton.roles.size()) == nj) {
     for (const auto& r : c.skeleton.roles) any_role |= r.part != rig::BodyPart::kNone;
@@ -94,28 +100,27 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     rig::assign_roles(sk);
     if (static_cast<int>(sk.roles.size()) != nj) sk.roles.assign(nj, rig::Role{});
   }
+  return sk;
+}
 
-  a.height = rig::model_height(c.mesh.positions);
-  if (!(a.height > 0.0) || !std::isfinite(a.height)) {
-    return Status::Error(Status::Code::kBadData, "model height is zero");
-  }
-  // Do no harm: files nothing may be read from, analysed no further (no
-  // regions, the reason in a.refused). One character per analysis (a rider
-  // and its horse would share one pelvis, one H and each other's legs); a
-  // skin that does not sit on its skeleton (an export that lost the mesh's
-  // or the armature's scale: Blender's automatic weights under a scaled
-  // armature wrote a Witch 1/370 of its skeleton) reads as appendages
-  // everywhere.
-  const std::vector<char> deforming = deforming_joints(c.skin, nj);
+// Do no harm: why a file is analysed no further, or empty. One character per
+// analysis (a rider and its horse would share one pelvis, one H and each
+// other's legs); a skin that does not sit on its skeleton (an export that
+// lost the mesh's or the armature's scale: Blender's automatic weights under
+// a scaled armature wrote a Witch 1/370 of its skeleton) reads as appendages
+// everywhere.
+std::string refusal_reason(const rig::Character& c, const rig::Skeleton& sk, const std::vector<char>& deforming,
+                           double height) {
   if (const std::string several = rig::several_figures_reason(sk, rig::skinned_figures(c, sk.roles));
       !several.empty())
-    a.refused = "the file holds " + several + ": one character per file is analysed (export each on its own to fix it)";
-  else
-    a.refused = skin_off_skeleton(c, deforming, a.height);
-  if (!a.refused.empty()) {
-    a.roles = sk.roles;
-    return Status::Ok();
-  }
+    return "the file holds " + several + ": one character per file is analysed (export each on its own to fix it)";
+  return skin_off_skeleton(c, deforming, height);
+}
+
+// The welded mesh, its graph, each welded vertex's distance to the skeleton
+// and the far vertices (SPEC §1.2-1.3); returns the skeleton's segments.
+std::vector<BoneSegment> weld_and_mark_far(const rig::Character& c, const rig::Skeleton& sk,
+                                           const std::vector<char>& deforming, const Params& params, Analysis& a) {
   const double H = a.height;
   a.welded = rig::weld_by_position(c.mesh.positions, c.mesh.triangles, params.weld_fraction * H);
   const int nw = a.welded.count();
@@ -123,13 +128,18 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   for (int w = 0; w < nw; ++w) a.welded_positions[w] = c.mesh.positions[a.welded.representative[w]];
   a.graph = build_graph(nw, a.welded.triangles);
 
-  const auto segments = skeleton_segments(sk, deforming, params.end_extension);
+  auto segments = skeleton_segments(sk, deforming, params.end_extension);
   a.skeleton_distance = distance_field(a.welded_positions, segments);
   a.far.assign(nw, 0);
   for (int w = 0; w < nw; ++w) a.far[w] = a.skeleton_distance[w] > params.far_fraction * H;
-  // The pelvis from the skeleton's shape (body.h): its zone reads as hips and
-  // the hind legs' upper joints as thighs for attachment and classification,
-  // whatever roles the names gave (a quadruped's `BackLeg.L` is no pelvis).
+  return segments;
+}
+
+// The pelvis from the skeleton's shape (body.h): its zone reads as hips and
+// the hind legs' upper joints as thighs for attachment and classification,
+// whatever roles the names gave (a quadruped's `BackLeg.L` is no pelvis).
+// Sets a.body, a.hips and a.roles; false (a.refused set) without legs.
+bool read_pelvis(const std::vector<char>& deforming, rig::Skeleton& sk, Analysis& a) {
   a.body = read_body(sk, deforming);
   // Do no harm: without legs (no thigh at all) there is no pelvis a rigger
   // fell back on, and what protrudes is the body itself (a fish's fin
@@ -138,11 +148,11 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     a.refused = "the skeleton has no legs, so no pelvis a tail could hang from (a fish, a snake, a legless "
                 "prop?): tails and worn items are only rewritten on a legged character";
     a.roles = sk.roles;
-    return Status::Ok();
+    return false;
   }
   // A rump bone a tail may hang from (BodyReading::tail_roots) reads as
   // pelvis too: a tail core cut at its base hangs from it.
-  for (int j = 0; j < nj; ++j) {
+  for (int j = 0; j < sk.size(); ++j) {
     if (a.body.pelvis_zone[j] || a.body.tail_roots[j]) {
       sk.roles[j].part = rig::BodyPart::kHips;
     } else if (a.body.hind_leg_root[j]) {
@@ -151,27 +161,38 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   }
   a.hips = a.body.pelvis >= 0 ? a.body.pelvis : hips_joint(sk, deforming);
   a.roles = sk.roles;
+  return true;
+}
 
+// The welded mesh's shells (connected components) and the largest, the body's.
+void find_shells(Analysis& a) {
+  const int nw = a.welded.count();
   a.shell_count = connected_components(a.graph, std::vector<char>(nw, 1), a.shell_of);
-  {
-    std::vector<int> sizes(a.shell_count, 0);
-    for (int w = 0; w < nw; ++w) ++sizes[a.shell_of[w]];
-    a.body_shell = static_cast<int>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
-  }
+  std::vector<int> sizes(a.shell_count, 0);
+  for (int w = 0; w < nw; ++w) ++sizes[a.shell_of[w]];
+  a.body_shell = static_cast<int>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+}
+
+// The connected parts of far skin, each with its attachment and box.
+std::vector<Region> far_parts(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>& deforming,
+                              const Params& params) {
   std::vector<int> labels;
   const int count = connected_components(a.graph, a.far, labels);
   std::vector<Region> parts(count);
-  for (int w = 0; w < nw; ++w) {
+  for (int w = 0; w < a.welded.count(); ++w) {
     if (labels[w] >= 0) parts[labels[w]].welded.push_back(w);
   }
   for (auto& r : parts) {
     attach(a, sk, deforming, params, r);
-    std::vector<rig::Vec3> pts;
-    for (int v : r.welded) pts.push_back(a.welded_positions[v]);
-    r.box = bounding_box(pts);
+    r.box = bounding_box(positions_of(a, r.welded));
   }
+  return parts;
+}
 
-  // Merge shells at one attachment whose boxes overlap (SPEC §1.7).
+// Merge shells at one attachment whose boxes overlap (SPEC §1.7): the parts
+// become a.regions, in the order of their first part.
+void merge_parts(const std::vector<Region>& parts, const Params& params, Analysis& a) {
+  const int count = static_cast<int>(parts.size());
   std::vector<int> uf(count);
   std::iota(uf.begin(), uf.end(), 0);
   for (int i = 0; i < count; ++i) {
@@ -193,7 +214,11 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     auto& dst = a.regions[merged_id[i]].welded;
     dst.insert(dst.end(), parts[i].welded.begin(), parts[i].welded.end());
   }
-  a.region_of.assign(nw, -1);
+}
+
+// Region ids, sorted welded ids, a.region_of and each region's original vertices.
+void index_regions(const rig::Character& c, Analysis& a) {
+  a.region_of.assign(a.welded.count(), -1);
   for (size_t ri = 0; ri < a.regions.size(); ++ri) {
     Region& r = a.regions[ri];
     r.id = static_cast<int>(ri);
@@ -204,12 +229,11 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     const int ri = a.region_of[a.welded.weld_of[v]];
     if (ri >= 0) a.regions[ri].vertices.push_back(v);
   }
+}
 
-  const Context ctx{c, sk, deforming, segments, params, a.body};
-  for (Region& r : a.regions) evaluate(a, ctx, r);
-
-  // Split fused tails off regions that are no appendage (see find_tail_core);
-  // the rest of the region stays one region and is classified again.
+// Split fused tails off regions that are no appendage (see find_tail_core);
+// the rest of the region stays one region and is classified again.
+void split_fused_tails(const Context& ctx, Analysis& a) {
   const size_t before_split = a.regions.size();
   for (size_t ri = 0; ri < before_split; ++ri) {
     const AppendageClass cls = a.regions[ri].classification.cls;
@@ -233,6 +257,199 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
     evaluate(a, ctx, rest);
     a.regions.push_back(std::move(core));
   }
+}
+
+// Coordinate along a tail (SPEC §3): Dijkstra from the ring, per welded
+// vertex (infinite where not reached).
+// Reading chosen: when the tail is a separate shell (or shells), the
+// part of the shell between its root inside the body and the ring is
+// tail too; g then counts from each shell's root (its vertices deepest
+// in the body), so L is the whole tail length and not only the far part.
+// A tail grown out of the body surface counts from the ring.
+std::vector<double> geodesic_from_root(const Analysis& a, const Params& params, const Region& r) {
+  const int nw = a.welded.count();
+  const double H = a.height;
+  std::vector<char> allowed(nw, 0);
+  for (int v : r.welded) allowed[v] = 1;
+  for (int v : r.ring) allowed[v] = 1;
+  std::vector<int> sources = r.ring;
+  if (!r.on_body) {
+    std::vector<double> deepest(a.shell_count, std::numeric_limits<double>::infinity());
+    for (int v : r.welded) deepest[a.shell_of[v]] = 0.0;  // marks the region's shells
+    for (int w = 0; w < nw; ++w) {
+      const int sh = a.shell_of[w];
+      if (deepest[sh] == std::numeric_limits<double>::infinity()) continue;
+      allowed[w] = 1;
+    }
+    std::vector<double> min_d(a.shell_count, std::numeric_limits<double>::infinity());
+    for (int w = 0; w < nw; ++w) {
+      if (allowed[w])
+        min_d[a.shell_of[w]] = std::min(min_d[a.shell_of[w]], a.skeleton_distance[w]);
+    }
+    sources.clear();
+    for (int w = 0; w < nw; ++w) {
+      if (allowed[w] && a.skeleton_distance[w] <= min_d[a.shell_of[w]] + params.root_band * H) {
+        sources.push_back(w);
+      }
+    }
+  }
+  return geodesic_distance(a.graph, a.welded_positions, sources, allowed);
+}
+
+// Shells not reached from the ring take g of the nearest reached vertex.
+void fill_unreached(const Analysis& a, const Region& r, std::vector<double>& gw) {
+  std::vector<int> reached, unreached;
+  for (int v : r.welded) (std::isfinite(gw[v]) ? reached : unreached).push_back(v);
+  for (int v : unreached) {
+    double best = std::numeric_limits<double>::infinity();
+    double g = 0.0;
+    for (int u : reached) {
+      const double d = (a.welded_positions[u] - a.welded_positions[v]).squaredNorm();
+      if (d < best) {
+        best = d;
+        g = gw[u];
+      }
+    }
+    gw[v] = g;
+  }
+}
+
+// The mesh edges with both ends in the region (welded indices).
+std::vector<std::pair<int, int>> edges_within(const Analysis& a, const Region& r) {
+  std::vector<std::pair<int, int>> region_edges;
+  std::vector<char> in_region(a.welded.count(), 0);
+  for (int v : r.welded) in_region[v] = 1;
+  for (int v : r.welded)
+    for (int u : a.graph.neighbors_of(v))
+      if (u > v && in_region[u]) region_edges.emplace_back(v, u);
+  return region_edges;
+}
+
+// A tail being grown: its points, g along it, its edges and where its chain
+// starts (J0 and the joint it hangs from).
+struct TailGrowth {
+  std::vector<rig::Vec3> pts;                     // the region's welded positions
+  std::vector<double> gw;                         // per welded vertex: g, bind units
+  std::vector<std::pair<int, int>> region_edges;  // welded indices, both ends in the region
+  rig::Vec3 root;                                 // J0
+  int root_joint = -1;
+};
+
+// L, edge step, K and the joints J0..JK of a tail from its g (SPEC §3).
+void grow_chain(const TailGrowth& t, double H, const Params& params, Region& r) {
+  std::vector<double> g_region;
+  for (int v : r.welded) g_region.push_back(t.gw[v]);
+  r.length = percentile(g_region, params.chain.length_percentile);
+  r.edge_step = edge_step_along(t.region_edges, t.gw);
+  r.bones = bone_count(r.length, H, params.chain, r.edge_step);
+  const RootLine line{r.ring_centroid, r.cut_level > 0.0 ? r.root_offset : 0.0};
+  r.joints = chain_joints(t.pts, g_region, t.root, r.length, r.bones, params.chain.smoothing_passes, line);
+}
+
+// Reading chosen (issue 11): a split-off tail's cut ring can lie far
+// along the tail and wrap odd ways (a rat's tail dips near its feet), so
+// the pelvis-zone joint it hangs from is the one nearest its first
+// interior joint on the skin, near its root; g is recounted from it and
+// the chain grown again.
+void rehang_split_tail(const Context& ctx, double H, TailGrowth& t, Region& r) {
+  if (!(r.cut_level > 0.0 && r.joints.size() > 1)) return;
+  // The first joint on the tail's skin (joints on the root line would
+  // lead back to the joint they hang from).
+  size_t first = 1;
+  while (first + 1 < r.joints.size() && first * r.length / r.bones < r.root_offset) ++first;
+  const int better = chain_root(ctx, r.joints[first]);
+  if (better >= 0 && better != t.root_joint) {
+    const double offset = (r.ring_centroid - joint_position(ctx.sk, better)).norm();
+    for (int v : r.welded) t.gw[v] += offset - r.root_offset;
+    r.root_joint = t.root_joint = better;
+    r.root_offset = offset;
+    t.root = joint_position(ctx.sk, better);
+    grow_chain(t, H, ctx.params, r);
+  }
+}
+
+// A tail is a tube (shape.h section_flatness): a region hung from the
+// pelvis whose sections about its chain are flat is a sheet (a
+// loincloth's or a coat's back panel), and nothing of it is rewritten:
+// the rigger's weights stay. True when `r` was found a sheet (and made hair).
+bool reject_sheet(const std::vector<rig::Vec3>& pts, const Params& params, Region& r) {
+  if (r.classification.action == Action::kUnchanged) return false;
+  r.section = section_flatness(pts, r.joints);
+  if (r.section.median <= params.classify.max_section_flatness) return false;
+  r.sheet = true;
+  r.classification = Classification{};
+  r.classification.cls = AppendageClass::kHair;
+  r.reason += "; a sheet, not a tail: its cross-section about the chain is flat (width/thickness " +
+              ratio_text(r.section.median) + " > " + fmt("%.2f", params.classify.max_section_flatness) +
+              ", lower median over " + std::to_string(r.section.segments) + " of its " +
+              std::to_string(r.bones) + " bones), so nothing is rewritten";
+  r.joints.clear();  // no chain is proposed for it
+  r.length = 0.0;
+  r.bones = 0;
+  return true;
+}
+
+// A tail region's chain (SPEC §3): g along it, L, K and its joints, the root
+// skin of a split-off tail, and each vertex's g; nothing for a sheet.
+void grow_tail(const Context& ctx, Analysis& a, Region& r) {
+  const double H = a.height;
+  TailGrowth t;
+  t.pts = positions_of(a, r.welded);
+  t.gw = geodesic_from_root(a, ctx.params, r);
+  // Reading chosen: a split-off tail's cut ring lies partway along the tail
+  // (its root is fused with the trunk skin), so g counts from the joint it
+  // hangs from, the straight line from that joint to the cut ring standing in
+  // for the root; J0 is that joint.
+  t.root = r.ring_centroid;
+  t.root_joint = r.root_joint >= 0 ? r.root_joint : r.attachment;
+  if (r.cut_level > 0.0 && t.root_joint >= 0) {
+    t.root = joint_position(ctx.sk, t.root_joint);
+    r.root_offset = (r.ring_centroid - t.root).norm();
+    for (int v : r.welded) t.gw[v] += r.root_offset;
+  }
+  fill_unreached(a, r, t.gw);
+  t.region_edges = edges_within(a, r);
+  grow_chain(t, H, ctx.params, r);
+  rehang_split_tail(ctx, H, t, r);
+  if (reject_sheet(t.pts, ctx.params, r)) return;
+  if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, ctx.c, ctx.params, ctx.segments, r, t.gw);
+  r.geodesic.reserve(r.vertices.size());
+  for (int v : r.vertices) r.geodesic.push_back(t.gw[a.welded.weld_of[v]]);
+}
+
+}  // namespace
+
+// The composition of detection (SPEC §1): roles, refusals, weld and far
+// vertices, the pelvis, regions of far skin merged and evaluated, fused
+// tails split off, then each tail's chain.
+rig::Status find_appendages(const rig::Character& c, const Params& params, Analysis& a) {
+  using rig::Status;
+  a = Analysis{};
+  if (Status st = check_input(c); !st.ok()) return st;
+  rig::Skeleton sk = skeleton_with_roles(c);
+
+  a.height = rig::model_height(c.mesh.positions);
+  if (!(a.height > 0.0) || !std::isfinite(a.height)) {
+    return Status::Error(Status::Code::kBadData, "model height is zero");
+  }
+  // Do no harm: files nothing may be read from, analysed no further (no
+  // regions, the reason in a.refused).
+  const std::vector<char> deforming = deforming_joints(c.skin, c.skeleton.size());
+  a.refused = refusal_reason(c, sk, deforming, a.height);
+  if (!a.refused.empty()) {
+    a.roles = sk.roles;
+    return Status::Ok();
+  }
+  const auto segments = weld_and_mark_far(c, sk, deforming, params, a);
+  if (!read_pelvis(deforming, sk, a)) return Status::Ok();
+
+  find_shells(a);
+  merge_parts(far_parts(a, sk, deforming, params), params, a);
+  index_regions(c, a);
+
+  const Context ctx{c, sk, deforming, segments, params, a.body};
+  for (Region& r : a.regions) evaluate(a, ctx, r);
+  split_fused_tails(ctx, a);
 
   // Only for the regions that stay (the split evaluates many candidate cores,
   // and this was half of its time at 1 M vertices), before tails take root skin.
@@ -242,129 +459,7 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   }
 
   for (Region& r : a.regions) {
-    if (r.classification.cls != AppendageClass::kTail) continue;
-    std::vector<rig::Vec3> pts;
-    pts.reserve(r.welded.size());
-    for (int v : r.welded) pts.push_back(a.welded_positions[v]);
-    // Coordinate along the tail (SPEC §3): Dijkstra from the ring.
-    // Reading chosen: when the tail is a separate shell (or shells), the
-    // part of the shell between its root inside the body and the ring is
-    // tail too; g then counts from each shell's root (its vertices deepest
-    // in the body), so L is the whole tail length and not only the far part.
-    // A tail grown out of the body surface counts from the ring.
-    std::vector<char> allowed(nw, 0);
-    for (int v : r.welded) allowed[v] = 1;
-    for (int v : r.ring) allowed[v] = 1;
-    std::vector<int> sources = r.ring;
-    if (!r.on_body) {
-      std::vector<double> deepest(a.shell_count, std::numeric_limits<double>::infinity());
-      for (int v : r.welded) deepest[a.shell_of[v]] = 0.0;  // marks the region's shells
-      for (int w = 0; w < nw; ++w) {
-        const int sh = a.shell_of[w];
-        if (deepest[sh] == std::numeric_limits<double>::infinity()) continue;
-        allowed[w] = 1;
-      }
-      std::vector<double> min_d(a.shell_count, std::numeric_limits<double>::infinity());
-      for (int w = 0; w < nw; ++w) {
-        if (allowed[w])
-          min_d[a.shell_of[w]] = std::min(min_d[a.shell_of[w]], a.skeleton_distance[w]);
-      }
-      sources.clear();
-      for (int w = 0; w < nw; ++w) {
-        if (allowed[w] && a.skeleton_distance[w] <= min_d[a.shell_of[w]] + params.root_band * H) {
-          sources.push_back(w);
-        }
-      }
-    }
-    std::vector<double> gw = geodesic_distance(a.graph, a.welded_positions, sources, allowed);
-    // Reading chosen: a split-off tail's cut ring lies partway along the tail
-    // (its root is fused with the trunk skin), so g counts from the joint it
-    // hangs from, the straight line from that joint to the cut ring standing in
-    // for the root; J0 is that joint.
-    rig::Vec3 root = r.ring_centroid;
-    int root_joint = r.root_joint >= 0 ? r.root_joint : r.attachment;
-    if (r.cut_level > 0.0 && root_joint >= 0) {
-      root = joint_position(sk, root_joint);
-      r.root_offset = (r.ring_centroid - root).norm();
-      for (int v : r.welded) gw[v] += r.root_offset;
-    }
-    // Shells not reached from the ring take g of the nearest reached vertex.
-    std::vector<int> reached, unreached;
-    for (int v : r.welded) (std::isfinite(gw[v]) ? reached : unreached).push_back(v);
-    for (int v : unreached) {
-      double best = std::numeric_limits<double>::infinity();
-      double g = 0.0;
-      for (int u : reached) {
-        const double d = (a.welded_positions[u] - a.welded_positions[v]).squaredNorm();
-        if (d < best) {
-          best = d;
-          g = gw[u];
-        }
-      }
-      gw[v] = g;
-    }
-    std::vector<std::pair<int, int>> region_edges;  // welded indices, both ends in the region
-    {
-      std::vector<char> in_region(nw, 0);
-      for (int v : r.welded) in_region[v] = 1;
-      for (int v : r.welded)
-        for (int u : a.graph.neighbors_of(v))
-          if (u > v && in_region[u]) region_edges.emplace_back(v, u);
-    }
-    std::vector<double> g_region;
-    auto grow = [&] {
-      g_region.clear();
-      for (int v : r.welded) g_region.push_back(gw[v]);
-      r.length = percentile(g_region, params.chain.length_percentile);
-      r.edge_step = edge_step_along(region_edges, gw);
-      r.bones = bone_count(r.length, H, params.chain, r.edge_step);
-      const RootLine line{r.ring_centroid, r.cut_level > 0.0 ? r.root_offset : 0.0};
-      r.joints =
-          chain_joints(pts, g_region, root, r.length, r.bones, params.chain.smoothing_passes, line);
-    };
-    grow();
-    // Reading chosen (issue 11): a split-off tail's cut ring can lie far
-    // along the tail and wrap odd ways (a rat's tail dips near its feet), so
-    // the pelvis-zone joint it hangs from is the one nearest its first
-    // interior joint on the skin, near its root; g is recounted from it.
-    if (r.cut_level > 0.0 && r.joints.size() > 1) {
-      // The first joint on the tail's skin (joints on the root line would
-      // lead back to the joint they hang from).
-      size_t first = 1;
-      while (first + 1 < r.joints.size() && first * r.length / r.bones < r.root_offset) ++first;
-      const int better = chain_root(ctx, r.joints[first]);
-      if (better >= 0 && better != root_joint) {
-        const double offset = (r.ring_centroid - joint_position(sk, better)).norm();
-        for (int v : r.welded) gw[v] += offset - r.root_offset;
-        r.root_joint = root_joint = better;
-        r.root_offset = offset;
-        root = joint_position(sk, better);
-        grow();
-      }
-    }
-    // A tail is a tube (shape.h section_flatness): a region hung from the
-    // pelvis whose sections about its chain are flat is a sheet (a
-    // loincloth's or a coat's back panel), and nothing of it is rewritten:
-    // the rigger's weights stay.
-    if (r.classification.action != Action::kUnchanged) {
-      r.section = section_flatness(pts, r.joints);
-      if (!(r.section.median <= params.classify.max_section_flatness)) {
-        r.sheet = true;
-        r.classification = Classification{};
-        r.classification.cls = AppendageClass::kHair;
-        r.reason += "; a sheet, not a tail: its cross-section about the chain is flat (width/thickness " +
-                    ratio_text(r.section.median) + " > " + fmt("%.2f", params.classify.max_section_flatness) +
-                    ", lower median over " + std::to_string(r.section.segments) + " of its " +
-                    std::to_string(r.bones) + " bones), so nothing is rewritten";
-        r.joints.clear();  // no chain is proposed for it
-        r.length = 0.0;
-        r.bones = 0;
-        continue;
-      }
-    }
-    if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, c, params, segments, r, gw);
-    r.geodesic.reserve(r.vertices.size());
-    for (int v : r.vertices) r.geodesic.push_back(gw[a.welded.weld_of[v]]);
+    if (r.classification.cls == AppendageClass::kTail) grow_tail(ctx, a, r);
   }
   return Status::Ok();
 }

@@ -155,19 +155,8 @@ bool has_tag(const Entry& e, const nlohmann::json& tags) {
   return false;
 }
 
-}  // namespace
-
-Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
-  // Inputs: the manifest, the characters folder, the clips.
-  std::string manifest_path;
-  if (Status st = resolve_scenario_file(s, s.raw.value("manifest", "corpus/manifest.json"), manifest_path); !st.ok())
-    return st;
-  std::vector<Entry> entries;
-  if (Status st = load_manifest(manifest_path, entries); !st.ok()) return st;
-  std::string dir;
-  std::vector<std::string> files;
-  if (Status st = list_characters(s, s.raw.value("characters", "assets:characters"), dir, files); !st.ok()) return st;
-  std::vector<ClipSource> clips;
+// The scenario's "clips", each loaded with its source's legs.
+Status load_clips(const Scenario& s, std::vector<ClipSource>& clips) {
   for (const auto& c : s.raw.value("clips", nlohmann::json::array())) {
     ClipSource cs;
     try {
@@ -192,9 +181,14 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     cs.legs = rig::leg_count(cs.source.skeleton);
     clips.push_back(std::move(cs));
   }
-  const double rate = s.raw.value("rate", 30.0);
+  return Status::Ok();
+}
 
-  // Coverage: every file and every fixture has an entry, every entry a subject.
+// Coverage: every file and every fixture has an entry, every entry a
+// subject (failures in `out`); the subjects, in manifest order.
+std::vector<Subject> covered_subjects(const std::vector<Entry>& entries, const std::vector<std::string>& files,
+                                      const std::string& dir, const std::string& manifest_path,
+                                      ScenarioResult& out) {
   for (const auto& f : files)
     if (std::none_of(entries.begin(), entries.end(), [&](const Entry& e) { return e.file == f; }))
       out.failures.push_back("corpus: " + f + " in " + dir + " has no manifest entry (add one to " + manifest_path + ")");
@@ -214,19 +208,25 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
     subjects.emplace_back();
     subjects.back().entry = &e;
   }
-  const int jobs = std::max(1, o.jobs);
+  return subjects;
+}
 
-  // Load every subject (in parallel), then run the checks (in parallel).
-  {
-    std::vector<std::function<void()>> tasks;
-    for (Subject& sub : subjects)
-      tasks.push_back([&dir, &sub, rate] {
-        if (Status st = load_subject(dir, sub); !st.ok()) sub.error = st.message;
-        else if (!sub.character.has_skin()) sub.error = sub.path + ": no skinned mesh";
-        else if (sub.entry->retarget != "skip") sub.retarget = prepare_corpus_target(sub.character, rate);
-      });
-    run_tasks(tasks, jobs);
-  }
+// Loads every subject (in parallel) and prepares its retarget target.
+void load_subjects(const std::string& dir, double rate, int jobs, std::vector<Subject>& subjects) {
+  std::vector<std::function<void()>> tasks;
+  for (Subject& sub : subjects)
+    tasks.push_back([&dir, &sub, rate] {
+      if (Status st = load_subject(dir, sub); !st.ok()) sub.error = st.message;
+      else if (!sub.character.has_skin()) sub.error = sub.path + ": no skinned mesh";
+      else if (sub.entry->retarget != "skip") sub.retarget = prepare_corpus_target(sub.character, rate);
+    });
+  run_tasks(tasks, jobs);
+}
+
+// Runs every subject's checks (in parallel): per subject its parts (roles,
+// fix, strip, then one per clip), empty when it could not be loaded.
+std::vector<std::vector<FileResult>> run_checks(const std::vector<Subject>& subjects,
+                                                const std::vector<ClipSource>& clips, int jobs) {
   std::vector<std::vector<FileResult>> parts(subjects.size());
   std::vector<std::function<void()>> tasks;
   for (size_t i = 0; i < subjects.size(); ++i) {
@@ -248,99 +248,140 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
   // Longest first would balance better, but the order of results never
   // depends on it: each task writes only its own slot.
   run_tasks(tasks, jobs);
+  return parts;
+}
 
-  std::vector<FileResult> results;
-  Tables tables(clips);
+// Counts over every file, for the scenario's metrics.
+struct Tally {
   int failed_checks = 0, known_gaps = 0, pinned_checks = 0, pinned_files = 0, unpinned_files = 0;
-  for (size_t i = 0; i < subjects.size(); ++i) {
-    const Subject& sub = subjects[i];
-    FileResult fr;
-    fr.id = sub.entry->id;
-    if (!sub.error.empty()) {
-      out.failures.push_back(fr.id + ": cannot be examined: " + sub.error);
-      fr.error = sub.error;
+};
+
+// One file's result: its parts merged, its checks judged against the
+// manifest's known gaps (failures and notes into `out`), its numbers into
+// out.metrics when its entry is golden, its table row completed.
+FileResult file_result(const Subject& sub, const std::vector<FileResult>& parts, Tally& tally, ScenarioResult& out) {
+  FileResult fr;
+  fr.id = sub.entry->id;
+  if (!sub.error.empty()) {
+    out.failures.push_back(fr.id + ": cannot be examined: " + sub.error);
+    fr.error = sub.error;
+  }
+  for (const FileResult& part : parts) merge(fr, part);
+  nlohmann::json row = {{"file", sub.entry->file.empty() ? "fixture:" + sub.entry->fixture : sub.entry->file},
+                        {"tags", sub.entry->tags}};
+  row.update(fr.row);
+  fr.row = std::move(row);
+  int failed = 0, gaps_here = 0;
+  for (const Check& c : fr.checks) {
+    // Only entries marked "golden" put their numbers in the metrics the
+    // golden pins; a newly added character is checked (and in the tables)
+    // until someone has inspected it and marked it.
+    if (sub.entry->golden) {
+      ++tally.pinned_checks;
+      if (std::isfinite(c.actual)) out.metrics[fr.id + "." + c.id] = c.actual;
     }
-    for (const FileResult& part : parts[i]) merge(fr, part);
-    nlohmann::json row = {{"file", sub.entry->file.empty() ? "fixture:" + sub.entry->fixture : sub.entry->file},
-                          {"tags", sub.entry->tags}};
-    row.update(fr.row);
-    fr.row = std::move(row);
-    int failed = 0, gaps_here = 0;
-    for (const Check& c : fr.checks) {
-      // Only entries marked "golden" put their numbers in the metrics the
-      // golden pins; a newly added character is checked (and in the tables)
-      // until someone has inspected it and marked it.
-      if (sub.entry->golden) {
-        ++pinned_checks;
-        if (std::isfinite(c.actual)) out.metrics[fr.id + "." + c.id] = c.actual;
-      }
-      const auto gap = std::find_if(sub.entry->known_gaps.begin(), sub.entry->known_gaps.end(),
-                                    [&](const auto& g) { return glob_match(g.first, c.id); });
-      const bool known = gap != sub.entry->known_gaps.end();
-      if (c.pass) {
-        if (known) out.notes.push_back(fr.id + ": known gap now passes, remove it from the manifest: " + c.id);
+    const auto gap = std::find_if(sub.entry->known_gaps.begin(), sub.entry->known_gaps.end(),
+                                  [&](const auto& g) { return glob_match(g.first, c.id); });
+    const bool known = gap != sub.entry->known_gaps.end();
+    if (c.pass) {
+      if (known) out.notes.push_back(fr.id + ": known gap now passes, remove it from the manifest: " + c.id);
+      continue;
+    }
+    if (known) {
+      ++tally.known_gaps, ++gaps_here;
+      out.notes.push_back("known gap: " + check_line(fr.id, c) + " (" + gap->second + ")");
+      continue;
+    }
+    ++failed;
+    out.failures.push_back(check_line(fr.id, c));
+  }
+  for (const auto& [k, v] : fr.metrics.items())
+    if (sub.entry->golden && v.is_number() && std::isfinite(v.get<double>())) out.metrics[fr.id + "." + k] = v;
+  (sub.entry->golden ? tally.pinned_files : tally.unpinned_files)++;
+  tally.failed_checks += failed;
+  fr.row["checks"] = static_cast<int>(fr.checks.size());
+  fr.row["failed"] = failed;
+  fr.row["known_gaps"] = gaps_here;
+  if (!fr.error.empty()) fr.row["error"] = fr.error;
+  for (const auto& n : fr.notes) out.notes.push_back(fr.id + ": " + n);
+  return fr;
+}
+
+// One named failure of issue 11 (an entry of the scenario's "issue_checks"):
+// the checks selected by manifest tag and id, counted into out.metrics, a
+// failure when none is selected or any fails outside the known gaps.
+void check_issue(const nlohmann::json& ic, const std::vector<Subject>& subjects,
+                 const std::vector<FileResult>& results, ScenarioResult& out) {
+  const std::string name = ic.value("name", "");
+  const auto tags = ic.value("tags", nlohmann::json::array());
+  const auto pats = ic.value("checks", nlohmann::json::array());
+  int n = 0, failed = 0, gaps_left = 0;
+  std::string lines;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!has_tag(*subjects[i].entry, tags)) continue;
+    for (const Check& c : results[i].checks) {
+      if (std::none_of(pats.begin(), pats.end(), [&](const auto& p) { return glob_match(p.template get<std::string>(), c.id); }))
         continue;
-      }
-      if (known) {
-        ++known_gaps, ++gaps_here;
-        out.notes.push_back("known gap: " + check_line(fr.id, c) + " (" + gap->second + ")");
+      ++n;
+      if (c.pass) continue;
+      const auto& gaps = subjects[i].entry->known_gaps;
+      if (std::any_of(gaps.begin(), gaps.end(), [&](const auto& g) { return glob_match(g.first, c.id); })) {
+        ++gaps_left;
         continue;
       }
       ++failed;
-      out.failures.push_back(check_line(fr.id, c));
+      lines += "\n      " + check_line(results[i].id, c);
     }
-    for (const auto& [k, v] : fr.metrics.items())
-      if (sub.entry->golden && v.is_number() && std::isfinite(v.get<double>())) out.metrics[fr.id + "." + k] = v;
-    (sub.entry->golden ? pinned_files : unpinned_files)++;
-    failed_checks += failed;
-    fr.row["checks"] = static_cast<int>(fr.checks.size());
-    fr.row["failed"] = failed;
-    fr.row["known_gaps"] = gaps_here;
-    if (!fr.error.empty()) fr.row["error"] = fr.error;
-    for (const auto& n : fr.notes) out.notes.push_back(fr.id + ": " + n);
-    tables.add(fr.row, clips);
-    results.push_back(std::move(fr));
   }
-  out.metrics["files"] = pinned_files;
-  out.metrics["checks"] = pinned_checks;
-  out.metrics["failed_checks"] = failed_checks;  // over every entry, pinned or not
-  out.metrics["known_gaps"] = known_gaps;        // failing checks the manifest lists as known gaps
-  if (unpinned_files)
-    out.notes.push_back(std::to_string(unpinned_files) +
+  out.metrics["issue." + name + ".checks"] = n;
+  out.metrics["issue." + name + ".failed"] = failed;
+  out.metrics["issue." + name + ".known_gaps"] = gaps_left;
+  if (n == 0)
+    out.failures.push_back("issue." + name + ": no check selected (tags " + tags.dump() + "): the check is vacuous");
+  else if (failed)
+    out.failures.push_back("issue." + name + " (" + ic.value("title", "") + "): " + std::to_string(failed) + " of " +
+                           std::to_string(n) + " checks fail:" + lines);
+}
+
+}  // namespace
+
+Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
+  // Inputs: the manifest, the characters folder, the clips.
+  std::string manifest_path;
+  if (Status st = resolve_scenario_file(s, s.raw.value("manifest", "corpus/manifest.json"), manifest_path); !st.ok())
+    return st;
+  std::vector<Entry> entries;
+  if (Status st = load_manifest(manifest_path, entries); !st.ok()) return st;
+  std::string dir;
+  std::vector<std::string> files;
+  if (Status st = list_characters(s, s.raw.value("characters", "assets:characters"), dir, files); !st.ok()) return st;
+  std::vector<ClipSource> clips;
+  if (Status st = load_clips(s, clips); !st.ok()) return st;
+  const double rate = s.raw.value("rate", 30.0);
+
+  std::vector<Subject> subjects = covered_subjects(entries, files, dir, manifest_path, out);
+  const int jobs = std::max(1, o.jobs);
+  // Load every subject (in parallel), then run the checks (in parallel).
+  load_subjects(dir, rate, jobs, subjects);
+  const std::vector<std::vector<FileResult>> parts = run_checks(subjects, clips, jobs);
+
+  std::vector<FileResult> results;
+  Tables tables(clips);
+  Tally tally;
+  for (size_t i = 0; i < subjects.size(); ++i) {
+    results.push_back(file_result(subjects[i], parts[i], tally, out));
+    tables.add(results.back().row, clips);
+  }
+  out.metrics["files"] = tally.pinned_files;
+  out.metrics["checks"] = tally.pinned_checks;
+  out.metrics["failed_checks"] = tally.failed_checks;  // over every entry, pinned or not
+  out.metrics["known_gaps"] = tally.known_gaps;        // failing checks the manifest lists as known gaps
+  if (tally.unpinned_files)
+    out.notes.push_back(std::to_string(tally.unpinned_files) +
                         " manifest entries without \"golden\": true: checked, numbers not pinned by the golden");
 
   // The named failures of issue 11: checks selected by manifest tag and id.
-  for (const auto& ic : s.raw.value("issue_checks", nlohmann::json::array())) {
-    const std::string name = ic.value("name", "");
-    const auto tags = ic.value("tags", nlohmann::json::array());
-    const auto pats = ic.value("checks", nlohmann::json::array());
-    int n = 0, failed = 0, gaps_left = 0;
-    std::string lines;
-    for (size_t i = 0; i < results.size(); ++i) {
-      if (!has_tag(*subjects[i].entry, tags)) continue;
-      for (const Check& c : results[i].checks) {
-        if (std::none_of(pats.begin(), pats.end(), [&](const auto& p) { return glob_match(p.template get<std::string>(), c.id); }))
-          continue;
-        ++n;
-        if (c.pass) continue;
-        const auto& gaps = subjects[i].entry->known_gaps;
-        if (std::any_of(gaps.begin(), gaps.end(), [&](const auto& g) { return glob_match(g.first, c.id); })) {
-          ++gaps_left;
-          continue;
-        }
-        ++failed;
-        lines += "\n      " + check_line(results[i].id, c);
-      }
-    }
-    out.metrics["issue." + name + ".checks"] = n;
-    out.metrics["issue." + name + ".failed"] = failed;
-    out.metrics["issue." + name + ".known_gaps"] = gaps_left;
-    if (n == 0)
-      out.failures.push_back("issue." + name + ": no check selected (tags " + tags.dump() + "): the check is vacuous");
-    else if (failed)
-      out.failures.push_back("issue." + name + " (" + ic.value("title", "") + "): " + std::to_string(failed) + " of " +
-                             std::to_string(n) + " checks fail:" + lines);
-  }
+  for (const auto& ic : s.raw.value("issue_checks", nlohmann::json::array())) check_issue(ic, subjects, results, out);
   out.metrics["table"] = tables.table;
   out.metrics["files_table"] = tables.files;
   if (!tables.retarget["rows"].empty()) out.metrics["retarget_table"] = tables.retarget;
