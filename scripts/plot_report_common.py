@@ -11,8 +11,7 @@ matplotlib.use("Agg")  # before pyplot: headless, and the same PNG bytes on ever
 # The other plot_report_* modules take plt from here, so the backend is set first.
 import matplotlib.pyplot as plt  # noqa: E402
 
-TORN_HIGH = 1.5  # SPEC §7: ratio above this counts as torn (stretched)
-TORN_LOW = 0.67  # SPEC §7: ratio below this counts as torn (crushed)
+from stretch_thresholds import TORN_HIGH, TORN_LOW  # noqa: E402,F401  (re-exported to the plot modules)
 DPI = 110
 
 # Fixed colours so a variant looks the same in every figure.

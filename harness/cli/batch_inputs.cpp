@@ -21,10 +21,7 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool has_character_extension(const fs::path& p) {
-  static const std::set<std::string> kExtensions = {".glb", ".gltf", ".fbx", ".dae"};
-  return kExtensions.count(lower(p.extension().string())) > 0;
-}
+bool has_character_extension(const fs::path& p) { return rig::is_character_format(rig::format_of_path(p.string())); }
 
 Status bad(const std::string& m) { return Status::Error(Status::Code::kBadData, m); }
 

@@ -133,7 +133,7 @@ set_tests_properties(cli_fix_prop_says_why PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME cli_fix_no_tail_leaves_tail
   COMMAND sh -c "h=\"$<TARGET_FILE:harness>\"; \"$h\" fixture fox --density 0.5 --out \"${work}/fox_no_tail.glb\" >/dev/null || exit 1; out=$(\"$h\" fix \"${work}/fox_no_tail.glb\" --no-tail --out \"${work}/fox_no_tail_fixed.glb\") || exit 1; echo \"$out\"; echo \"$out\" | grep -q ', 0 chain, 0 rigid' || { echo 'the tail was rewritten'; exit 1; }; echo \"$out\" | grep -q 'tail .*switched off for this fix' || { echo 'no reason for the tail left alone'; exit 1; }")
 
-# A quadruped built facing +X (rig/facing.h): info reads its facing and its
+# A quadruped built facing +X (rig/anatomy/facing.h): info reads its facing and its
 # pelvis, strip-tail then fix grows one chain, the bake's hips frame faces +X
 # and the file is valid (was: 0 chains, hips on the chest).
 add_test(NAME cli_turned_wolf_fix_bake_valid

@@ -3,22 +3,19 @@
 #include <cctype>
 
 namespace rig {
-namespace {
 
-std::string lower(std::string_view s) {
+std::string lowercase(std::string_view s) {
   std::string o(s);
   for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return o;
 }
-
-}  // namespace
 
 // "LeftUpLeg" -> left up leg; "thigh_l" -> thigh l; "UpperLeg.L" -> upper leg l.
 std::vector<std::string> name_tokens(std::string_view s) {
   std::vector<std::string> out;
   std::string cur;
   auto flush = [&] {
-    if (!cur.empty()) out.push_back(lower(cur)), cur.clear();
+    if (!cur.empty()) out.push_back(lowercase(cur)), cur.clear();
   };
   for (size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -40,7 +37,7 @@ std::vector<std::string> name_tokens(std::string_view s) {
 }
 
 bool name_has_token(std::string_view name, std::string_view token) {
-  const std::string want = lower(token);
+  const std::string want = lowercase(token);
   for (const std::string& t : name_tokens(name))
     if (t == want) return true;
   return false;

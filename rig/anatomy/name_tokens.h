@@ -16,6 +16,9 @@ namespace rig {
 
 std::vector<std::string> name_tokens(std::string_view name);
 
+// `s` in lower case (ASCII), as tokens are compared.
+std::string lowercase(std::string_view s);
+
 // True when `token` (case-insensitive) is a whole token of `name`; tokens
 // split at non-alphanumerics, lower->upper case changes and letter/digit
 // changes ("mixamorig:Tail1", "TailBase", "tail_02"; not "Retail").

@@ -11,12 +11,6 @@
 namespace rig {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 // Strips namespaces/prefixes: "mixamorig:LeftArm" -> "LeftArm",
 // "Character1_LeftArm" -> "LeftArm", "DEF-thigh.L" -> "thigh.L",
 // "J_Bip_C_Hips" -> "C_Hips", "Armature|Hips" -> "Hips",
@@ -29,7 +23,7 @@ std::string strip_prefix(std::string_view name) {
   }
   for (std::string_view pre : {"mixamorig1_", "mixamorig_", "mixamorig", "Character1_", "DEF-", "ORG-",
                                "J_Bip_", "Bip01_", "Bip01 ", "bip_", "CC_Base_", "b_"}) {
-    if (s.size() > pre.size() && lower(s.substr(0, pre.size())) == lower(pre)) {
+    if (s.size() > pre.size() && lowercase(s.substr(0, pre.size())) == lowercase(pre)) {
       s = s.substr(pre.size());
       break;
     }

@@ -24,6 +24,13 @@ inline constexpr double kMaxClipSeconds = 24 * 3600.0;   // longest clip or key 
 // in welding and inversion breaks down.
 inline constexpr double kMaxCoordinate = 1e9;
 
+// The format table: the format a path names by its extension (any case),
+// kOther for one we do not read.
+FileFormat format_of_path(const std::string& path);
+// A format a character (a skinned mesh) can come in: GLB, glTF, FBX, DAE. What
+// a folder of characters is scanned for; BVH holds clips only.
+bool is_character_format(FileFormat format);
+
 // Loads any supported file. A file without a skinned mesh (BVH, animation-only
 // FBX) loads as a clip source: skeleton and clips, empty mesh and skin.
 // Never throws; never crashes on a malformed file.

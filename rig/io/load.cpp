@@ -13,9 +13,7 @@ namespace rig {
 
 Status load_assimp(const std::string& path, FileFormat format, Character& out);
 
-namespace {
-
-FileFormat format_of(const std::string& path) {
+FileFormat format_of_path(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext == ".glb") return FileFormat::kGlb;
@@ -25,6 +23,12 @@ FileFormat format_of(const std::string& path) {
   if (ext == ".dae") return FileFormat::kDae;
   return FileFormat::kOther;
 }
+
+bool is_character_format(FileFormat f) {
+  return f == FileFormat::kGlb || f == FileFormat::kGltf || f == FileFormat::kFbx || f == FileFormat::kDae;
+}
+
+namespace {
 
 // Height of what the file holds: mesh if skinned, else the bind skeleton.
 double extent_height(const Character& c) {
@@ -83,7 +87,7 @@ Status load(const std::string& path, Character& out) {
     return Status::Error(Status::Code::kBadData, path + ": is a directory, not a file");
   if (!std::ifstream(path, std::ios::binary))
     return Status::Error(Status::Code::kIoError, path + ": cannot open for reading");
-  const FileFormat f = format_of(path);
+  const FileFormat f = format_of_path(path);
   Status s;
   try {
     if (f == FileFormat::kGlb || f == FileFormat::kGltf) {

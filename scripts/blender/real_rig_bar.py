@@ -32,6 +32,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from stretch_thresholds import TORN_HIGH, TORN_LOW  # noqa: E402
+
 AGREE = 0.02
 
 
@@ -191,7 +194,7 @@ def evaluate(a, c, files):
             fails.append("fixed+baked whole-body torn %.4f > %.4f" % (whole_torn(fixed), c.max_body_torn))
     checks = [
         (fixed["tail"]["p99"] <= art["tail"]["p99"], "fixed+baked tail p99 %.3f <= artist %.3f" % (fixed["tail"]["p99"], art["tail"]["p99"])),
-        (fixed["tail"]["torn_fraction"] == 0 and fixed["tail"]["max"] <= 1.5,
+        (fixed["tail"]["torn_fraction"] == 0 and fixed["tail"]["max"] <= TORN_HIGH,
          "fixed+baked: no tail edge sample torn (max %.3f, torn %.2f %%)" % (fixed["tail"]["max"], 100 * fixed["tail"]["torn_fraction"])),
         (fixed["tip_range"] >= 0.5 * art["tip_range"],
          "fixed+baked tip range %.3f >= half the artist's %.3f" % (fixed["tip_range"], art["tip_range"])),
@@ -217,9 +220,10 @@ def evaluate(a, c, files):
         with open(os.path.join(d, c.name + ".md"), "w") as f:
             f.write("# %s: strip-tail -> fix --bake, measured by Blender\n\n" % os.path.basename(c.rig))
             f.write("Clip `%s`, 24 samples over the clip, Blender 3.4's glTF importer and armature skinning, Blender "
-                    "mesh edges; tail set = vertices the artist's tail bones dominate. Torn = ratio > 1.5 or < 0.67. "
+                    "mesh edges; tail set = vertices the artist's tail bones dominate. Torn = ratio > %g or < %g. "
                     "Tip range: largest distance between two tail-tip positions in the frame of the bone the artist's "
-                    "tail hangs from. In brackets: `harness stretch` (our skinning) on the same file.\n\n" % c.clip)
+                    "tail hangs from. In brackets: `harness stretch` (our skinning) on the same file.\n\n"
+                    % (c.clip, TORN_HIGH, TORN_LOW))
             f.write("`fix --bake` spring parameters: %s.\n\n" % ("defaults" if not c.solver else "defaults except `" + c.solver + "`"))
             f.write("| rig | tail p95 | tail p99 | tail max | torn | tip range | body p99 |\n|---|---|---|---|---|---|---|\n")
             for label, r in rows:

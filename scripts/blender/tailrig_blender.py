@@ -3,10 +3,14 @@
 # Coordinates are returned in glTF space (Y up): Blender's importer maps glTF
 # (x, y, z) to Blender (x, -z, y), so glTF = (bx, bz, -by).
 import math
+import os
 import re
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from stretch_thresholds import TORN_HIGH, TORN_LOW  # noqa: E402  (scripts/, one definition)
 
 np.bool = bool  # the Blender 3.4 glTF importer still uses np.bool (removed in numpy 1.24)
 
@@ -167,7 +171,7 @@ def stretch_stats(r):
         return {"samples": 0, "p50": 0, "p95": 0, "p99": 0, "max": 0, "min": 0, "torn_fraction": 0}
     return {"samples": int(len(r)), "p50": percentile(r, 50), "p95": percentile(r, 95), "p99": percentile(r, 99),
             "max": float(r.max()), "min": float(r.min()),
-            "torn_fraction": float(np.mean((r > 1.5) | (r < 0.67)))}
+            "torn_fraction": float(np.mean((r > TORN_HIGH) | (r < TORN_LOW)))}
 
 
 def name_re(pattern):

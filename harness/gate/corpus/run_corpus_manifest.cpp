@@ -35,11 +35,6 @@ void add_range_check(FileResult& r, const std::string& id, double actual, double
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // A metric-safe id: letters, digits and '_' only.
 std::string safe_id(const std::string& s) {
   std::string o;
@@ -131,8 +126,7 @@ Status list_characters(const Scenario& s, const std::string& spec, std::string& 
   std::error_code ec;
   files.clear();
   for (const auto& de : fs::directory_iterator(dir, ec)) {
-    const std::string ext = lower(de.path().extension().string());
-    if (de.is_regular_file() && (ext == ".glb" || ext == ".gltf" || ext == ".fbx" || ext == ".dae"))
+    if (de.is_regular_file() && rig::is_character_format(rig::format_of_path(de.path().string())))
       files.push_back(de.path().filename().string());
   }
   std::sort(files.begin(), files.end());
