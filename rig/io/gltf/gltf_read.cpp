@@ -97,16 +97,26 @@ bool valid_index(int i, const std::vector<T>& v) {
   return i >= 0 && i < static_cast<int>(v.size());
 }
 
-}  // namespace
+// Per node of the document: parent, world matrix in the stored pose, depth.
+struct NodeTree {
+  std::vector<int> parent;  // -1 at a scene root
+  std::vector<Mat4> world;
+  std::vector<int> depth;  // 0 at a scene root
+};
 
-Status load_gltf(const std::string& path, Character& out) {
-  auto src = std::make_shared<GltfSource>();
-  tinygltf::Model& m = src->model;
+// The nodes that become joints, in the order first met, with their IBMs.
+struct JointNodes {
+  std::vector<int> used_skins;  // the skins whose joints were read, first use first
+  std::map<int, int> joint_of_node;  // node -> position in `joint_node_list`
+  std::vector<int> joint_node_list;
+  std::vector<Mat4> joint_ibm;
+};
+
+// Step: tinygltf's parse of the file, images kept as raw bytes, warnings dropped.
+Status parse_document(const std::string& path, const bool binary, tinygltf::Model& m) {
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(keep_image_bytes, &m);
   std::string err, warn;
-  const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
-                                           path.substr(path.size() - 4) == ".GLB");
   bool ok = false;
   try {
     ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, path)
@@ -118,12 +128,12 @@ Status load_gltf(const std::string& path, Character& out) {
     std::string first = err.substr(0, err.find('\n'));
     return bad(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
   }
-  err.clear();  // tinygltf's warnings are no part of our messages
-  std::vector<std::string> notes;
-  // Required compression extensions were refused before the parse
-  // (check_gltf_compression, in load()).
-  // Every accessor and buffer view within range, even those we never read
-  // (the writer copies them).
+  return Status::Ok();
+}
+
+// Step: every buffer view, accessor and node value in range; notes zero quaternions.
+Status check_document(const std::string& path, const tinygltf::Model& m, std::vector<std::string>& notes) {
+  // Even the accessors and views we never read: the writer copies them.
   for (size_t v = 0; v < m.bufferViews.size(); ++v) {
     const tinygltf::BufferView& bv = m.bufferViews[v];
     if (!valid_index(bv.buffer, m.buffers) || bv.byteOffset > m.buffers[bv.buffer].data.size() ||
@@ -143,21 +153,20 @@ Status load_gltf(const std::string& path, Character& out) {
   for (size_t n = 0; n < m.nodes.size(); ++n)
     if (!node_values_ok(m.nodes[n]))
       return bad(path, "node " + std::to_string(n) + " has a NaN, infinite or implausibly large transform value");
-  {
-    int zero_rotations = 0;
-    for (auto& n : m.nodes)
-      if (n.rotation.size() == 4 && Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).norm() <= 1e-6)
-        ++zero_rotations;
-    if (zero_rotations)
-      notes.push_back(path + ": " + std::to_string(zero_rotations) + " nodes have a zero rotation quaternion; read as identity");
-  }
-  out = Character{};
-  out.source_path = path;
-  out.format = binary ? FileFormat::kGlb : FileFormat::kGltf;
+  int zero_rotations = 0;
+  for (auto& n : m.nodes)
+    if (n.rotation.size() == 4 && Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).norm() <= 1e-6)
+      ++zero_rotations;
+  if (zero_rotations)
+    notes.push_back(path + ": " + std::to_string(zero_rotations) + " nodes have a zero rotation quaternion; read as identity");
+  return Status::Ok();
+}
 
-  // Node parents and world matrices; refuse cycles and shared children.
+// Step: node parents, world matrices and depths; refuses cycles and shared children.
+Status read_node_tree(const std::string& path, const tinygltf::Model& m, NodeTree& tree) {
   const int node_count = static_cast<int>(m.nodes.size());
-  std::vector<int> parent(node_count, -1);
+  std::vector<int>& parent = tree.parent;
+  parent.assign(node_count, -1);
   for (int n = 0; n < node_count; ++n)
     for (int c : m.nodes[n].children) {
       if (!valid_index(c, m.nodes) || parent[c] >= 0 || c == n)
@@ -166,8 +175,10 @@ Status load_gltf(const std::string& path, Character& out) {
     }
   // World matrices and depths without recursion (a file may nest nodes
   // arbitrarily deep): walk up to a done ancestor, then fill in downwards.
-  std::vector<Mat4> world(node_count);
-  std::vector<int> node_depth(node_count, -1);  // -1 todo
+  std::vector<Mat4>& world = tree.world;
+  std::vector<int>& node_depth = tree.depth;
+  world.resize(node_count);
+  node_depth.assign(node_count, -1);  // -1 todo
   std::vector<int> path_up;
   for (int n = 0; n < node_count; ++n) {
     path_up.clear();
@@ -184,25 +195,28 @@ Status load_gltf(const std::string& path, Character& out) {
       world[k] = (p >= 0 ? world[p] : Mat4::Identity()) * node_local(m.nodes[k]).matrix();
     }
   }
+  return Status::Ok();
+}
 
-  // Skinned mesh nodes and the union of their joints.
-  std::map<int, int> joint_of_node;  // node -> position in `joint_node_list`
-  std::vector<int> joint_node_list;
-  std::vector<Mat4> joint_ibm;
+// Step: the skinned mesh nodes and the union of their skins' joints with their IBMs.
+Status read_skin_joints(const std::string& path, GltfSource& src, JointNodes& joints) {
+  const tinygltf::Model& m = src.model;
+  const int node_count = static_cast<int>(m.nodes.size());
   for (int n = 0; n < node_count; ++n) {
     const tinygltf::Node& node = m.nodes[n];
     if (node.mesh < 0 || node.skin < 0) continue;
     if (!valid_index(node.mesh, m.meshes) || !valid_index(node.skin, m.skins))
       return bad(path, "node " + std::to_string(n) + " names a missing mesh or skin");
-    src->skinned_nodes.push_back(n);
+    src.skinned_nodes.push_back(n);
   }
-  std::vector<int> used_skins;
-  for (int n : src->skinned_nodes)
+  std::vector<int>& used_skins = joints.used_skins;
+  for (int n : src.skinned_nodes)
     if (std::find(used_skins.begin(), used_skins.end(), m.nodes[n].skin) == used_skins.end())
       used_skins.push_back(m.nodes[n].skin);
   // A file with no skinned mesh still yields its skins' joints (or none).
   if (used_skins.empty())
     for (int s = 0; s < static_cast<int>(m.skins.size()); ++s) used_skins.push_back(s);
+  std::string err;
   for (int s : used_skins) {
     const tinygltf::Skin& skin = m.skins[s];
     std::vector<double> ibm;
@@ -216,54 +230,65 @@ Status load_gltf(const std::string& path, Character& out) {
     for (size_t j = 0; j < skin.joints.size(); ++j) {
       const int node = skin.joints[j];
       if (!valid_index(node, m.nodes)) return bad(path, "skin joint names a missing node");
-      if (joint_of_node.count(node)) continue;
+      if (joints.joint_of_node.count(node)) continue;
       Mat4 b = Mat4::Identity();
       if (!ibm.empty())
         for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[j * 16 + i];
       if (std::abs(b.determinant()) < 1e-30 || !matrix_ok(b) || !matrix_ok(Mat4(b.inverse())))
         return bad(path, "skin " + std::to_string(s) + " joint " + std::to_string(j) +
                              ": singular or implausible inverse bind matrix");
-      if (static_cast<int>(joint_node_list.size()) >= kMaxJoints)
+      if (static_cast<int>(joints.joint_node_list.size()) >= kMaxJoints)
         return bad(path, "more than " + std::to_string(kMaxJoints) + " joints");
-      joint_of_node[node] = static_cast<int>(joint_node_list.size());
-      joint_node_list.push_back(node);
-      joint_ibm.push_back(b);
+      joints.joint_of_node[node] = static_cast<int>(joints.joint_node_list.size());
+      joints.joint_node_list.push_back(node);
+      joints.joint_ibm.push_back(b);
     }
   }
+  return Status::Ok();
+}
 
-  // A clip source (no skin at all): its joints are the animated nodes and
-  // their ancestors, bind = the stored node pose.
-  if (joint_node_list.empty()) {
-    std::vector<char> take(node_count, 0);
-    for (const auto& anim : m.animations)
-      for (const auto& ch : anim.channels)
-        for (int n = ch.target_node; valid_index(n, m.nodes) && !take[n]; n = parent[n]) take[n] = 1;
-    for (int n = 0; n < node_count; ++n)
-      if (take[n] && m.nodes[n].mesh < 0) {
-        if (static_cast<int>(joint_node_list.size()) >= kMaxJoints)
-          return bad(path, "more than " + std::to_string(kMaxJoints) + " animated nodes");
-        if (!matrix_ok(world[n]) || std::abs(world[n].determinant()) < 1e-30)
-          return bad(path, "node " + std::to_string(n) + " has a singular or implausible world transform");
-        joint_of_node[n] = static_cast<int>(joint_node_list.size());
-        joint_node_list.push_back(n);
-        joint_ibm.push_back(world[n].inverse());
-      }
-  }
+// Step, for a clip source (no skin at all): joints from the animated nodes.
+Status read_animated_joints(const std::string& path, const tinygltf::Model& m, const NodeTree& tree,
+                            JointNodes& joints) {
+  // The animated nodes and their ancestors, bind = the stored node pose.
+  const int node_count = static_cast<int>(m.nodes.size());
+  const std::vector<Mat4>& world = tree.world;
+  std::vector<char> take(node_count, 0);
+  for (const auto& anim : m.animations)
+    for (const auto& ch : anim.channels)
+      for (int n = ch.target_node; valid_index(n, m.nodes) && !take[n]; n = tree.parent[n]) take[n] = 1;
+  for (int n = 0; n < node_count; ++n)
+    if (take[n] && m.nodes[n].mesh < 0) {
+      if (static_cast<int>(joints.joint_node_list.size()) >= kMaxJoints)
+        return bad(path, "more than " + std::to_string(kMaxJoints) + " animated nodes");
+      if (!matrix_ok(world[n]) || std::abs(world[n].determinant()) < 1e-30)
+        return bad(path, "node " + std::to_string(n) + " has a singular or implausible world transform");
+      joints.joint_of_node[n] = static_cast<int>(joints.joint_node_list.size());
+      joints.joint_node_list.push_back(n);
+      joints.joint_ibm.push_back(world[n].inverse());
+    }
+  return Status::Ok();
+}
 
+// Step: the skeleton, binds as stored, in topological order; returns node -> joint.
+std::map<int, int> build_skeleton(const tinygltf::Model& m, const NodeTree& tree, const JointNodes& joints,
+                                  std::vector<int>& joint_nodes, Skeleton& sk) {
+  const std::vector<int>& parent = tree.parent;
+  const std::vector<Mat4>& world = tree.world;
+  const std::vector<int>& joint_node_list = joints.joint_node_list;
+  const std::vector<Mat4>& joint_ibm = joints.joint_ibm;
   // Topological order: by depth in the node tree, then by first appearance.
-  auto depth = [&](int n) { return node_depth[n]; };
   std::vector<int> order(joint_node_list.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return depth(joint_node_list[a]) < depth(joint_node_list[b]);
+    return tree.depth[joint_node_list[a]] < tree.depth[joint_node_list[b]];
   });
-  Skeleton& sk = out.skeleton;
   std::map<int, int> skeleton_index_of_node;
   for (int i : order) {
     const int node = joint_node_list[i];
     const int idx = sk.size();
     skeleton_index_of_node[node] = idx;
-    src->joint_nodes.push_back(node);
+    joint_nodes.push_back(node);
     sk.names.push_back(m.nodes[node].name.empty() ? "node_" + std::to_string(node)
                                                   : m.nodes[node].name);
     int p = parent[node];
@@ -278,23 +303,32 @@ Status load_gltf(const std::string& path, Character& out) {
     sk.stored_local.push_back(parent[node] == p ? node_local(m.nodes[node])
                                                 : Transform::from_matrix(parent_world.inverse() * world[node]));
   }
-  // Mesh space -> world at bind. Skinned vertices land at world_j * IBM_j * v,
-  // so rest world = A v with A = N_root * IBM_root for a root joint at rest
-  // (an exporter's Armature scale lives here: Quaternius files are 0.3 units
-  // in mesh space, 15 in the scene). Model positions and bind_world are world.
+  return skeleton_index_of_node;
+}
+
+// Mesh space -> world at bind (A), from the root joint or the skinned mesh node.
+Mat4 mesh_to_world_at_bind(const GltfSource& src, const NodeTree& tree, const std::vector<int>& used_skins,
+                           const Skeleton& sk) {
+  // Skinned vertices land at world_j * IBM_j * v, so rest world = A v with
+  // A = N_root * IBM_root for a root joint at rest (an exporter's Armature
+  // scale lives here: Quaternius files are 0.3 units in mesh space, 15 in
+  // the scene). Model positions and bind_world are world.
+  const tinygltf::Model& m = src.model;
+  const std::vector<int>& parent = tree.parent;
+  const std::vector<Mat4>& world = tree.world;
   Mat4 A = Mat4::Identity();
   if (sk.size() > 0) {
-    A = world[src->joint_nodes[0]] * sk.inverse_bind[0];
+    A = world[src.joint_nodes[0]] * sk.inverse_bind[0];
     // That root's stored pose may be a posed frame (an exporter that saved
     // the current frame: a Mixamo hips tilted mid-walk), which would tilt
     // the whole bind pose. When the skinned mesh node sits where the root's
     // parent (its armature) does, and the root's stored pose turns the rest
     // mesh away from that placement at the same scale, the root is posed
     // and the mesh node's placement is the bind's (SPEC §4).
-    const int root_node = src->joint_nodes[0];
+    const int root_node = src.joint_nodes[0];
     const Mat4 root_parent = parent[root_node] >= 0 ? world[parent[root_node]] : Mat4::Identity();
     int mesh_node = -1;  // the first node skinned by the first skin (A's skin)
-    for (int n : src->skinned_nodes)
+    for (int n : src.skinned_nodes)
       if (!used_skins.empty() && m.nodes[n].skin == used_skins.front()) {
         mesh_node = n;
         break;
@@ -304,27 +338,41 @@ Status load_gltf(const std::string& path, Character& out) {
       A = world[mesh_node];
     if ((A - Mat4::Identity()).cwiseAbs().maxCoeff() < 1e-6) A = Mat4::Identity();
   }
-  src->mesh_to_world = A;
-  if (!matrix_ok(A) || std::abs(A.determinant()) < 1e-30)
-    return bad(path, "the skeleton's root transform is singular or implausible");
+  return A;
+}
+
+// Each skin's own mesh space -> world (src.skin_mesh_to_world) where it differs from A.
+void read_skin_offsets(const JointNodes& joints, const Mat4& A, GltfSource& src) {
   // Skins after the first may bake another mesh offset into their IBMs:
   // A_s = A * IBM_first(j)^-1 * IBM_s(j) for a joint j they share, so every
   // primitive lands in the same bind space (else a body skinned by another
   // skin than a sword's is displaced by the sword's offset).
-  for (int s : used_skins) {
+  const tinygltf::Model& m = src.model;
+  std::string err;
+  for (int s : joints.used_skins) {
     const tinygltf::Skin& skin = m.skins[s];
     if (skin.inverseBindMatrices < 0 || skin.joints.empty()) continue;
     std::vector<double> ibm;
     int comps = 0;
     if (!read_accessor(m, skin.inverseBindMatrices, ibm, comps, err) || comps != 16 || ibm.size() < 16) continue;
-    const auto it = joint_of_node.find(skin.joints[0]);
-    if (it == joint_of_node.end()) continue;
+    const auto it = joints.joint_of_node.find(skin.joints[0]);
+    if (it == joints.joint_of_node.end()) continue;
     Mat4 b = Mat4::Identity();
     for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[i];
-    const Mat4 As = A * joint_ibm[it->second].inverse() * b;
+    const Mat4 As = A * joints.joint_ibm[it->second].inverse() * b;
     if (As.allFinite() && (As - A).cwiseAbs().maxCoeff() > 1e-9 * std::max(1.0, A.cwiseAbs().maxCoeff()))
-      src->skin_mesh_to_world[s] = As;
+      src.skin_mesh_to_world[s] = As;
   }
+}
+
+// Step: the skeleton's bind moved from mesh space to world, and its neutral locals.
+Status place_bind_in_world(const std::string& path, const NodeTree& tree, const JointNodes& joints,
+                           GltfSource& src, Skeleton& sk) {
+  const Mat4 A = mesh_to_world_at_bind(src, tree, joints.used_skins, sk);
+  src.mesh_to_world = A;
+  if (!matrix_ok(A) || std::abs(A.determinant()) < 1e-30)
+    return bad(path, "the skeleton's root transform is singular or implausible");
+  read_skin_offsets(joints, A, src);
   for (int i = 0; i < sk.size(); ++i) {
     sk.bind_world[i] = A * sk.bind_world[i];
     sk.inverse_bind[i] = sk.bind_world[i].inverse();
@@ -336,98 +384,117 @@ Status load_gltf(const std::string& path, Character& out) {
     const Mat4 pw = p >= 0 ? sk.bind_world[p] : sk.root_parent_world[i];
     sk.neutral_local.push_back(Transform::from_matrix(pw.inverse() * sk.bind_world[i]));
   }
+  return Status::Ok();
+}
 
-  // Mesh and skin from every triangle primitive of the skinned nodes.
-  for (int n : src->skinned_nodes) {
+// One triangle primitive's positions (placed by As), triangles and weights into out.
+Status read_primitive(const std::string& path, const tinygltf::Model& m, const tinygltf::Node& node, const int pi,
+                      const int position_accessor, const Mat4& As, const std::map<int, int>& skeleton_index_of_node,
+                      Character& out) {
+  const tinygltf::Skin& skin = m.skins[node.skin];
+  const tinygltf::Mesh& mesh = m.meshes[node.mesh];
+  const tinygltf::Primitive& prim = mesh.primitives[pi];
+  std::string err;
+  std::vector<double> pos;
+  int comps = 0;
+  if (!read_accessor(m, position_accessor, pos, comps, err) || comps != 3)
+    return bad(path, "mesh " + std::to_string(node.mesh) + " positions: " + err);
+  if (out.mesh.positions.size() + pos.size() / 3 > kMaxVertices)
+    return bad(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
+  const int count = static_cast<int>(pos.size() / 3);
+  Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
+  const int base = mp.first_vertex;
+  for (int v = 0; v < count; ++v) {
+    out.mesh.positions.emplace_back((As * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
+    if (!out.mesh.positions.back().allFinite() || out.mesh.positions.back().cwiseAbs().maxCoeff() > kMaxCoordinate)
+      return bad(path, "mesh " + std::to_string(node.mesh) + " vertex " + std::to_string(v) +
+                           " lies at an implausible position");
+    out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
+    out.mesh.source_index.push_back(v);
+  }
+  std::vector<double> idx;
+  if (prim.indices >= 0) {
+    if (!read_accessor(m, prim.indices, idx, comps, err) || comps != 1)
+      return bad(path, "mesh " + std::to_string(node.mesh) + " indices: " + err);
+  } else {
+    idx.resize(count);
+    for (int v = 0; v < count; ++v) idx[v] = v;
+  }
+  for (size_t t = 0; t + 2 < idx.size(); t += 3) {
+    std::array<int, 3> tri;
+    for (int k = 0; k < 3; ++k) {
+      if (idx[t + k] < 0 || idx[t + k] >= count)
+        return bad(path, "mesh " + std::to_string(node.mesh) + " index out of range");
+      tri[k] = base + static_cast<int>(idx[t + k]);
+    }
+    out.mesh.triangles.push_back(tri);
+  }
+  // Every JOINTS_n / WEIGHTS_n set.
+  out.skin.influences.resize(out.mesh.positions.size());
+  for (int set = 0;; ++set) {
+    auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
+    auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
+    if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
+    std::vector<double> jv, wv;
+    int jc = 0, wc = 0;
+    if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) ||
+        jc != 4 || wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
+      return bad(path, "mesh " + std::to_string(node.mesh) + " skin attributes are malformed");
+    for (int v = 0; v < count; ++v)
+      for (int k = 0; k < 4; ++k) {
+        const double w = wv[4 * v + k];
+        if (w <= 0) continue;
+        const size_t local = static_cast<size_t>(jv[4 * v + k]);
+        if (local >= skin.joints.size())
+          return bad(path, "mesh " + std::to_string(node.mesh) + " joint index out of range");
+        out.skin.influences[base + v].push_back(
+            {skeleton_index_of_node.at(skin.joints[local]), w});
+      }
+  }
+  out.mesh.primitives.push_back(mp);
+  return Status::Ok();
+}
+
+// Step: mesh and skin from every triangle primitive of the skinned nodes.
+Status read_skinned_primitives(const std::string& path, const std::map<int, int>& skeleton_index_of_node,
+                               GltfSource& src, Character& out) {
+  const tinygltf::Model& m = src.model;
+  for (int n : src.skinned_nodes) {
     const tinygltf::Node& node = m.nodes[n];
-    const tinygltf::Skin& skin = m.skins[node.skin];
     const tinygltf::Mesh& mesh = m.meshes[node.mesh];
-    const auto own = src->skin_mesh_to_world.find(node.skin);
-    const Mat4& As = own == src->skin_mesh_to_world.end() ? A : own->second;
+    const auto own = src.skin_mesh_to_world.find(node.skin);
+    const Mat4& As = own == src.skin_mesh_to_world.end() ? src.mesh_to_world : own->second;
     for (int pi = 0; pi < static_cast<int>(mesh.primitives.size()); ++pi) {
       const tinygltf::Primitive& prim = mesh.primitives[pi];
       if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;
       auto pos_it = prim.attributes.find("POSITION");
       if (pos_it == prim.attributes.end()) continue;
-      std::vector<double> pos;
-      int comps = 0;
-      if (!read_accessor(m, pos_it->second, pos, comps, err) || comps != 3)
-        return bad(path, "mesh " + std::to_string(node.mesh) + " positions: " + err);
-      if (out.mesh.positions.size() + pos.size() / 3 > kMaxVertices)
-        return bad(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
-      const int count = static_cast<int>(pos.size() / 3);
-      Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
-      const int base = mp.first_vertex;
-      for (int v = 0; v < count; ++v) {
-        out.mesh.positions.emplace_back((As * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
-        if (!out.mesh.positions.back().allFinite() || out.mesh.positions.back().cwiseAbs().maxCoeff() > kMaxCoordinate)
-          return bad(path, "mesh " + std::to_string(node.mesh) + " vertex " + std::to_string(v) +
-                               " lies at an implausible position");
-        out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
-        out.mesh.source_index.push_back(v);
-      }
-      std::vector<double> idx;
-      if (prim.indices >= 0) {
-        if (!read_accessor(m, prim.indices, idx, comps, err) || comps != 1)
-          return bad(path, "mesh " + std::to_string(node.mesh) + " indices: " + err);
-      } else {
-        idx.resize(count);
-        for (int v = 0; v < count; ++v) idx[v] = v;
-      }
-      for (size_t t = 0; t + 2 < idx.size(); t += 3) {
-        std::array<int, 3> tri;
-        for (int k = 0; k < 3; ++k) {
-          if (idx[t + k] < 0 || idx[t + k] >= count)
-            return bad(path, "mesh " + std::to_string(node.mesh) + " index out of range");
-          tri[k] = base + static_cast<int>(idx[t + k]);
-        }
-        out.mesh.triangles.push_back(tri);
-      }
-      // Every JOINTS_n / WEIGHTS_n set.
-      out.skin.influences.resize(out.mesh.positions.size());
-      for (int set = 0;; ++set) {
-        auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
-        auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
-        if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
-        std::vector<double> jv, wv;
-        int jc = 0, wc = 0;
-        if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) ||
-            jc != 4 || wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
-          return bad(path, "mesh " + std::to_string(node.mesh) + " skin attributes are malformed");
-        for (int v = 0; v < count; ++v)
-          for (int k = 0; k < 4; ++k) {
-            const double w = wv[4 * v + k];
-            if (w <= 0) continue;
-            const size_t local = static_cast<size_t>(jv[4 * v + k]);
-            if (local >= skin.joints.size())
-              return bad(path, "mesh " + std::to_string(node.mesh) + " joint index out of range");
-            out.skin.influences[base + v].push_back(
-                {skeleton_index_of_node.at(skin.joints[local]), w});
-          }
-      }
-      src->primitive_nodes.push_back(n);
-      out.mesh.primitives.push_back(mp);
+      if (Status s = read_primitive(path, m, node, pi, pos_it->second, As, skeleton_index_of_node, out); !s.ok())
+        return s;
+      src.primitive_nodes.push_back(n);
     }
   }
-  // Merge duplicate joints per vertex and normalise to sum 1. A vertex with
-  // no positive weight (glTF needs weights summing to 1) goes to its nearest
-  // joint, as a rigger would have done.
+  return Status::Ok();
+}
+
+// Step: weights merged per joint and summing to 1; returns how many had none.
+int settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin) {
+  // A vertex with no positive weight (glTF needs weights summing to 1) goes
+  // to its nearest joint, as a rigger would have done.
   int unweighted = 0;
-  for (size_t v = 0; v < out.skin.influences.size(); ++v) {
-    auto& infl = out.skin.influences[v];
+  for (size_t v = 0; v < skin.influences.size(); ++v) {
+    auto& infl = skin.influences[v];
     if (!infl.empty() || sk.size() == 0) continue;
     int best = 0;
     double best_d = INFINITY;
     for (int j = 0; j < sk.size(); ++j) {
-      const double d = (sk.bind_world[j].block<3, 1>(0, 3) - out.mesh.positions[v]).squaredNorm();
+      const double d = (sk.bind_world[j].block<3, 1>(0, 3) - mesh.positions[v]).squaredNorm();
       if (d < best_d) best_d = d, best = j;
     }
     infl.push_back({best, 1.0});
     ++unweighted;
   }
-  if (unweighted)
-    notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
-  for (auto& infl : out.skin.influences) {
+  for (auto& infl : skin.influences) {
     std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
     std::vector<Influence> merged;
     for (const Influence& in : infl) {
@@ -440,67 +507,46 @@ Status load_gltf(const std::string& path, Character& out) {
       for (Influence& in : merged) in.weight /= sum;
     infl = std::move(merged);
   }
+  return unweighted;
+}
 
-  // Clips: channels on joint nodes.
-  int zero_keys = 0;
-  for (const tinygltf::Animation& anim : m.animations) {
-    Clip clip;
-    clip.name = anim.name;
-    std::map<int, JointTracks> tracks;
-    for (const tinygltf::AnimationChannel& ch : anim.channels) {
-      auto it = skeleton_index_of_node.find(ch.target_node);
-      if (it == skeleton_index_of_node.end()) continue;
-      if (!valid_index(ch.sampler, anim.samplers)) return bad(path, "animation channel names a missing sampler");
-      const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
-      std::vector<double> times, values;
-      int tc = 0, vc = 0;
-      err.clear();
-      if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1)
-        return bad(path, "animation '" + anim.name + "': " + (err.empty() ? "key times are not scalars" : err));
-      const Interpolation interp = s.interpolation == "STEP" ? Interpolation::kStep
-                                   : s.interpolation == "CUBICSPLINE" ? Interpolation::kCubicSpline
-                                                                      : Interpolation::kLinear;
-      const size_t per_key = interp == Interpolation::kCubicSpline ? 3 : 1;
-      if (!std::is_sorted(times.begin(), times.end()) || times.empty())
-        return bad(path, "animation '" + anim.name + "' has unsorted or empty key times");
-      if (times.size() > static_cast<size_t>(kMaxFrames) || times.back() > kMaxClipSeconds)
-        return bad(path, "animation '" + anim.name + "' is longer than " + std::to_string(kMaxFrames) + " keys or " +
-                             std::to_string(static_cast<int>(kMaxClipSeconds)) + " s");
-      JointTracks& jt = tracks[it->second];
-      jt.joint = it->second;
-      const bool is_rot = ch.target_path == "rotation";
-      if (!is_rot && ch.target_path != "translation" && ch.target_path != "scale") continue;
-      const size_t want = is_rot ? 4 : 3;
-      if (static_cast<size_t>(vc) != want || values.size() != times.size() * per_key * want)
-        return bad(path, "animation '" + anim.name + "' output does not match its input");
-      if (is_rot) {
-        jt.rotation.times = times;
-        jt.rotation.interpolation = interp;
-        for (size_t k = 0; k < values.size(); k += 4) {
-          Quat q(values[k + 3], values[k], values[k + 1], values[k + 2]);
-          if (interp != Interpolation::kCubicSpline && q.norm() <= 1e-6) {  // tangents may be zero
-            q = jt.rotation.values.empty() ? Quat::Identity() : jt.rotation.values.back();
-            ++zero_keys;
-          }
-          jt.rotation.values.push_back(q);
-        }
-      } else {
-        Track<Vec3>& tr = ch.target_path == "translation" ? jt.translation : jt.scale;
-        tr.times = times;
-        tr.interpolation = interp;
-        for (size_t k = 0; k < values.size(); k += 3) tr.values.emplace_back(values[k], values[k + 1], values[k + 2]);
-      }
-      clip.duration = std::max(clip.duration, times.back());
-    }
-    for (auto& [j, jt] : tracks) clip.tracks.push_back(std::move(jt));
-    if (const int dropped = make_key_times_increasing(clip))
-      notes.push_back(path + ": animation '" + anim.name + "': " + std::to_string(dropped) +
-                      " keys at a repeated time dropped");
-    out.clips.push_back(std::move(clip));
-  }
-  if (zero_keys)
-    notes.push_back(path + ": " + std::to_string(zero_keys) +
-                    " zero rotation keys replaced by the previous key (or identity)");
+}  // namespace
+
+// Step: clips from the channels on joint nodes, with notes of keys dropped or
+// replaced (gltf_read_clips.cpp).
+Status read_gltf_clips(const std::string& path, const tinygltf::Model& m,
+                       const std::map<int, int>& skeleton_index_of_node, std::vector<Clip>& clips,
+                       std::vector<std::string>& notes);
+
+Status load_gltf(const std::string& path, Character& out) {
+  auto src = std::make_shared<GltfSource>();
+  const tinygltf::Model& m = src->model;
+  const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
+                                           path.substr(path.size() - 4) == ".GLB");
+  if (Status s = parse_document(path, binary, src->model); !s.ok()) return s;
+  // Required compression extensions were refused before the parse
+  // (check_gltf_compression, in load()).
+  std::vector<std::string> notes;
+  if (Status s = check_document(path, m, notes); !s.ok()) return s;
+  out = Character{};
+  out.source_path = path;
+  out.format = binary ? FileFormat::kGlb : FileFormat::kGltf;
+
+  NodeTree tree;
+  if (Status s = read_node_tree(path, m, tree); !s.ok()) return s;
+  JointNodes joints;
+  if (Status s = read_skin_joints(path, *src, joints); !s.ok()) return s;
+  if (joints.joint_node_list.empty())
+    if (Status s = read_animated_joints(path, m, tree, joints); !s.ok()) return s;
+  Skeleton& sk = out.skeleton;
+  const std::map<int, int> skeleton_index_of_node = build_skeleton(m, tree, joints, src->joint_nodes, sk);
+  if (Status s = place_bind_in_world(path, tree, joints, *src, sk); !s.ok()) return s;
+
+  if (Status s = read_skinned_primitives(path, skeleton_index_of_node, *src, out); !s.ok()) return s;
+  if (const int unweighted = settle_weights(sk, out.mesh, out.skin))
+    notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
+  if (Status s = read_gltf_clips(path, m, skeleton_index_of_node, out.clips, notes); !s.ok()) return s;
+
   src->animation_count = static_cast<int>(m.animations.size());
   out.meters_per_unit = 1.0;  // glTF is metres by specification
   out.gltf = std::move(src);

@@ -1,0 +1,97 @@
+// Clips of a glTF/GLB being read by load_gltf (gltf_read.cpp): one per
+// animation, from its channels on joint nodes.
+#include <algorithm>
+#include <map>
+
+#include "rig/io/gltf/gltf_source.h"
+#include "rig/io/read_checks.h"
+
+namespace rig {
+namespace {
+
+Status bad(const std::string& path, const std::string& what) {
+  return Status::Error(Status::Code::kBadData, path + ": " + what);
+}
+
+template <typename T>
+bool valid_index(int i, const std::vector<T>& v) {
+  return i >= 0 && i < static_cast<int>(v.size());
+}
+
+// One channel of `anim` on skeleton joint `joint` into its tracks and the clip's duration.
+Status read_channel(const std::string& path, const tinygltf::Model& m, const tinygltf::Animation& anim,
+                    const tinygltf::AnimationChannel& ch, const int joint, std::map<int, JointTracks>& tracks,
+                    Clip& clip, int& zero_keys) {
+  if (!valid_index(ch.sampler, anim.samplers)) return bad(path, "animation channel names a missing sampler");
+  const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
+  std::vector<double> times, values;
+  int tc = 0, vc = 0;
+  std::string err;
+  if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1)
+    return bad(path, "animation '" + anim.name + "': " + (err.empty() ? "key times are not scalars" : err));
+  const Interpolation interp = s.interpolation == "STEP" ? Interpolation::kStep
+                               : s.interpolation == "CUBICSPLINE" ? Interpolation::kCubicSpline
+                                                                  : Interpolation::kLinear;
+  const size_t per_key = interp == Interpolation::kCubicSpline ? 3 : 1;
+  if (!std::is_sorted(times.begin(), times.end()) || times.empty())
+    return bad(path, "animation '" + anim.name + "' has unsorted or empty key times");
+  if (times.size() > static_cast<size_t>(kMaxFrames) || times.back() > kMaxClipSeconds)
+    return bad(path, "animation '" + anim.name + "' is longer than " + std::to_string(kMaxFrames) + " keys or " +
+                         std::to_string(static_cast<int>(kMaxClipSeconds)) + " s");
+  JointTracks& jt = tracks[joint];
+  jt.joint = joint;
+  const bool is_rot = ch.target_path == "rotation";
+  if (!is_rot && ch.target_path != "translation" && ch.target_path != "scale") return Status::Ok();
+  const size_t want = is_rot ? 4 : 3;
+  if (static_cast<size_t>(vc) != want || values.size() != times.size() * per_key * want)
+    return bad(path, "animation '" + anim.name + "' output does not match its input");
+  if (is_rot) {
+    jt.rotation.times = times;
+    jt.rotation.interpolation = interp;
+    for (size_t k = 0; k < values.size(); k += 4) {
+      Quat q(values[k + 3], values[k], values[k + 1], values[k + 2]);
+      if (interp != Interpolation::kCubicSpline && q.norm() <= 1e-6) {  // tangents may be zero
+        q = jt.rotation.values.empty() ? Quat::Identity() : jt.rotation.values.back();
+        ++zero_keys;
+      }
+      jt.rotation.values.push_back(q);
+    }
+  } else {
+    Track<Vec3>& tr = ch.target_path == "translation" ? jt.translation : jt.scale;
+    tr.times = times;
+    tr.interpolation = interp;
+    for (size_t k = 0; k < values.size(); k += 3) tr.values.emplace_back(values[k], values[k + 1], values[k + 2]);
+  }
+  clip.duration = std::max(clip.duration, times.back());
+  return Status::Ok();
+}
+
+}  // namespace
+
+// Step of load_gltf: clips from the channels on joint nodes, with notes of keys dropped or replaced.
+Status read_gltf_clips(const std::string& path, const tinygltf::Model& m,
+                       const std::map<int, int>& skeleton_index_of_node, std::vector<Clip>& clips,
+                       std::vector<std::string>& notes) {
+  int zero_keys = 0;
+  for (const tinygltf::Animation& anim : m.animations) {
+    Clip clip;
+    clip.name = anim.name;
+    std::map<int, JointTracks> tracks;
+    for (const tinygltf::AnimationChannel& ch : anim.channels) {
+      auto it = skeleton_index_of_node.find(ch.target_node);
+      if (it == skeleton_index_of_node.end()) continue;
+      if (Status s = read_channel(path, m, anim, ch, it->second, tracks, clip, zero_keys); !s.ok()) return s;
+    }
+    for (auto& [j, jt] : tracks) clip.tracks.push_back(std::move(jt));
+    if (const int dropped = make_key_times_increasing(clip))
+      notes.push_back(path + ": animation '" + anim.name + "': " + std::to_string(dropped) +
+                      " keys at a repeated time dropped");
+    clips.push_back(std::move(clip));
+  }
+  if (zero_keys)
+    notes.push_back(path + ": " + std::to_string(zero_keys) +
+                    " zero rotation keys replaced by the previous key (or identity)");
+  return Status::Ok();
+}
+
+}  // namespace rig
