@@ -17,6 +17,14 @@
 #include "rig/model/units.h"
 
 namespace rig {
+
+// JOINTS of the primitives the reader skipped remapped to the written skin
+// (gltf_write_unread.cpp).
+Status remap_unread_primitives(gltf_doc::Writer& w, const Character& c,
+                               const std::vector<std::vector<int>>& old_joints,
+                               const std::map<int, int>& old_skin_of_node, const std::vector<int>& joint_node,
+                               const std::vector<int>& skin_index_of_joint);
+
 namespace {
 
 using gltf_doc::Writer;
@@ -273,67 +281,6 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
 
 // Joint nodes of the loaded skins that the model no longer has as joints
 // (rig::remove_joints): their animation channels are stale.
-// Primitives the reader skips (strips, lines, points) keep their vertex
-// data, indexed by their original skin's joint list: their JOINTS are
-// remapped to the merged skin's order (a removed joint's influence goes to
-// its nearest kept ancestor). Left as they were, strip-tail's removed tail
-// joints shifted every later index (out of range, or the wrong bone).
-Status remap_unread_primitives(Writer& w, const Character& c, const std::vector<std::vector<int>>& old_joints,
-                               const std::map<int, int>& old_skin_of_node, const std::vector<int>& joint_node,
-                               const std::vector<int>& skin_index_of_joint) {
-  tinygltf::Model& m = w.m;
-  std::set<std::pair<int, int>> read;
-  for (const Mesh::Primitive& p : c.mesh.primitives) read.insert({p.mesh, p.primitive});
-  std::vector<int> parent(m.nodes.size(), -1);
-  for (size_t n = 0; n < m.nodes.size(); ++n)
-    for (int ch : m.nodes[n].children)
-      if (ch >= 0 && ch < static_cast<int>(parent.size())) parent[ch] = static_cast<int>(n);
-  std::map<int, int> joint_of_node;
-  for (size_t j = 0; j < joint_node.size(); ++j) joint_of_node[joint_node[j]] = static_cast<int>(j);
-  auto new_index = [&](int node) {
-    for (size_t hops = 0; node >= 0 && hops <= m.nodes.size(); node = parent[node], ++hops)
-      if (auto it = joint_of_node.find(node); it != joint_of_node.end()) return skin_index_of_joint[it->second];
-    return 0;
-  };
-  const bool wide = skin_index_of_joint.size() > 255;
-  std::set<int> done;  // meshes (a mesh several nodes share is remapped once)
-  for (const auto& [node, skin] : old_skin_of_node) {
-    const int mesh = m.nodes[node].mesh;
-    if (mesh < 0 || mesh >= static_cast<int>(m.meshes.size()) || skin < 0 ||
-        skin >= static_cast<int>(old_joints.size()) || !done.insert(mesh).second)
-      continue;
-    std::vector<int> remap;  // the skin's old index -> the written skin's
-    for (int node_of_joint : old_joints[skin]) remap.push_back(new_index(node_of_joint));
-    for (int pi = 0; pi < static_cast<int>(m.meshes[mesh].primitives.size()); ++pi) {
-      if (read.count({mesh, pi})) continue;
-      auto& attrs = m.meshes[mesh].primitives[pi].attributes;
-      for (auto& [name, accessor] : attrs) {
-        if (name.rfind("JOINTS_", 0) != 0) continue;
-        std::vector<double> values;
-        int comps = 0;
-        std::string err;
-        if (!read_accessor(m, accessor, values, comps, err) || comps != 4)
-          return Status::Error(Status::Code::kBadData, "mesh " + std::to_string(mesh) + " primitive " +
-                                                           std::to_string(pi) + " " + name + ": " + err);
-        std::vector<uint16_t> j16(values.size());
-        std::vector<uint8_t> j8(values.size());
-        for (size_t i = 0; i < values.size(); ++i) {
-          const int old = static_cast<int>(values[i]);
-          const int to = old >= 0 && old < static_cast<int>(remap.size()) ? remap[old] : 0;
-          j16[i] = static_cast<uint16_t>(to);
-          j8[i] = static_cast<uint8_t>(to);
-        }
-        const int count = static_cast<int>(values.size() / 4);
-        accessor = wide ? w.add_accessor(j16, count, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4,
-                                         TINYGLTF_TARGET_ARRAY_BUFFER, false)
-                        : w.add_accessor(j8, count, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4,
-                                         TINYGLTF_TARGET_ARRAY_BUFFER, false);
-      }
-    }
-  }
-  return Status::Ok();
-}
-
 std::set<int> removed_joint_nodes(const GltfSource& src, const std::vector<int>& joint_node) {
   std::set<int> was, now(joint_node.begin(), joint_node.end());
   for (int node : src.skinned_nodes) {
@@ -400,21 +347,17 @@ void drop_unused_samplers(tinygltf::Model& m) {
   std::erase_if(m.animations, [](const tinygltf::Animation& a) { return a.channels.empty(); });
 }
 
-Status save_in_place(const Character& c, const std::string& path, std::vector<std::string>& notes) {
-  const GltfSource& src = *c.gltf;
-  tinygltf::Model m = src.model;
-  for (const std::string& e : m.extensionsUsed)
-    if (is_compression_extension(e))
-      return Status::Error(Status::Code::kUnsupported,
-                           c.source_path + ": cannot rewrite a compressed document (" + e +
-                               "; export it uncompressed)");
-  const Skeleton& sk = c.skeleton;
-  const int loaded = static_cast<int>(src.joint_nodes.size());
-  if (sk.size() < loaded)
-    return Status::Error(Status::Code::kUnsupported, "joints were removed; only appending is supported");
+// The joint order of the written skin, both ways.
+struct SkinOrder {
+  std::vector<int> joint_of_skin_index;  // skin index -> skeleton joint
+  std::vector<int> skin_index_of_joint;  // skeleton joint -> skin index
+};
 
-  // Joint nodes: the loaded ones, then new nodes for appended joints.
-  std::vector<int> joint_node(src.joint_nodes);
+// Step of save_in_place: new nodes for the appended joints; returns every joint's node.
+std::vector<int> append_joint_nodes(const Skeleton& sk, const std::vector<int>& loaded_joint_nodes,
+                                    tinygltf::Model& m) {
+  const int loaded = static_cast<int>(loaded_joint_nodes.size());
+  std::vector<int> joint_node(loaded_joint_nodes);
   for (int j = loaded; j < sk.size(); ++j) {
     tinygltf::Node n;
     n.name = sk.names[j];
@@ -429,11 +372,18 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
       m.scenes[std::max(0, m.defaultScene)].nodes.push_back(id);
     }
   }
-  // One skin for the whole skeleton: the first skin's joints keep their
-  // indices (primitives we did not load may still use them), others follow.
-  std::vector<int> skin_order;  // skin index -> skeleton joint
-  std::vector<int> skin_index_of_joint(sk.size(), -1);
-  const int first_skin = src.skinned_nodes.empty() ? -1 : m.nodes[src.skinned_nodes[0]].skin;
+  return joint_node;
+}
+
+// Step: the order of the one skin for the whole skeleton, first skin's joints first.
+SkinOrder merged_skin_order(const tinygltf::Model& m, const int first_skin, const std::vector<int>& joint_node,
+                            const int joint_count) {
+  // The first skin's joints keep their indices (primitives we did not load
+  // may still use them), others follow.
+  SkinOrder order;
+  std::vector<int>& skin_order = order.joint_of_skin_index;
+  std::vector<int>& skin_index_of_joint = order.skin_index_of_joint;
+  skin_index_of_joint.assign(joint_count, -1);
   if (first_skin >= 0)
     for (int node : m.skins[first_skin].joints) {
       const auto it = std::find(joint_node.begin(), joint_node.end(), node);
@@ -442,75 +392,101 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
       skin_index_of_joint[j] = static_cast<int>(skin_order.size());
       skin_order.push_back(j);
     }
-  for (int j = 0; j < sk.size(); ++j)
+  for (int j = 0; j < joint_count; ++j)
     if (skin_index_of_joint[j] < 0) {
       skin_index_of_joint[j] = static_cast<int>(skin_order.size());
       skin_order.push_back(j);
     }
+  return order;
+}
 
-  // Detach what gets replaced, prune, then append the new data.
-  for (const Mesh::Primitive& p : c.mesh.primitives) {
+// Step: what gets replaced detached (loaded primitives' JOINTS/WEIGHTS, the first skin's IBMs).
+void detach_skin_data(const Mesh& mesh, const int first_skin, tinygltf::Model& m) {
+  for (const Mesh::Primitive& p : mesh.primitives) {
     auto& attrs = m.meshes[p.mesh].primitives[p.primitive].attributes;
     for (auto it = attrs.begin(); it != attrs.end();)
       it = (it->first.rfind("JOINTS_", 0) == 0 || it->first.rfind("WEIGHTS_", 0) == 0) ? attrs.erase(it) : std::next(it);
   }
   if (first_skin >= 0) m.skins[first_skin].inverseBindMatrices = -1;
-  if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
-  Writer w{m};
-  if (first_skin >= 0) {
-    // What the primitives the reader skipped index by (remap_unread_primitives).
-    std::vector<std::vector<int>> old_joints;
-    for (const tinygltf::Skin& s : m.skins) old_joints.push_back(s.joints);
-    std::map<int, int> old_skin_of_node;
-    for (int node : src.skinned_nodes) old_skin_of_node[node] = m.nodes[node].skin;
-    tinygltf::Skin& skin = m.skins[first_skin];
-    skin.joints.clear();
-    for (int j : skin_order) skin.joints.push_back(joint_node[j]);
-    skin.inverseBindMatrices = add_ibm(w, sk, skin_order, src.mesh_to_world);
-    // Nodes whose skin baked another mesh offset (GltfSource::skin_mesh_to_world)
-    // keep their vertex data, so they get a copy of the merged skin with
-    // their own IBMs; all others share the first skin.
-    std::map<int, int> own_skin;  // original skin -> new skin
-    for (int node : src.skinned_nodes) {
-      const int orig = m.nodes[node].skin;
-      const auto it = src.skin_mesh_to_world.find(orig);
-      if (it == src.skin_mesh_to_world.end() || orig == first_skin) {
-        m.nodes[node].skin = first_skin;
-        continue;
-      }
-      if (!own_skin.count(orig)) {
-        tinygltf::Skin copy = m.skins[first_skin];
-        copy.name = m.skins[orig].name;
-        copy.inverseBindMatrices = add_ibm(w, sk, skin_order, it->second);
-        own_skin[orig] = static_cast<int>(m.skins.size());
-        m.skins.push_back(copy);
-      }
-      m.nodes[node].skin = own_skin[orig];
-    }
-    for (const Mesh::Primitive& p : c.mesh.primitives)
-      write_skin_attributes(w, c.skin, p.first_vertex, p.vertex_count, skin_index_of_joint,
-                            m.meshes[p.mesh].primitives[p.primitive].attributes);
-    if (Status s = remap_unread_primitives(w, c, old_joints, old_skin_of_node, joint_node, skin_index_of_joint);
-        !s.ok())
-      return s;
-    // Skins no node uses any more are removed.
-    std::vector<char> skin_used(m.skins.size(), 0);
-    for (const auto& n : m.nodes)
-      if (n.skin >= 0 && n.skin < static_cast<int>(m.skins.size())) skin_used[n.skin] = 1;
-    std::vector<int> skin_map(m.skins.size(), -1);
-    std::vector<tinygltf::Skin> skins;
-    for (size_t s = 0; s < m.skins.size(); ++s)
-      if (skin_used[s]) skin_map[s] = static_cast<int>(skins.size()), skins.push_back(m.skins[s]);
-    for (auto& n : m.nodes)
-      if (n.skin >= 0) n.skin = skin_map[n.skin];
-    m.skins = std::move(skins);
-    // The unused skins' IBM accessors are now orphans: prune once more.
-    if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
-  }
+}
 
-  // Animations: keep every existing channel the clip still holds unchanged;
-  // rewrite channels whose track the model changed (a re-bake), add channels
-  // the clips gained, drop channels of joints the model removed.
+// Skinned nodes pointed at the first skin, or at a copy of it with their own skin's IBMs.
+void point_nodes_at_merged_skin(Writer& w, const Skeleton& sk, const GltfSource& src,
+                                const std::vector<int>& skin_order, const int first_skin) {
+  tinygltf::Model& m = w.m;
+  // Nodes whose skin baked another mesh offset (GltfSource::skin_mesh_to_world)
+  // keep their vertex data, so they get a copy of the merged skin with
+  // their own IBMs; all others share the first skin.
+  std::map<int, int> own_skin;  // original skin -> new skin
+  for (int node : src.skinned_nodes) {
+    const int orig = m.nodes[node].skin;
+    const auto it = src.skin_mesh_to_world.find(orig);
+    if (it == src.skin_mesh_to_world.end() || orig == first_skin) {
+      m.nodes[node].skin = first_skin;
+      continue;
+    }
+    if (!own_skin.count(orig)) {
+      tinygltf::Skin copy = m.skins[first_skin];
+      copy.name = m.skins[orig].name;
+      copy.inverseBindMatrices = add_ibm(w, sk, skin_order, it->second);
+      own_skin[orig] = static_cast<int>(m.skins.size());
+      m.skins.push_back(copy);
+    }
+    m.nodes[node].skin = own_skin[orig];
+  }
+}
+
+// Skins no node uses any more removed (nodes' skin indices renumbered).
+void drop_unused_skins(tinygltf::Model& m) {
+  std::vector<char> skin_used(m.skins.size(), 0);
+  for (const auto& n : m.nodes)
+    if (n.skin >= 0 && n.skin < static_cast<int>(m.skins.size())) skin_used[n.skin] = 1;
+  std::vector<int> skin_map(m.skins.size(), -1);
+  std::vector<tinygltf::Skin> skins;
+  for (size_t s = 0; s < m.skins.size(); ++s)
+    if (skin_used[s]) skin_map[s] = static_cast<int>(skins.size()), skins.push_back(m.skins[s]);
+  for (auto& n : m.nodes)
+    if (n.skin >= 0) n.skin = skin_map[n.skin];
+  m.skins = std::move(skins);
+}
+
+// Step: the first skin rewritten as the merged skin, with every skinned primitive's weights.
+Status write_merged_skin(Writer& w, const Character& c, const std::vector<int>& joint_node, const SkinOrder& order,
+                         const int first_skin) {
+  tinygltf::Model& m = w.m;
+  const GltfSource& src = *c.gltf;
+  const Skeleton& sk = c.skeleton;
+  const std::vector<int>& skin_order = order.joint_of_skin_index;
+  // What the primitives the reader skipped index by (remap_unread_primitives).
+  std::vector<std::vector<int>> old_joints;
+  for (const tinygltf::Skin& s : m.skins) old_joints.push_back(s.joints);
+  std::map<int, int> old_skin_of_node;
+  for (int node : src.skinned_nodes) old_skin_of_node[node] = m.nodes[node].skin;
+  tinygltf::Skin& skin = m.skins[first_skin];
+  skin.joints.clear();
+  for (int j : skin_order) skin.joints.push_back(joint_node[j]);
+  skin.inverseBindMatrices = add_ibm(w, sk, skin_order, src.mesh_to_world);
+  point_nodes_at_merged_skin(w, sk, src, skin_order, first_skin);
+  for (const Mesh::Primitive& p : c.mesh.primitives)
+    write_skin_attributes(w, c.skin, p.first_vertex, p.vertex_count, order.skin_index_of_joint,
+                          m.meshes[p.mesh].primitives[p.primitive].attributes);
+  if (Status s = remap_unread_primitives(w, c, old_joints, old_skin_of_node, joint_node, order.skin_index_of_joint);
+      !s.ok())
+    return s;
+  drop_unused_skins(m);
+  // The unused skins' IBM accessors are now orphans: prune once more.
+  if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
+  return Status::Ok();
+}
+
+// Step: the clips into the animations; true when an existing channel was dropped or replaced.
+bool write_clips_in_place(Writer& w, const Character& c, const std::vector<int>& joint_node) {
+  tinygltf::Model& m = w.m;
+  const GltfSource& src = *c.gltf;
+  const Skeleton& sk = c.skeleton;
+  // Keep every existing channel the clip still holds unchanged; rewrite
+  // channels whose track the model changed (a re-bake), add channels the
+  // clips gained, drop channels of joints the model removed.
   const std::set<int> removed = removed_joint_nodes(src, joint_node);
   bool edited = false;
   for (size_t ci = 0; ci < c.clips.size(); ++ci) {
@@ -544,7 +520,32 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
     }
     if (!existing && !anim.channels.empty()) m.animations.push_back(anim);
   }
-  if (edited) {
+  return edited;
+}
+
+Status save_in_place(const Character& c, const std::string& path, std::vector<std::string>& notes) {
+  const GltfSource& src = *c.gltf;
+  tinygltf::Model m = src.model;
+  for (const std::string& e : m.extensionsUsed)
+    if (is_compression_extension(e))
+      return Status::Error(Status::Code::kUnsupported,
+                           c.source_path + ": cannot rewrite a compressed document (" + e +
+                               "; export it uncompressed)");
+  const Skeleton& sk = c.skeleton;
+  if (sk.size() < static_cast<int>(src.joint_nodes.size()))
+    return Status::Error(Status::Code::kUnsupported, "joints were removed; only appending is supported");
+  // Joint nodes: the loaded ones, then new nodes for appended joints; one
+  // skin for the whole skeleton.
+  const std::vector<int> joint_node = append_joint_nodes(sk, src.joint_nodes, m);
+  const int first_skin = src.skinned_nodes.empty() ? -1 : m.nodes[src.skinned_nodes[0]].skin;
+  const SkinOrder order = merged_skin_order(m, first_skin, joint_node, sk.size());
+  // Detach what gets replaced, prune, then append the new data.
+  detach_skin_data(c.mesh, first_skin, m);
+  if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
+  Writer w{m};
+  if (first_skin >= 0)
+    if (Status s = write_merged_skin(w, c, joint_node, order, first_skin); !s.ok()) return s;
+  if (write_clips_in_place(w, c, joint_node)) {
     drop_unused_samplers(m);
     if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
   }
