@@ -270,112 +270,298 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
                        opt);
 }
 
+namespace {
+
+// The steps of transfer_clip, in the order it runs them.
+
+// A failed transfer: the status says why, the clip is empty.
+TransferResult failed(TransferResult r, Status::Code code, std::string message) {
+  r.status = Status::Error(code, std::move(message));
+  r.clip = Clip{};
+  return r;
+}
+
+// Checks the inputs: why this clip cannot go onto this target, or ok; counts
+// the legs of both skeletons into `diagnostics` on the way.
+Status check_inputs(const Character& source, const Calibration& source_cal, const Character& target,
+                    const Calibration& target_cal, const TargetSupport& prepared, const TransferOptions& opt,
+                    TransferDiagnostics& diagnostics) {
+  auto error = [](std::string message) { return Status::Error(Status::Code::kBadData, std::move(message)); };
+  if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
+    return error("transfer: calibration does not match its skeleton");
+  if (!fits(prepared, target)) return error("transfer: the target support was prepared for another character");
+  if (!(opt.sample_rate > 0 && std::isfinite(opt.sample_rate)))
+    return error("transfer: sample rate must be positive and finite");
+  if (source_cal.hips < 0 || target_cal.hips < 0)
+    return error(std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
+  // One character per target: a file holding a rider and its horse would
+  // have its legs paired across both (read once, prepare_target_support).
+  if (!prepared.several_characters.empty())
+    return error("transfer: the target holds " + prepared.several_characters +
+                 ": retarget onto one character per file");
+  for (const Role& ro : source_cal.roles) diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  for (const Role& ro : target_cal.roles) diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
+  if (diagnostics.target_legs == 0) return error("transfer: no legs found on the target");
+  if (diagnostics.source_legs == 0) return error("transfer: no legs found in the source clip's skeleton");
+  if (diagnostics.source_legs != diagnostics.target_legs)
+    return error("transfer: the source has " + std::to_string(diagnostics.source_legs) + " legs, the target " +
+                 std::to_string(diagnostics.target_legs) + ": cannot map the clip leg for leg");
+  if (map_joints_by_role(source_cal, target_cal).size() < 2)
+    return error("transfer: source and target share no body roles besides the hips");
+  return Status::Ok();
+}
+
+// Copies a clip made for the target's own rig as authored (`same`: the
+// source joint of each target joint): its keys, no lift, no feet pinned.
+TransferResult copy_as_authored(TransferResult r, const Skeleton& source, const Clip& clip, const Skeleton& target,
+                                const std::vector<int>& same, double floor_y) {
+  r.clip = copy_own_rig_clip(source, clip, target, same);
+  if (r.clip.tracks.empty()) return failed(std::move(r), Status::Code::kBadData, "transfer: copying the clip gave no tracks");
+  r.times = key_times(r.clip);
+  r.lift.assign(r.times.size(), 0.0);
+  r.floor_y = floor_y;
+  r.diagnostics.own_rig_joints = static_cast<int>(std::count_if(same.begin(), same.end(), [](int s) { return s >= 0; }));
+  r.limbs_note = "the clip's own rig: copied as authored";
+  return r;
+}
+
+// Plays the clip as a player shows it (into `played`, or `clip` itself when
+// not asked or nothing is animated): a channel it leaves alone holds the
+// source file's node value (glTF and FBX players), not the bind pose. The
+// T-Rex's walk leaves its spine's root joint alone, stored 25 deg off its
+// bind: evaluated from the bind pose, its whole neck and head went half
+// a metre off the artist's (a rig family's other member inherits that).
+const Clip& as_played(const Skeleton& source, const Clip& clip, bool hold_source_node_pose, Clip& played) {
+  if (!hold_source_node_pose) return clip;
+  std::vector<int> itself(static_cast<size_t>(source.size()));
+  for (int j = 0; j < source.size(); ++j) itself[static_cast<size_t>(j)] = j;
+  played = copy_own_rig_clip(source, clip, source, itself);
+  return played.tracks.empty() ? clip : played;
+}
+
+// Starts the played clip where its animation starts (into `trimmed`, or
+// `played` itself): past a leading bind pose key, or at the first key;
+// `start_time` is the source time skipped. Both are judged on the keys as
+// authored (`clip`).
+const Clip& from_animation_start(const Skeleton& source, const Clip& clip, const Clip& played,
+                                 bool skip_leading_bind_pose, Clip& trimmed, double& start_time) {
+  if (skip_leading_bind_pose && starts_with_bind_pose(source, clip)) {
+    double t0 = 0, t1 = 0;
+    first_two_keys(clip, t0, t1);
+    start_time = t1;
+    trimmed = trim_clip_start(played, t1);
+    return trimmed;
+  }
+  if (const double t0 = first_key_time(clip); t0 > 0.0) {
+    // Keys from t0 on (an exporter that kept the clip's frame range): the
+    // time before them only holds the first pose; the clip starts at t0.
+    start_time = t0;
+    trimmed = trim_clip_start(played, t0);
+    return trimmed;
+  }
+  return played;
+}
+
+// Chooses the leg drive: true when the target's legs follow the source's
+// ankles rather than its rotations. Legs whose bind shape is not the
+// source's (a detached foot, a bent digitigrade leg) do: with kAuto on any
+// rig, with kAutoQuadrupeds (the default) on four legs only (legs pair by
+// side and end; six would pair ambiguously). `legs`: either side's count.
+bool legs_follow_ankles(const Skeleton& source, const Skeleton& target, const TransferOptions& opt, int legs) {
+  bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
+  const bool quadrupeds = legs == 4;
+  if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto ||
+      (opt.legs_by_ankle == TransferOptions::LegDrive::kAutoQuadrupeds && quadrupeds)) {
+    const std::vector<Leg> sl = find_legs(source), dl = find_legs(target);
+    // A detached paw follows the source's own detached foot (retarget
+    // keeps it as far off its shin as the source's is): only a source
+    // whose foot rides on its shin leaves the paw to the ankle drive.
+    for (const Leg& d : dl) {
+      bool paired_detached = false;
+      for (const Leg& s : sl)
+        if (s.side == d.side && s.front == d.front) {
+          paired_detached |= s.detached_foot;
+          if (std::abs(straightness(target, d) - straightness(source, s)) > opt.straightness_tolerance)
+            by_ankle = true;
+        }
+      by_ankle |= d.detached_foot && !paired_detached;
+    }
+  }
+  return by_ankle;
+}
+
+// Aligns the floor to the source's stance: lowers the hips by the level the
+// target's soles stand at in the source's contact phases (never less than
+// every pinned foot can reach); returns that level, 0 without stance.
+double align_floor_to_source_stance(const Skeleton& source, const Clip& input, const Skeleton& sk, int hips,
+                                    const std::vector<double>& times,
+                                    const std::vector<std::vector<ContactPhase>>& source_phases,
+                                    const LimbContactOptions& lo, double floor_quantile, Clip& out) {
+  const int n = static_cast<int>(times.size());
+  const std::vector<std::vector<double>> clear = sole_clearances(sk, out, times, lo);
+  std::vector<double> stance;
+  for (size_t li = 0; li < clear.size() && li < source_phases.size(); ++li)
+    for (const ContactPhase& ph : source_phases[li])
+      for (int k = ph.first; k <= ph.last && k < static_cast<int>(clear[li].size()); ++k)
+        stance.push_back(clear[li][k]);
+  if (stance.empty()) return 0.0;
+  const double level = quantile(stance, floor_quantile);
+  // Never lowered less than the reach of every foot that will be pinned
+  // allows: the source's stance and where the target's own foot then
+  // stands low and still (below: the pinning's own test, on the floor
+  // this level gives; a clip whose source feet slide while standing, the
+  // target's straight legs at rest), or those legs would hover.
+  LimbContactOptions resting = lo;
+  resting.floor_y += level;
+  resting.contact.under_floor_is_contact = false;
+  const std::vector<std::vector<ContactPhase>> pinned =
+      union_phases(source_phases, detect_leg_contacts(sk, out, times, resting), n);
+  const double reach = source_leg_reach(source, input, times);
+  const double alignment = std::max(level, lowest_reaching_alignment(sk, out, times, pinned, clear, reach));
+  add_hips_world_y(sk, hips, times, std::vector<double>(n, -alignment), out);
+  return alignment;
+}
+
+// Aligns the floor to the target's own stance (no source phases): lowers
+// the hips by the level its soles stand at; returns it, 0 without stance.
+double align_floor_to_target_stance(const Skeleton& sk, int hips, const std::vector<double>& times,
+                                    const LimbContactOptions& lo, bool ankle_driven, double floor_quantile,
+                                    Clip& out) {
+  const int n = static_cast<int>(times.size());
+  // Twice the pinning height band: the stance sole height itself varies by
+  // a few cm with the foot's roll when source and target feet differ.
+  LimbContactOptions wide = lo;
+  wide.contact.max_height *= 2.0;
+  const std::vector<double> stance = stance_clearances(sk, out, times, wide);
+  if (stance.empty()) return 0.0;
+  // Ankle-driven legs carry the source's sole roll on another foot
+  // shape: their stance heights spread, and the median is the level.
+  const double alignment = quantile(stance, ankle_driven ? 0.5 : floor_quantile);
+  add_hips_world_y(sk, hips, times, std::vector<double>(n, -alignment), out);
+  return alignment;
+}
+
+// Finds the contact phases to pin on the floor-aligned clip, before the
+// lift: body grounding leaves a foot to the limb solver (E) only in these
+// phases, and limb reconciliation pins exactly these (not phases re-detected
+// after the lift). Detected also with reconcile_limbs off, so that switch
+// never changes the hips track (the output then differs only in the legs).
+std::vector<std::vector<ContactPhase>> phases_to_pin(const Skeleton& sk, const Clip& out,
+                                                     const std::vector<double>& times, const LimbContactOptions& lo,
+                                                     const std::vector<std::vector<ContactPhase>>& source_phases) {
+  if (source_phases.empty()) return detect_leg_contacts(sk, out, times, lo);
+  // The source's phases plus where the target's own foot is low and still
+  // on the aligned clip (a stand the source's test missed: a landing foot
+  // still settling at the clip's end); its swinging toes under the floor
+  // are not stance.
+  LimbContactOptions still = lo;
+  still.contact.under_floor_is_contact = false;
+  return union_phases(source_phases, detect_leg_contacts(sk, out, times, still), static_cast<int>(times.size()));
+}
+
+// Keeps elbows within their skin (limit_elbow_bends); before the arms clear
+// the floor, as a less bent elbow moves the hand.
+void keep_elbows_within_skin(const Character& target, const TargetSupport& prepared, const ElbowBendOptions& options,
+                             const std::vector<double>& times, Clip& out, TransferDiagnostics& diagnostics) {
+  ElbowBendResult er = limit_elbow_bends(target, prepared.elbows, out, times, options);
+  out = std::move(er.clip);
+  add_largest_per_key(er.removed, times.size(), diagnostics.max_elbow_cut, diagnostics.elbow_cut_keys);
+}
+
+// Turns arms out of the floor (keep_arms_above_floor); before body
+// grounding, which would otherwise lift the whole body (stance legs then
+// hovering) for a hand under it.
+void keep_arms_above(const Character& target, const TargetSupport& prepared, ArmClearanceOptions ao, double floor_y,
+                     const std::vector<double>& times, Clip& out, TransferDiagnostics& diagnostics) {
+  ao.floor_y = floor_y;
+  ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, times, ao);
+  out = std::move(ar.clip);
+  add_largest_per_key(ar.angle, times.size(), diagnostics.max_arm_turn, diagnostics.arm_turn_keys);
+}
+
+// Grounds the body: raises the hips' world y by the smoothed lift, the feet
+// in `phases` left to the limb solver (all of them at every sample with the
+// source's phases: the solver then also lifts swinging soles out of the
+// floor). Returns the lift per sample.
+std::vector<double> ground_body(const Character& target, const TargetSupport& prepared, GroundingOptions g, int hips,
+                                const std::vector<double>& times,
+                                const std::vector<std::vector<ContactPhase>>& phases, bool phases_from_source,
+                                Clip& out) {
+  const int n = static_cast<int>(times.size());
+  g.leg_contact.clear();  // E(t) from the phases; no legs: E empty
+  for (const std::vector<ContactPhase>& ph : phases)
+    g.leg_contact.push_back(phases_from_source ? std::vector<bool>(n, true) : contact_mask(ph, n));
+  if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
+  std::vector<double> lift = ground_lift(target, prepared.support, out, times, g);
+  add_hips_world_y(target.skeleton, hips, times, lift, out);
+  return lift;
+}
+
+// Pins the feet in their phases (reconcile_limbs) into `out` and `r.feet`;
+// on failure leaves `out` as it was and says why in `r.limbs_note`.
+void pin_feet(const Skeleton& sk, const std::vector<double>& times, const LimbContactOptions& lo, Clip& out,
+              TransferResult& r) {
+  LimbContactResult lr = reconcile_limbs(sk, out, times, lo);
+  if (lr.status.ok()) {
+    out = std::move(lr.clip);
+    r.feet = std::move(lr.feet);
+  } else {
+    r.limbs_note = lr.status.message;
+  }
+}
+
+// Turns tails out of the floor on the final body (they follow the pelvis
+// and the grounding left them out); no body or foot moves.
+void keep_tails_above(const Character& target, const TargetSupport& prepared, ArmClearanceOptions to, double floor_y,
+                      const std::vector<double>& times, Clip& out, TransferDiagnostics& diagnostics) {
+  to.floor_y = floor_y;
+  ArmClearanceResult tr = keep_tails_above_floor(target, prepared.tails, out, times, to);
+  out = std::move(tr.clip);
+  add_largest_per_key(tr.angle, times.size(), diagnostics.max_tail_turn, diagnostics.tail_turn_keys);
+}
+
+// Sums up the lift and the pinned feet into r.diagnostics: the largest lift,
+// the stance keys and the largest stance foot error, the legs ever pinned.
+void add_lift_and_feet_diagnostics(TransferResult& r) {
+  for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);
+  for (const FootReport& f : r.feet) {
+    int stance = 0;
+    for (size_t k = 0; k < f.contact.size() && k < f.clearance_after.size(); ++k)
+      if (f.contact[k]) {
+        ++stance;
+        r.diagnostics.max_stance_foot_error = std::max(r.diagnostics.max_stance_foot_error, std::abs(f.clearance_after[k]));
+      }
+    r.diagnostics.stance_keys += stance;
+    r.diagnostics.legs_pinned += stance > 0 ? 1 : 0;
+  }
+}
+
+}  // namespace
+
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
                              const TransferOptions& opt) {
   TransferResult r;
-  auto fail = [&](Status::Code code, std::string message) {
-    r.status = Status::Error(code, std::move(message));
-    r.clip = Clip{};
-    return r;
-  };
-  if (source.skeleton.size() != source_cal.size() || target.skeleton.size() != target_cal.size())
-    return fail(Status::Code::kBadData, "transfer: calibration does not match its skeleton");
-  if (!fits(prepared, target))
-    return fail(Status::Code::kBadData, "transfer: the target support was prepared for another character");
-  if (!(opt.sample_rate > 0 && std::isfinite(opt.sample_rate)))
-    return fail(Status::Code::kBadData, "transfer: sample rate must be positive and finite");
-  if (source_cal.hips < 0 || target_cal.hips < 0)
-    return fail(Status::Code::kBadData,
-                std::string("transfer: no hips joint on the ") + (source_cal.hips < 0 ? "source" : "target"));
-  // One character per target: a file holding a rider and its horse would
-  // have its legs paired across both (read once, prepare_target_support).
-  if (!prepared.several_characters.empty())
-    return fail(Status::Code::kBadData,
-                "transfer: the target holds " + prepared.several_characters + ": retarget onto one character per file");
-  for (const Role& ro : source_cal.roles) r.diagnostics.source_legs += ro.part == BodyPart::kThigh ? 1 : 0;
-  for (const Role& ro : target_cal.roles) r.diagnostics.target_legs += ro.part == BodyPart::kThigh ? 1 : 0;
-  if (r.diagnostics.target_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found on the target");
-  if (r.diagnostics.source_legs == 0) return fail(Status::Code::kBadData, "transfer: no legs found in the source clip's skeleton");
-  if (r.diagnostics.source_legs != r.diagnostics.target_legs)
-    return fail(Status::Code::kBadData, "transfer: the source has " + std::to_string(r.diagnostics.source_legs) +
-                                            " legs, the target " + std::to_string(r.diagnostics.target_legs) +
-                                            ": cannot map the clip leg for leg");
-  if (map_joints_by_role(source_cal, target_cal).size() < 2)
-    return fail(Status::Code::kBadData, "transfer: source and target share no body roles besides the hips");
-
+  r.status = check_inputs(source, source_cal, target, target_cal, prepared, opt, r.diagnostics);
+  if (!r.status.ok()) return r;
   if (opt.copy_own_rig_clips) {
     const std::vector<int> same = own_rig_joints(source.skeleton, target.skeleton, opt.own_rig);
-    if (!same.empty()) {
-      r.clip = copy_own_rig_clip(source.skeleton, clip, target.skeleton, same);
-      if (r.clip.tracks.empty()) return fail(Status::Code::kBadData, "transfer: copying the clip gave no tracks");
-      r.times = key_times(r.clip);
-      r.lift.assign(r.times.size(), 0.0);
-      r.floor_y = prepared.floor_y;
-      r.diagnostics.own_rig_joints = static_cast<int>(std::count_if(same.begin(), same.end(), [](int s) { return s >= 0; }));
-      r.limbs_note = "the clip's own rig: copied as authored";
-      return r;
-    }
+    if (!same.empty()) return copy_as_authored(std::move(r), source.skeleton, clip, target.skeleton, same, prepared.floor_y);
   }
 
-  // The clip as a player shows it: a channel it leaves alone holds the
-  // source file's node value (glTF and FBX players), not the bind pose. The
-  // T-Rex's walk leaves its spine's root joint alone, stored 25 deg off its
-  // bind: evaluated from the bind pose, its whole neck and head went half
-  // a metre off the artist's (a rig family's other member inherits that).
   Clip played, trimmed;
-  const Clip* input = &clip;
-  if (opt.hold_source_node_pose) {
-    std::vector<int> itself(static_cast<size_t>(source.skeleton.size()));
-    for (int j = 0; j < source.skeleton.size(); ++j) itself[static_cast<size_t>(j)] = j;
-    played = copy_own_rig_clip(source.skeleton, clip, source.skeleton, itself);
-    if (!played.tracks.empty()) input = &played;
-  }
-  if (opt.skip_leading_bind_pose && starts_with_bind_pose(source.skeleton, clip)) {  // the keys as authored
-    double t0 = 0, t1 = 0;
-    first_two_keys(clip, t0, t1);
-    r.start_time = t1;
-    trimmed = trim_clip_start(*input, t1);
-    input = &trimmed;
-  } else if (const double t0 = first_key_time(clip); t0 > 0.0) {
-    // Keys from t0 on (an exporter that kept the clip's frame range): the
-    // time before them only holds the first pose; the clip starts at t0.
-    r.start_time = t0;
-    trimmed = trim_clip_start(*input, t0);
-    input = &trimmed;
-  }
+  const Clip& as_shown = as_played(source.skeleton, clip, opt.hold_source_node_pose, played);
+  const Clip& input =
+      from_animation_start(source.skeleton, clip, as_shown, opt.skip_leading_bind_pose, trimmed, r.start_time);
   if (opt.joints_by_name)
     r.diagnostics.joints_by_name = static_cast<int>(
         map_joints_by_name(source_cal, target_cal, map_joints_by_role(source_cal, target_cal)).size());
-  Clip out = retarget(source, *input, source_cal, target_cal, target.skeleton, opt.sample_rate, opt.joints_by_name);
-  if (out.tracks.empty()) return fail(Status::Code::kBadData, "transfer: retargeting gave no tracks");
+  Clip out = retarget(source, input, source_cal, target_cal, target.skeleton, opt.sample_rate, opt.joints_by_name);
+  if (out.tracks.empty()) return failed(std::move(r), Status::Code::kBadData, "transfer: retargeting gave no tracks");
   r.times = key_times(out);
-  // Legs whose bind shape is not the source's (a detached foot, a bent
-  // digitigrade leg) follow the source's ankles rather than its rotations:
-  // with kAuto on any rig, with kAutoQuadrupeds (the default) on four legs
-  // only (legs pair by side and end; six would pair ambiguously).
-  {
-    bool by_ankle = opt.legs_by_ankle == TransferOptions::LegDrive::kAnkle;
-    const bool quadrupeds = r.diagnostics.target_legs == 4;  // the source's count, checked above
-    if (opt.legs_by_ankle == TransferOptions::LegDrive::kAuto ||
-        (opt.legs_by_ankle == TransferOptions::LegDrive::kAutoQuadrupeds && quadrupeds)) {
-      const std::vector<Leg> sl = find_legs(source.skeleton), dl = find_legs(target.skeleton);
-      // A detached paw follows the source's own detached foot (retarget
-      // keeps it as far off its shin as the source's is): only a source
-      // whose foot rides on its shin leaves the paw to the ankle drive.
-      for (const Leg& d : dl) {
-        bool paired_detached = false;
-        for (const Leg& s : sl)
-          if (s.side == d.side && s.front == d.front) {
-            paired_detached |= s.detached_foot;
-            if (std::abs(straightness(target.skeleton, d) - straightness(source.skeleton, s)) > opt.straightness_tolerance)
-              by_ankle = true;
-          }
-        by_ankle |= d.detached_foot && !paired_detached;
-      }
-    }
-    if (by_ankle) r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, *input, target.skeleton, r.times, out);
-  }
+  // target_legs: the source's count too (checked equal above).
+  if (legs_follow_ankles(source.skeleton, target.skeleton, opt, r.diagnostics.target_legs))
+    r.diagnostics.legs_by_ankle = drive_legs_by_ankle(source, input, target.skeleton, r.times, out);
   const int n = static_cast<int>(r.times.size());
   // Floor and sole points of the target's feet (its mesh when it has one):
   // prepared once per character (prepare_target_support).
@@ -392,123 +578,31 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   // foot carrying a human toe-off dips under the floor in swing, and the
   // target-side test would hold it as stance).
   std::vector<std::vector<ContactPhase>> source_phases;
-  if (opt.contacts_from_source) source_phases = source_contacts(source, *input, sk, r.times, opt.limbs.contact);
+  if (opt.contacts_from_source) source_phases = source_contacts(source, input, sk, r.times, opt.limbs.contact);
   const bool phases_from_source = !source_phases.empty();
 
   // Floor alignment: the source's stance level onto the target's floor.
-  if (opt.align_floor && phases_from_source) {
-    const std::vector<std::vector<double>> clear = sole_clearances(sk, out, r.times, lo);
-    std::vector<double> stance;
-    for (size_t li = 0; li < clear.size() && li < source_phases.size(); ++li)
-      for (const ContactPhase& ph : source_phases[li])
-        for (int k = ph.first; k <= ph.last && k < static_cast<int>(clear[li].size()); ++k)
-          stance.push_back(clear[li][k]);
-    if (!stance.empty()) {
-      const double level = quantile(stance, opt.floor_quantile);
-      // Never lowered less than the reach of every foot that will be pinned
-      // allows: the source's stance and where the target's own foot then
-      // stands low and still (below: the pinning's own test, on the floor
-      // this level gives; a clip whose source feet slide while standing, the
-      // target's straight legs at rest), or those legs would hover.
-      LimbContactOptions resting = lo;
-      resting.floor_y += level;
-      resting.contact.under_floor_is_contact = false;
-      const std::vector<std::vector<ContactPhase>> pinned =
-          union_phases(source_phases, detect_leg_contacts(sk, out, r.times, resting), n);
-      const double reach = source_leg_reach(source.skeleton, *input, r.times);
-      r.floor_alignment = std::max(level, lowest_reaching_alignment(sk, out, r.times, pinned, clear, reach));
-      add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
-    }
-  } else if (opt.align_floor) {
-    // Twice the pinning height band: the stance sole height itself varies by
-    // a few cm with the foot's roll when source and target feet differ.
-    LimbContactOptions wide = lo;
-    wide.contact.max_height *= 2.0;
-    const std::vector<double> stance = stance_clearances(sk, out, r.times, wide);
-    if (!stance.empty()) {
-      // Ankle-driven legs carry the source's sole roll on another foot
-      // shape: their stance heights spread, and the median is the level.
-      r.floor_alignment = quantile(stance, r.diagnostics.legs_by_ankle > 0 ? 0.5 : opt.floor_quantile);
-      add_hips_world_y(sk, hips, r.times, std::vector<double>(n, -r.floor_alignment), out);
-    }
-  }
-
-  // Contact phases on the floor-aligned clip, before the lift: body grounding
-  // leaves a foot to the limb solver (E) only in these phases, and limb
-  // reconciliation pins exactly these (not phases re-detected after the lift).
-  // Detected also with reconcile_limbs off, so that switch never changes the
-  // hips track (the output then differs only in the legs).
-  if (phases_from_source) {
-    // Plus where the target's own foot is low and still on the aligned clip
-    // (a stand the source's test missed: a landing foot still settling at
-    // the clip's end); its swinging toes under the floor are not stance.
-    LimbContactOptions still = lo;
-    still.contact.under_floor_is_contact = false;
-    lo.phases = union_phases(source_phases, detect_leg_contacts(sk, out, r.times, still), n);
-  } else {
-    lo.phases = detect_leg_contacts(sk, out, r.times, lo);
-  }
+  if (opt.align_floor)
+    r.floor_alignment =
+        phases_from_source
+            ? align_floor_to_source_stance(source.skeleton, input, sk, hips, r.times, source_phases, lo,
+                                           opt.floor_quantile, out)
+            : align_floor_to_target_stance(sk, hips, r.times, lo, r.diagnostics.legs_by_ankle > 0,
+                                           opt.floor_quantile, out);
+  lo.phases = phases_to_pin(sk, out, r.times, lo, source_phases);
   lo.phases_given = true;
   lo.lift_swing_soles = phases_from_source;
 
-  // Elbows within their skin, before the arms clear the floor (a less bent
-  // elbow moves the hand).
-  if (opt.elbows_within_skin && !prepared.elbows.empty()) {
-    ElbowBendResult er = limit_elbow_bends(target, prepared.elbows, out, r.times, opt.elbows);
-    out = std::move(er.clip);
-    add_largest_per_key(er.removed, r.times.size(), r.diagnostics.max_elbow_cut, r.diagnostics.elbow_cut_keys);
-  }
-  // Arms out of the floor before body grounding, which would otherwise lift
-  // the whole body (stance legs then hovering) for a hand under it.
-  if (opt.arms_above_floor && !prepared.arms.empty()) {
-    ArmClearanceOptions ao = opt.arms;
-    ao.floor_y = r.floor_y;
-    ArmClearanceResult ar = keep_arms_above_floor(target, prepared.arms, out, r.times, ao);
-    out = std::move(ar.clip);
-    add_largest_per_key(ar.angle, r.times.size(), r.diagnostics.max_arm_turn, r.diagnostics.arm_turn_keys);
-  }
-  // Body grounding: raise the hips' world y by the smoothed lift.
-  if (opt.ground_body && target.has_skin()) {
-    GroundingOptions g = opt.grounding;
-    g.leg_contact.clear();  // E(t) from the phases above; no legs: E empty
-    // With the source's phases the limb solver also lifts swinging soles out
-    // of the floor, so the feet are its own (in E) at every sample.
-    for (const std::vector<ContactPhase>& ph : lo.phases)
-      g.leg_contact.push_back(phases_from_source ? std::vector<bool>(n, true) : contact_mask(ph, n));
-    if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
-    r.lift = ground_lift(target, prepared.support, out, r.times, g);
-    add_hips_world_y(sk, hips, r.times, r.lift, out);
-  }
-
-  if (opt.reconcile_limbs) {
-    LimbContactResult lr = reconcile_limbs(sk, out, r.times, lo);
-    if (lr.status.ok()) {
-      out = std::move(lr.clip);
-      r.feet = std::move(lr.feet);
-    } else {
-      r.limbs_note = lr.status.message;
-    }
-  }
-  // Tails out of the floor on the final body (they follow the pelvis and
-  // the grounding left them out); no body or foot moves.
-  if (opt.tails_above_floor && !prepared.tails.empty()) {
-    ArmClearanceOptions to = opt.tails;
-    to.floor_y = r.floor_y;
-    ArmClearanceResult tr = keep_tails_above_floor(target, prepared.tails, out, r.times, to);
-    out = std::move(tr.clip);
-    add_largest_per_key(tr.angle, r.times.size(), r.diagnostics.max_tail_turn, r.diagnostics.tail_turn_keys);
-  }
-  for (double l : r.lift) r.diagnostics.max_lift = std::max(r.diagnostics.max_lift, l);
-  for (const FootReport& f : r.feet) {
-    int stance = 0;
-    for (size_t k = 0; k < f.contact.size() && k < f.clearance_after.size(); ++k)
-      if (f.contact[k]) {
-        ++stance;
-        r.diagnostics.max_stance_foot_error = std::max(r.diagnostics.max_stance_foot_error, std::abs(f.clearance_after[k]));
-      }
-    r.diagnostics.stance_keys += stance;
-    r.diagnostics.legs_pinned += stance > 0 ? 1 : 0;
-  }
+  if (opt.elbows_within_skin && !prepared.elbows.empty())
+    keep_elbows_within_skin(target, prepared, opt.elbows, r.times, out, r.diagnostics);
+  if (opt.arms_above_floor && !prepared.arms.empty())
+    keep_arms_above(target, prepared, opt.arms, r.floor_y, r.times, out, r.diagnostics);
+  if (opt.ground_body && target.has_skin())
+    r.lift = ground_body(target, prepared, opt.grounding, hips, r.times, lo.phases, phases_from_source, out);
+  if (opt.reconcile_limbs) pin_feet(sk, r.times, lo, out, r);
+  if (opt.tails_above_floor && !prepared.tails.empty())
+    keep_tails_above(target, prepared, opt.tails, r.floor_y, r.times, out, r.diagnostics);
+  add_lift_and_feet_diagnostics(r);
   r.clip = std::move(out);
   return r;
 }

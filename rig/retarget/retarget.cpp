@@ -231,51 +231,88 @@ std::vector<std::pair<int, int>> map_joints_by_name(const Calibration& src, cons
   return pairs;
 }
 
-Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
-              const Calibration& dst, const Skeleton& target, double sample_rate, bool joints_by_name) {
-  // No exceptions cross the library boundary: a mismatch gives an empty clip.
-  if (source.skeleton.size() != src.size() || target.size() != dst.size() ||
-      !(sample_rate > 0 && std::isfinite(sample_rate)))
-    return Clip{};
+namespace {
+
+// The steps of retarget: a plan worked out once from the two calibrations,
+// then applied at every sample.
+
+// A detached foot (hung under the root like an IK target) and what places
+// it from its shin.
+struct Detached {
+  int foot, shin;
+  Vec3 offset;  // the foot's bind position in its shin's bind frame
+  int src_foot = -1, src_shin = -1;  // the source's pair, or -1
+  Vec3 src_offset = Vec3::Zero();    // the same offset on the source
+  Eigen::Matrix3d to_target = Eigen::Matrix3d::Zero();  // source shin frame -> target's, turned and scaled
+};
+
+// What retarget applies at every sample.
+struct RetargetPlan {
+  std::vector<int> source_of;    // per target joint: its source joint, or -1
+  std::vector<char> same_joint;  // per target joint: the rig family's own joint
+  Eigen::Matrix3d face;          // source bind space -> target bind space
+  Quat face_turn;                // the same as a rotation
+  std::vector<Quat> offset;      // per target joint: rotation offset (identity when unmapped)
+  bool move_hips = false;        // both sides have hips
+  double scale = 1.0;            // target leg length / source's
+  Vec3 pivot, src_pivot;         // pelvis pivots from the hips joint, bind space
+  Vec3 src_pivot_in_hips;        // the source's pivot in its hips joint's bind frame
+  int ground_root = -1;          // the root the hips hang under, or -1
+  std::vector<Detached> detached;
+  std::vector<char> slides;                   // per target joint: takes the source's translation change
+  std::vector<Eigen::Matrix3d> slide_map;     // that change, source parent's frame -> target parent's
+  bool is_detached(int j) const {
+    return std::any_of(detached.begin(), detached.end(), [&](const Detached& d) { return d.foot == j; });
+  }
+};
+
+// Maps target joints onto source joints: by role, then (joints_by_name)
+// joints the roles leave out by name under matched parents (a rig family's
+// hip-hike, tail or neck bones), which turn as any mapped joint. The
+// family's own joints (mapped by name, or by role under the same name) are
+// marked same_joint: they also take a translation the clip animates, as its
+// change from bind, scaled like the hips' travel (the T-Rex walk's spine and
+// hip-hike translations); another rig's joint of the same role does not.
+void map_joints(const Calibration& src, const Calibration& dst, bool joints_by_name, RetargetPlan& plan) {
   const int nt = dst.size();
-  std::vector<int> source_of(nt, -1);
+  plan.source_of.assign(nt, -1);
   const std::vector<std::pair<int, int>> by_role = map_joints_by_role(src, dst);
-  for (const auto& [tj, sj] : by_role) source_of[tj] = sj;
-  // Joints the roles leave out matched by name under matched parents (a
-  // rig family's hip-hike, tail or neck bones) turn as any mapped joint. The
-  // family's own joints (mapped by name, or by role under the same name)
-  // also take a translation the clip animates, as its change from bind,
-  // scaled like the hips' travel (the T-Rex walk's spine and hip-hike
-  // translations); another rig's joint of the same role does not.
-  std::vector<char> same_joint(nt, 0);
+  for (const auto& [tj, sj] : by_role) plan.source_of[tj] = sj;
+  plan.same_joint.assign(nt, 0);
   if (joints_by_name) {
-    for (const auto& [tj, sj] : by_role) same_joint[tj] = dst.names[tj] == src.names[sj] ? 1 : 0;
+    for (const auto& [tj, sj] : by_role) plan.same_joint[tj] = dst.names[tj] == src.names[sj] ? 1 : 0;
     for (const auto& [tj, sj] : map_joints_by_name(src, dst, by_role)) {
-      source_of[tj] = sj;
-      same_joint[tj] = 1;
+      plan.source_of[tj] = sj;
+      plan.same_joint[tj] = 1;
     }
   }
-  std::vector<char> src_moved(static_cast<size_t>(src.size()), 0);
-  for (const JointTracks& jt : clip.tracks)
-    if (jt.joint >= 0 && jt.joint < src.size() && !jt.translation.values.empty()) src_moved[jt.joint] = 1;
-  // The source's facing turned onto the target's (a clip walking along +Z
-  // onto a character built facing +X walks along +X): source bind space ->
-  // target bind space, a turn about Y (identity when they face alike).
-  const Eigen::Matrix3d face = dst.facing.to_canonical.transpose() * src.facing.to_canonical;
-  const Quat face_turn = Quat(face).normalized();
-  // Per mapped joint: source bind^-1 * F^-1 * A * target bind, A the arm
-  // rest alignment (identity but for arms held differently at rest).
-  const std::vector<Quat> align = arm_rest_alignment(src, dst, source_of, face);
-  std::vector<Quat> offset(nt, Quat::Identity());
+}
+
+// Turns the source's facing onto the target's (a clip walking along +Z onto
+// a character built facing +X walks along +X: a turn about Y, identity when
+// they face alike) and works out each mapped joint's rotation offset:
+// source bind^-1 * F^-1 * A * target bind, A the arm rest alignment
+// (identity but for arms held differently at rest).
+void plan_rotations(const Calibration& src, const Calibration& dst, RetargetPlan& plan) {
+  const int nt = dst.size();
+  plan.face = dst.facing.to_canonical.transpose() * src.facing.to_canonical;
+  plan.face_turn = Quat(plan.face).normalized();
+  const std::vector<Quat> align = arm_rest_alignment(src, dst, plan.source_of, plan.face);
+  plan.offset.assign(nt, Quat::Identity());
   for (int j = 0; j < nt; ++j) {
-    if (source_of[j] >= 0) {
-      offset[j] = (src.bind_world_rotation[source_of[j]].conjugate() * face_turn.conjugate() * align[j] *
-                   dst.bind_world_rotation[j])
-                      .normalized();
+    if (plan.source_of[j] >= 0) {
+      plan.offset[j] = (src.bind_world_rotation[plan.source_of[j]].conjugate() * plan.face_turn.conjugate() *
+                        align[j] * dst.bind_world_rotation[j])
+                           .normalized();
     }
   }
-  const bool move_hips = src.hips >= 0 && dst.hips >= 0;
-  const double scale = src.leg_length > 0 ? dst.leg_length / src.leg_length : 1.0;
+}
+
+// Works out how the body travels: the leg scale, the pelvis pivots and the
+// ground root.
+void plan_hips(const Calibration& src, const Calibration& dst, RetargetPlan& plan) {
+  plan.move_hips = src.hips >= 0 && dst.hips >= 0;
+  plan.scale = src.leg_length > 0 ? dst.leg_length / src.leg_length : 1.0;
   // The pelvis pivot: where the hind thighs attach. A rig whose pelvis joint
   // sits far from them (a root at the floor, a body bone above the hips)
   // would otherwise swing the legs about the wrong point when the source
@@ -283,157 +320,196 @@ Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
   // pivot (hung rigidly from its pelvis joint) is the point whose travel the
   // target's follows: a source of that build (a rig family's other member)
   // moves its thighs, not its pelvis joint, the way the target's must go.
-  const Vec3 pivot = move_hips ? pelvis_pivot(dst) : Vec3::Zero();
-  const Vec3 src_pivot = move_hips ? pelvis_pivot(src) : Vec3::Zero();
-  const Mat4 src_hips_bind_inverse = move_hips ? Mat4(src.bind_world[src.hips].inverse()) : Mat4::Identity();
-  Vec3 src_pivot_in_hips = (src_hips_bind_inverse * (src.hips_bind_position + src_pivot).homogeneous()).head<3>();
-  if (!src_pivot_in_hips.allFinite()) src_pivot_in_hips = Vec3::Zero();  // a degenerate bind frame
+  plan.pivot = plan.move_hips ? pelvis_pivot(dst) : Vec3::Zero();
+  plan.src_pivot = plan.move_hips ? pelvis_pivot(src) : Vec3::Zero();
+  const Mat4 src_hips_bind_inverse = plan.move_hips ? Mat4(src.bind_world[src.hips].inverse()) : Mat4::Identity();
+  plan.src_pivot_in_hips =
+      (src_hips_bind_inverse * (src.hips_bind_position + plan.src_pivot).homogeneous()).head<3>();
+  if (!plan.src_pivot_in_hips.allFinite()) plan.src_pivot_in_hips = Vec3::Zero();  // a degenerate bind frame
   // Root motion: a rig whose hips hang under a root joint gets the hips'
   // travel over the floor on that root, so skin weighted to the root (the
   // T-Rex's feet carry up to 0.2 of it) travels with the body instead of
   // being left at the origin, stretched between it and the walking feet.
-  int ground_root = -1;
-  if (move_hips)
-    for (int j = dst.parents[dst.hips]; j >= 0; j = dst.parents[j]) ground_root = j;
-  // Detached feet (hung under the root like IK targets) follow their shin:
-  // foot world position = shin world * the foot's bind offset in the shin,
-  // moved by as much as the source's foot leaves its own shin's bind offset
-  // (a source whose foot is an IK target too, a rig family's other member:
-  // its feet do not ride rigidly on its shins; a mocap ankle does, and adds
-  // nothing), in bind space, turned by F and scaled by the leg ratio.
-  struct Detached {
-    int foot, shin;
-    Vec3 offset;
-    int src_foot = -1, src_shin = -1;
-    Vec3 src_offset = Vec3::Zero();
-    Eigen::Matrix3d to_target = Eigen::Matrix3d::Zero();
-  };
+  plan.ground_root = -1;
+  if (plan.move_hips)
+    for (int j = dst.parents[dst.hips]; j >= 0; j = dst.parents[j]) plan.ground_root = j;
+}
+
+// Finds the detached feet, which follow their shin: foot world position =
+// shin world * the foot's bind offset in the shin, moved by as much as the
+// source's foot leaves its own shin's bind offset (a source whose foot is an
+// IK target too, a rig family's other member: its feet do not ride rigidly
+// on its shins; a mocap ankle does, and adds nothing), in bind space, turned
+// by F and scaled by the leg ratio.
+std::vector<Detached> detached_feet(const Calibration& src, const Calibration& dst, const Skeleton& target,
+                                    const RetargetPlan& plan) {
   std::vector<Detached> detached;
   for (const Leg& leg : find_legs(target)) {
     if (!leg.detached_foot) continue;
     Detached d{leg.foot, leg.shin,
                (dst.bind_world[leg.shin].inverse() * position(dst.bind_world[leg.foot]).homogeneous()).head<3>()};
-    d.src_foot = source_of[leg.foot];
-    d.src_shin = source_of[leg.shin];
+    d.src_foot = plan.source_of[leg.foot];
+    d.src_shin = plan.source_of[leg.shin];
     if (d.src_foot >= 0 && d.src_shin >= 0) {
       d.src_offset = (src.bind_world[d.src_shin].inverse() * position(src.bind_world[d.src_foot]).homogeneous())
                          .head<3>();
-      d.to_target = dst.bind_world[leg.shin].block<3, 3>(0, 0).inverse() * face *
-                    src.bind_world[d.src_shin].block<3, 3>(0, 0) * scale;
+      d.to_target = dst.bind_world[leg.shin].block<3, 3>(0, 0).inverse() * plan.face *
+                    src.bind_world[d.src_shin].block<3, 3>(0, 0) * plan.scale;
       if (!d.to_target.allFinite() || !d.src_offset.allFinite()) d.src_foot = d.src_shin = -1;  // degenerate bind
     }
     detached.push_back(d);
   }
-  auto is_detached = [&](int j) {
-    return std::any_of(detached.begin(), detached.end(), [&](const Detached& d) { return d.foot == j; });
-  };
+  return detached;
+}
 
+// Chooses the joints that slide: the family's own joints whose source
+// translation the clip animates take its change, source parent's bind frame
+// -> the target parent's, through bind space, turned and scaled. Not the
+// hips, the ground root or a detached foot: placed by the sampling.
+void plan_slides(const Calibration& src, const Calibration& dst, const Clip& clip, RetargetPlan& plan) {
+  const int nt = dst.size();
+  std::vector<char> src_moved(static_cast<size_t>(src.size()), 0);
+  for (const JointTracks& jt : clip.tracks)
+    if (jt.joint >= 0 && jt.joint < src.size() && !jt.translation.values.empty()) src_moved[jt.joint] = 1;
   auto parent_linear = [](const Calibration& c, int j) -> Eigen::Matrix3d {
     const int p = c.parents[j];
     return (p < 0 ? c.root_parent_world[j] : c.bind_world[p]).block<3, 3>(0, 0);
   };
-  // Such a joint's translation change, source parent's bind frame -> the
-  // target parent's: through bind space, turned and scaled. Not the hips,
-  // the ground root or a detached foot: placed below.
-  std::vector<char> slides(nt, 0);
-  std::vector<Eigen::Matrix3d> slide_map(nt, Eigen::Matrix3d::Zero());
+  plan.slides.assign(nt, 0);
+  plan.slide_map.assign(nt, Eigen::Matrix3d::Zero());
   for (int j = 0; j < nt; ++j) {
-    if (!same_joint[j] || source_of[j] < 0 || !src_moved[source_of[j]] || j == ground_root ||
-        (move_hips && j == dst.hips) || is_detached(j))
+    if (!plan.same_joint[j] || plan.source_of[j] < 0 || !src_moved[plan.source_of[j]] || j == plan.ground_root ||
+        (plan.move_hips && j == dst.hips) || plan.is_detached(j))
       continue;
-    slides[j] = 1;
-    slide_map[j] = parent_linear(dst, j).inverse() * face * parent_linear(src, source_of[j]) * scale;
-    if (!slide_map[j].allFinite()) slide_map[j].setZero();  // a degenerate bind frame: no slide
+    plan.slides[j] = 1;
+    plan.slide_map[j] = parent_linear(dst, j).inverse() * plan.face * parent_linear(src, plan.source_of[j]) * plan.scale;
+    if (!plan.slide_map[j].allFinite()) plan.slide_map[j].setZero();  // a degenerate bind frame: no slide
   }
+}
 
-  // Sample times: k / rate, the last one exactly at the duration.
-  const std::vector<double> times = sample_times(clip.duration, sample_rate);
-  const double duration = times.back();
-
+// Lays out the output clip: per target joint, keys at `times` for what the
+// plan animates, a constant bind local for the rest.
+Clip output_tracks(const Clip& clip, const Calibration& dst, const RetargetPlan& plan,
+                   const std::vector<double>& times) {
+  const int nt = dst.size();
   Clip out;
   out.name = clip.name;
-  out.duration = duration;
+  out.duration = times.back();
   out.tracks.resize(nt);
   for (int j = 0; j < nt; ++j) {
     JointTracks& jt = out.tracks[j];
     jt.joint = j;
     jt.scale = constant_track(dst.neutral_local[j].scale);
-    if (source_of[j] >= 0) {
+    if (plan.source_of[j] >= 0) {
       jt.rotation.times = times;
     } else {
       jt.rotation = constant_track(dst.neutral_local[j].rotation);
     }
-    if ((move_hips && j == dst.hips) || j == ground_root || is_detached(j) || slides[j]) {
+    if ((plan.move_hips && j == dst.hips) || j == plan.ground_root || plan.is_detached(j) || plan.slides[j]) {
       jt.translation.times = times;
     } else {
       jt.translation = constant_track(dst.neutral_local[j].translation);
     }
   }
+  return out;
+}
 
-  std::vector<Transform> src_locals(src.neutral_local);
-  std::vector<Quat> src_rot, dst_rot(nt);
-  std::vector<Mat4> src_world, dst_world(nt);
-  std::vector<Transform> dst_locals(dst.neutral_local);
-  for (double t : times) {
-    src_locals = src.neutral_local;
-    apply_clip(clip, t, src_locals);
-    evaluate(src, src_locals, src_rot, src_world);
-    // The source pivot's travel from bind, turned and scaled: one per sample.
-    const Vec3 shift =
-        move_hips ? Vec3(face *
-                         ((src_world[src.hips] * src_pivot_in_hips.homogeneous()).head<3>() -
-                          (src.hips_bind_position + src_pivot)) *
-                         scale)
-                  : Vec3::Zero();
-    for (int j = 0; j < nt; ++j) {
-      const int p = dst.parents[j];
-      const Quat pr = p < 0 ? root_rotation(dst.root_parent_world[j]) : dst_rot[p];
-      const Mat4& pw = p < 0 ? dst.root_parent_world[j] : dst_world[p];
-      Transform& l = dst_locals[j];
-      l = dst.neutral_local[j];
-      if (source_of[j] >= 0) {
-        const Quat want = (face_turn * src_rot[source_of[j]] * offset[j]).normalized();
-        l.rotation = (pr.conjugate() * want).normalized();
-        Track<Quat>& tr = out.tracks[j].rotation;
-        if (!tr.values.empty() && tr.values.back().coeffs().dot(l.rotation.coeffs()) < 0) {
-          l.rotation.coeffs() = -l.rotation.coeffs();
-        }
-        tr.values.push_back(l.rotation);
+// Both skeletons' poses at one sample (kept between samples to reuse their
+// storage).
+struct SamplePoses {
+  std::vector<Transform> src_locals;
+  std::vector<Quat> src_rot, dst_rot;
+  std::vector<Mat4> src_world, dst_world;
+  std::vector<Transform> dst_locals;
+};
+
+// Retargets the pose at time t: appends each animated target joint's key
+// to `out`.
+void retarget_sample(const Calibration& src, const Calibration& dst, const Clip& clip, const RetargetPlan& plan,
+                     double t, SamplePoses& poses, Clip& out) {
+  const int nt = dst.size();
+  poses.src_locals = src.neutral_local;
+  apply_clip(clip, t, poses.src_locals);
+  evaluate(src, poses.src_locals, poses.src_rot, poses.src_world);
+  // The source pivot's travel from bind, turned and scaled: one per sample.
+  const Vec3 shift =
+      plan.move_hips ? Vec3(plan.face *
+                            ((poses.src_world[src.hips] * plan.src_pivot_in_hips.homogeneous()).head<3>() -
+                             (src.hips_bind_position + plan.src_pivot)) *
+                            plan.scale)
+                     : Vec3::Zero();
+  for (int j = 0; j < nt; ++j) {
+    const int p = dst.parents[j];
+    const Quat pr = p < 0 ? root_rotation(dst.root_parent_world[j]) : poses.dst_rot[p];
+    const Mat4& pw = p < 0 ? dst.root_parent_world[j] : poses.dst_world[p];
+    Transform& l = poses.dst_locals[j];
+    l = dst.neutral_local[j];
+    if (plan.source_of[j] >= 0) {
+      const Quat want = (plan.face_turn * poses.src_rot[plan.source_of[j]] * plan.offset[j]).normalized();
+      l.rotation = (pr.conjugate() * want).normalized();
+      Track<Quat>& tr = out.tracks[j].rotation;
+      if (!tr.values.empty() && tr.values.back().coeffs().dot(l.rotation.coeffs()) < 0) {
+        l.rotation.coeffs() = -l.rotation.coeffs();
       }
-      if (slides[j]) {
-        const int sj = source_of[j];
-        l.translation += slide_map[j] * (src_locals[sj].translation - src.neutral_local[sj].translation);
-        out.tracks[j].translation.values.push_back(l.translation);
-      }
-      if (j == ground_root) {  // ancestors come first: the hips below see it
-        const Vec3 travel(shift.x(), 0.0, shift.z());
-        l.translation += pw.block<3, 3>(0, 0).inverse() * travel;
-        out.tracks[j].translation.values.push_back(l.translation);
-      }
-      if (move_hips && j == dst.hips) {
-        // The pivot moves with the source pelvis; the joint hangs off it.
-        const Quat turn = (pr * l.rotation * dst.bind_world_rotation[j].conjugate()).normalized();
-        const Vec3 want = dst.hips_bind_position + pivot + shift - turn * pivot;
-        const Eigen::Vector4d local = pw.inverse() * want.homogeneous();
-        l.translation = local.head<3>();
-        out.tracks[j].translation.values.push_back(l.translation);
-      }
-      dst_rot[j] = (pr * l.rotation).normalized();
-      dst_world[j] = pw * l.matrix();
+      tr.values.push_back(l.rotation);
     }
-    for (const Detached& d : detached) {
-      const int p = dst.parents[d.foot];
-      const Mat4& pw = p < 0 ? dst.root_parent_world[d.foot] : dst_world[p];
-      Vec3 at = d.offset;
-      if (d.src_foot >= 0 && d.src_shin >= 0) {
-        const Vec3 src_now = (src_world[d.src_shin].inverse() * position(src_world[d.src_foot]).homogeneous()).head<3>();
-        at += d.to_target * (src_now - d.src_offset);
-      }
-      const Vec3 want = (dst_world[d.shin] * at.homogeneous()).head<3>();
-      dst_locals[d.foot].translation = (pw.inverse() * want.homogeneous()).head<3>();
-      out.tracks[d.foot].translation.values.push_back(dst_locals[d.foot].translation);
+    if (plan.slides[j]) {
+      const int sj = plan.source_of[j];
+      l.translation += plan.slide_map[j] * (poses.src_locals[sj].translation - src.neutral_local[sj].translation);
+      out.tracks[j].translation.values.push_back(l.translation);
     }
+    if (j == plan.ground_root) {  // ancestors come first: the hips below see it
+      const Vec3 travel(shift.x(), 0.0, shift.z());
+      l.translation += pw.block<3, 3>(0, 0).inverse() * travel;
+      out.tracks[j].translation.values.push_back(l.translation);
+    }
+    if (plan.move_hips && j == dst.hips) {
+      // The pivot moves with the source pelvis; the joint hangs off it.
+      const Quat turn = (pr * l.rotation * dst.bind_world_rotation[j].conjugate()).normalized();
+      const Vec3 want = dst.hips_bind_position + plan.pivot + shift - turn * plan.pivot;
+      const Eigen::Vector4d local = pw.inverse() * want.homogeneous();
+      l.translation = local.head<3>();
+      out.tracks[j].translation.values.push_back(l.translation);
+    }
+    poses.dst_rot[j] = (pr * l.rotation).normalized();
+    poses.dst_world[j] = pw * l.matrix();
   }
+  for (const Detached& d : plan.detached) {
+    const int p = dst.parents[d.foot];
+    const Mat4& pw = p < 0 ? dst.root_parent_world[d.foot] : poses.dst_world[p];
+    Vec3 at = d.offset;
+    if (d.src_foot >= 0 && d.src_shin >= 0) {
+      const Vec3 src_now =
+          (poses.src_world[d.src_shin].inverse() * position(poses.src_world[d.src_foot]).homogeneous()).head<3>();
+      at += d.to_target * (src_now - d.src_offset);
+    }
+    const Vec3 want = (poses.dst_world[d.shin] * at.homogeneous()).head<3>();
+    poses.dst_locals[d.foot].translation = (pw.inverse() * want.homogeneous()).head<3>();
+    out.tracks[d.foot].translation.values.push_back(poses.dst_locals[d.foot].translation);
+  }
+}
+
+}  // namespace
+
+Clip retarget(const Character& source, const Clip& clip, const Calibration& src,
+              const Calibration& dst, const Skeleton& target, double sample_rate, bool joints_by_name) {
+  // No exceptions cross the library boundary: a mismatch gives an empty clip.
+  if (source.skeleton.size() != src.size() || target.size() != dst.size() ||
+      !(sample_rate > 0 && std::isfinite(sample_rate)))
+    return Clip{};
+  RetargetPlan plan;
+  map_joints(src, dst, joints_by_name, plan);
+  plan_rotations(src, dst, plan);
+  plan_hips(src, dst, plan);
+  plan.detached = detached_feet(src, dst, target, plan);
+  plan_slides(src, dst, clip, plan);
+
+  // Sample times: k / rate, the last one exactly at the duration.
+  const std::vector<double> times = sample_times(clip.duration, sample_rate);
+  Clip out = output_tracks(clip, dst, plan, times);
+  SamplePoses poses{src.neutral_local, {}, std::vector<Quat>(dst.size()), {}, std::vector<Mat4>(dst.size()),
+                    dst.neutral_local};
+  for (double t : times) retarget_sample(src, dst, clip, plan, t, poses, out);
   return out;
 }
 
