@@ -26,7 +26,9 @@ endforeach()
 # include/tailrig/{solver,rig,detect,measure,pipeline}/: generic folder names
 # stay out of /usr/include; the targets add include/tailrig, so code keeps
 # writing #include "solver/tailrig_solver.h" or "rig/io/io.h" as in the tree.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/solver/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tailrig)
+# solver/testing/ (the seeded historical bugs) is for our own tests only.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/solver/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tailrig
+  PATTERN testing EXCLUDE)
 foreach(dir rig detect measure pipeline)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tailrig/${dir}
     FILES_MATCHING PATTERN "*.h" PATTERN tests EXCLUDE PATTERN fuzz EXCLUDE)

@@ -21,9 +21,6 @@ bool apply_solver_overrides(const nlohmann::json& j, solver::ChainParams& p, std
       else if (k == "internal_step") p.internal_step = v;
       else if (k == "teleport_distance") p.teleport_distance = v;
       else if (k == "teleport_angle_deg") p.teleport_angle_deg = v;
-      else if (k == "test_bug_fixed_fraction_follow") p.test_bug_fixed_fraction_follow = v;
-      else if (k == "test_bug_rope_velocity_feedback") p.test_bug_rope_velocity_feedback = v;
-      else if (k == "test_bug_carry_per_joint") p.test_bug_carry_per_joint = v;
       else {
         error = "unknown solver parameter '" + k + "'";
         return false;

@@ -1,5 +1,7 @@
-// solver::ChainParams from a scenario's "solver" object (field names as in
-// solver/params.h); unknown names are a data error.
+// solver::ChainParams from a JSON object of spring parameters (a scenario's
+// "solver" object, the CLI's --solver; field names as in solver/params.h);
+// unknown names are a data error. The gate's seeded historical bugs are not
+// parameters: harness/gate/solver reads those itself.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -63,8 +63,12 @@ constexpr Range kFixture[] = {
     {"tail_below_soles", 0, 0.5},
 };
 constexpr const char* kBooleans[] = {"twisted_frames", "count_tail"};
-constexpr const char* kSolverBooleans[] = {"forward_plane", "floor_enabled", "test_bug_fixed_fraction_follow",
-                                           "test_bug_rope_velocity_feedback", "test_bug_carry_per_joint"};
+constexpr const char* kSolverBooleans[] = {"forward_plane", "floor_enabled"};
+// Historical bugs of SPEC §4 that a solver invariant scenario re-enables in
+// one of its "variants_solver" (read by harness/gate/solver, not spring
+// parameters): accepted there only.
+constexpr const char* kSeededBugBooleans[] = {"test_bug_fixed_fraction_follow", "test_bug_rope_velocity_feedback",
+                                              "test_bug_carry_per_joint"};
 
 std::string fmt(double v) {
   char b[64];
@@ -100,10 +104,15 @@ std::string check_object(const json& obj, const char* where, const Range (&range
   return "";
 }
 
-std::string check_solver(const json& obj, const std::string& where) {
+std::string check_solver(const json& obj, const std::string& where, bool seeded_bugs_allowed) {
   if (std::string e = check_object(obj, where.c_str(), kSolver); !e.empty()) return e;
   for (const char* k : kSolverBooleans)
     if (obj.contains(k) && !obj[k].is_boolean()) return where + ": \"" + k + "\" must be true or false";
+  for (const char* k : kSeededBugBooleans) {
+    if (!obj.contains(k)) continue;
+    if (!seeded_bugs_allowed) return where + ": \"" + k + "\" (a seeded historical bug) belongs in \"variants_solver\"";
+    if (!obj[k].is_boolean()) return where + ": \"" + k + "\" must be true or false";
+  }
   return "";
 }
 
@@ -150,10 +159,10 @@ std::string validate_parameters(const json& j) {
     for (const json& v : j["variants"])
       if (!v.is_string()) return "\"variants\" must be a list of names";
   if (j.contains("solver"))
-    if (std::string e = check_solver(j["solver"], "solver"); !e.empty()) return e;
+    if (std::string e = check_solver(j["solver"], "solver", false); !e.empty()) return e;
   if (j.contains("variants_solver"))
     for (const auto& [k, v] : j["variants_solver"].items())
-      if (std::string e = check_solver(v, "variants_solver." + k); !e.empty()) return e;
+      if (std::string e = check_solver(v, "variants_solver." + k, true); !e.empty()) return e;
   if (j.contains("grounding"))
     if (std::string e = check_object(j["grounding"], "grounding", kGrounding); !e.empty()) return e;
   if (j.contains("grounding_variants"))

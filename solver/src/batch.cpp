@@ -39,7 +39,6 @@ bool cpu_has_avx2() {
 Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa)
     : desc_(desc), params_(params), count_(count) {
   assert(count >= 1 && desc.size() >= 1);
-  assert(!params.test_bug_fixed_fraction_follow && !params.test_bug_rope_velocity_feedback);
   isa_ = (isa != BatchIsa::kBaseline && cpu_has_avx2()) ? BatchIsa::kAvx2 : BatchIsa::kBaseline;
   const int n = desc.size();
   blocks_ = (count + kBatchLanes - 1) / kBatchLanes;

@@ -27,6 +27,7 @@
 #include <cmath>
 
 #include "math.h"
+#include "solver/testing/seeded_bugs.h"
 
 namespace solver {
 namespace {
@@ -34,6 +35,10 @@ namespace {
 using Eigen::Affine3d;
 using Eigen::Quaterniond;
 using Eigen::Vector3d;
+using testing::SeededBugs;
+
+// What the public reset() and step() run with.
+constexpr SeededBugs kNoBugs{};
 
 // Hips pose decomposed for interpolation: rotation, translation (rig units)
 // and root head offset from the hips origin in the hips' rotation frame (rig
@@ -154,8 +159,8 @@ V3 floor_direction(const ChainParams& params, const V3& head, double len, const 
 // hips-frame snapshot is conjugated into the parent frame (a rotation of
 // its vector part) instead of every direction into the hips frame. Same
 // rotations to rounding; R is used as a matrix (four products per link).
-void internal_step(const ChainDesc& desc, const ChainParams& params, const StepConstants& kc, ChainState& st,
-                   double h, double frame_dt, const HipsPose& hp) {
+void internal_step(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs,
+                   const StepConstants& kc, ChainState& st, double h, double frame_dt, const HipsPose& hp) {
   const int n = desc.size();
   const double mpu = desc.meters_per_unit;
   const Q4 hips_rot = detail::q4(hp.rot);
@@ -166,7 +171,7 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
   const double theta_max = kc.theta_max;
   const double floor_y = params.floor_height + params.floor_clearance;
   const double contact_decay = kc.contact_decay;
-  const bool bug_feedback = params.test_bug_rope_velocity_feedback;
+  const bool bug_feedback = bugs.rope_velocity_feedback;
   const double two_zeta = 2.0 * params.damping_ratio;
   const detail::SlerpPoly coupling = detail::slerp_poly(alpha);
 
@@ -189,7 +194,7 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const StepC
     // semi-implicit Euler: v += h (w^2 (T - p) - 2 zeta w v + g), p + h v.
     // The terms of the state alone are summed before head and T are known.
     double omega = 2.0 * M_PI * link_frequency(params, i, n);
-    if (params.test_bug_fixed_fraction_follow) omega = std::sqrt(0.12) / frame_dt;  // bug 1
+    if (bugs.fixed_fraction_follow) omega = std::sqrt(0.12) / frame_dt;  // bug 1 (tests only)
     const V3 v_free = v - (h * two_zeta * omega) * v + h * gravity;
     const V3 to_head = head - p;
     v = v_free + (h * omega * omega) * (to_head + len * rest_world);
@@ -397,8 +402,11 @@ Quaterniond hips_frame_world(const ChainDesc& desc, const Affine3d& hips_world) 
   return detail::rotation_of(hips_world.linear()) * desc.hips_frame_local;
 }
 
-void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
-           const Affine3d& hips_world) {
+namespace {
+
+// reset() and step() with the seeded bugs of `bugs` (none for the public ones).
+void reset_seeded(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st,
+                  const Affine3d& hips_world) {
   const int n = desc.size();
   assert(n >= 1 && st.size() == n);
   assert(params.internal_step > 0.0);
@@ -425,7 +433,7 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
   const int settle = static_cast<int>(std::lround(params.reset_settle_time / params.internal_step));
   const StepConstants& kc = step_constants(desc, params, st);
   for (int k = 0; k < settle; ++k) {
-    internal_step(desc, params, kc, st, params.internal_step, params.internal_step, hp);
+    internal_step(desc, params, bugs, kc, st, params.internal_step, params.internal_step, hp);
     double speed = 0.0;
     for (int i = 0; i < n; ++i) speed = std::max(speed, st.vel[static_cast<size_t>(i)].norm());
     if (speed < 1e-9) break;  // settled: deterministic early out
@@ -440,8 +448,8 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st,
   write_output(desc, params, st, hp, {});
 }
 
-void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double dt,
-          const Affine3d& hips_world, std::span<Eigen::Quaterniond> out) {
+void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st,
+                 double dt, const Affine3d& hips_world, std::span<Eigen::Quaterniond> out) {
   assert(st.size() == desc.size());
   assert(out.empty() || out.size() >= static_cast<size_t>(desc.size()));
   assert(params.internal_step > 0.0);
@@ -460,7 +468,7 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
     return;
   }
   if (!st.initialized) {
-    reset(desc, params, st, hips_world);
+    reset_seeded(desc, params, bugs, st, hips_world);
   }
   const HipsPose next = decompose(desc, hips_world);
   st.last_substeps = 0;
@@ -508,7 +516,7 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
     const double s = capped ? static_cast<double>(k) / params.max_substeps
                             : std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
     st.local_prev.swap(st.local_cur);  // internal_step rewrites every local_cur
-    internal_step(desc, params, kc, st, h, dt, interpolate(prev, next, s));
+    internal_step(desc, params, bugs, kc, st, h, dt, interpolate(prev, next, s));
     acc -= h;
   }
   st.accumulator = std::max(acc, 0.0);
@@ -517,9 +525,34 @@ void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, doub
   write_output(desc, params, st, next, out);
 }
 
+}  // namespace
+
+void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st, const Affine3d& hips_world) {
+  reset_seeded(desc, params, kNoBugs, st, hips_world);
+}
+
+void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double dt,
+          const Affine3d& hips_world, std::span<Eigen::Quaterniond> out) {
+  step_seeded(desc, params, kNoBugs, st, dt, hips_world, out);
+}
+
 void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double dt,
           const Eigen::Matrix4d& hips_world, std::span<Eigen::Quaterniond> out) {
   step(desc, params, st, dt, Affine3d(hips_world), out);
 }
+
+namespace testing {
+
+void reset(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st,
+           const Affine3d& hips_world) {
+  reset_seeded(desc, params, bugs, st, hips_world);
+}
+
+void step(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st, double dt,
+          const Affine3d& hips_world, std::span<Eigen::Quaterniond> out) {
+  step_seeded(desc, params, bugs, st, dt, hips_world, out);
+}
+
+}  // namespace testing
 
 }  // namespace solver

@@ -155,10 +155,10 @@ TEST(BuildChain, CarryDistributedOverLinks) {
 
 TEST(BuildChain, BugCarryPerJointCompounds) {
   const TestRig rig = make_rig(4);
-  ChainParams params;
-  params.test_bug_carry_per_joint = true;
+  testing::SeededBugs bug;
+  bug.carry_per_joint = true;
   ChainDesc desc;
-  ASSERT_TRUE(build_chain(rig.input(), params, desc).ok());
+  ASSERT_TRUE(testing::build_chain(rig.input(), ChainParams{}, bug, desc).ok());
   Eigen::Quaterniond parent = Eigen::Quaterniond::Identity();
   Eigen::Vector3d u = Eigen::Vector3d::Zero();
   for (const ChainLink& l : desc.links) {

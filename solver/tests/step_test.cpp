@@ -17,6 +17,7 @@ using testing::hip_swing;
 using testing::make_rig;
 using testing::run_motion;
 using testing::RunResult;
+using testing::SeededBugs;
 using testing::still_hips;
 
 TEST(Rest, StillHipsStayAtRest) {
@@ -47,13 +48,13 @@ TEST(Rest, StillHipsStayAtRest) {
 
 // Without gravity the settled pose IS the carry pose: the tip link points
 // `carry` past the centred root direction (the whole tail is lifted once).
-double settled_tip_carry_deg(const ChainParams& params, int n) {
+double settled_tip_carry_deg(const ChainParams& params, int n, const SeededBugs& bugs = {}) {
   const auto rig = make_rig(n);
   ChainDesc desc;
-  EXPECT_TRUE(build_chain(rig.input(), params, desc).ok());
+  EXPECT_TRUE(testing::build_chain(rig.input(), params, bugs, desc).ok());
   ChainState st;
   init_state(desc, st);
-  reset(desc, params, st, still_hips());
+  testing::reset(desc, params, bugs, st, still_hips());
   const Eigen::Vector3d tip_dir =
       (st.points[static_cast<size_t>(n)] - st.points[static_cast<size_t>(n) - 1]).normalized();
   const Eigen::Vector3d c = Eigen::Vector3d(0, -0.6, -1.0).normalized();
@@ -70,8 +71,9 @@ TEST(Rest, WholeTailCarriedOnce) {
 TEST(Rest, CatchesBugCarryPerJoint) {
   ChainParams params;
   params.gravity = 0.0;
-  params.test_bug_carry_per_joint = true;
-  EXPECT_GT(settled_tip_carry_deg(params, 4), 50.0 + 10.0);
+  SeededBugs bug;
+  bug.carry_per_joint = true;
+  EXPECT_GT(settled_tip_carry_deg(params, 4, bug), 50.0 + 10.0);
 }
 
 // Particles follow positions only: the bind orientation of the bones (any
@@ -228,6 +230,27 @@ TEST(Determinism, SameInputSameBits) {
     hashes[run] = hash_state(st);
   }
   EXPECT_EQ(hashes[0], hashes[1]) << "hash " << std::hex << hashes[0] << " vs " << hashes[1];
+}
+
+// The test-only entry points with no seeded bugs are the public ones, bit
+// for bit (with the floor on: low hips).
+TEST(Determinism, NoSeededBugsIsThePublicSolver) {
+  const auto rig = make_rig(6, true, 0.8, 0.6);
+  ChainDesc pub, seeded;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, pub).ok());
+  ASSERT_TRUE(testing::build_chain(rig.input(), ChainParams{}, SeededBugs{}, seeded).ok());
+  ChainState a, b;
+  init_state(pub, a);
+  init_state(seeded, b);
+  reset(pub, ChainParams{}, a, hip_swing(0.0, 0.6));
+  testing::reset(seeded, ChainParams{}, SeededBugs{}, b, hip_swing(0.0, 0.6));
+  std::vector<Eigen::Quaterniond> rot(6);
+  for (int f = 1; f <= 200; ++f) {
+    const double dt = (f % 3 == 0) ? 1.0 / 30.0 : 1.0 / 144.0;
+    step(pub, ChainParams{}, a, dt, hip_swing(f * 0.0125, 0.6), rot);
+    testing::step(seeded, ChainParams{}, SeededBugs{}, b, dt, hip_swing(f * 0.0125, 0.6), rot);
+  }
+  EXPECT_EQ(hash_state(a), hash_state(b));
 }
 
 }  // namespace

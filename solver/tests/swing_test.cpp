@@ -16,6 +16,7 @@ using testing::make_rig;
 using testing::neighbour_ratio;
 using testing::run_motion;
 using testing::RunResult;
+using testing::SeededBugs;
 
 constexpr double kModelHeight = 1.9;     // H of the test character, metres (fox-sized)
 constexpr double kTailLength = 0.8;      // metres
@@ -29,12 +30,12 @@ struct SwingCheck {
   double excursion = 0.0;  // relative to the tail length
 };
 
-SwingCheck run_swing(int n, const ChainParams& params, double fps = 60.0) {
+SwingCheck run_swing(int n, const ChainParams& params, const SeededBugs& bugs = {}, double fps = 60.0) {
   const auto rig = make_rig(n, true, kTailLength);
   ChainDesc desc;
-  EXPECT_TRUE(build_chain(rig.input(), params, desc).ok());
+  EXPECT_TRUE(testing::build_chain(rig.input(), params, bugs, desc).ok());
   const RunResult r =
-      run_motion(desc, params, [](double t) { return hip_swing(t); }, fps, 3.0);
+      run_motion(desc, params, [](double t) { return hip_swing(t); }, fps, 3.0, bugs);
   SwingCheck c;
   c.finite = r.finite;
   c.length_error = r.max_length_error;
@@ -61,18 +62,18 @@ TEST(HipSwing, InvariantsHoldOnEveryChainLength) {
 }
 
 // Rope rule: after every step the velocity along each link is zero.
-double max_radial_velocity(const ChainParams& params, int n) {
+double max_radial_velocity(const ChainParams& params, int n, const SeededBugs& bugs = {}) {
   const auto rig = make_rig(n);
   ChainDesc desc;
-  EXPECT_TRUE(build_chain(rig.input(), params, desc).ok());
+  EXPECT_TRUE(testing::build_chain(rig.input(), params, bugs, desc).ok());
   ChainState st;
   init_state(desc, st);
-  reset(desc, params, st, hip_swing(0.0));
+  testing::reset(desc, params, bugs, st, hip_swing(0.0));
   std::vector<Eigen::Quaterniond> rot(static_cast<size_t>(n));
   double worst = 0.0;
   for (int f = 1; f <= 180; ++f) {
     const Eigen::Affine3d hips = hip_swing(f / 60.0);
-    step(desc, params, st, 1.0 / 60.0, hips, rot);
+    testing::step(desc, params, bugs, st, 1.0 / 60.0, hips, rot);
     for (int i = 0; i < n; ++i) {
       const Eigen::Vector3d head =
           i == 0 ? root_head_world(desc, hips) : st.pos[static_cast<size_t>(i - 1)];
@@ -90,12 +91,12 @@ TEST(HipSwing, RopeKeepsNoRadialVelocity) {
 // Bug 2 (correction / dt fed back into the velocity) must be caught: the rope
 // invariant breaks, and the hip-swing sweep fails on some chain length.
 TEST(HipSwing, CatchesBugRopeVelocityFeedback) {
-  ChainParams bug;
-  bug.test_bug_rope_velocity_feedback = true;
-  EXPECT_GT(max_radial_velocity(bug, 4), 0.1);
+  SeededBugs bug;
+  bug.rope_velocity_feedback = true;
+  EXPECT_GT(max_radial_velocity(ChainParams{}, 4, bug), 0.1);
   bool any_failed = false;
   for (int n : {1, 2, 3, 4, 6, 8}) {
-    const SwingCheck c = run_swing(n, bug);
+    const SwingCheck c = run_swing(n, ChainParams{}, bug);
     if (!passes(c)) any_failed = true;
   }
   EXPECT_TRUE(any_failed) << "hip-swing sweep cannot detect rope velocity feedback";
@@ -104,24 +105,24 @@ TEST(HipSwing, CatchesBugRopeVelocityFeedback) {
 // Bug 3 (carry per joint) must be caught by the swing sweep too: the
 // compounding carry curls the tail, the neighbour ratio blows up.
 TEST(HipSwing, CatchesBugCarryPerJoint) {
-  ChainParams bug;
-  bug.test_bug_carry_per_joint = true;
+  SeededBugs bug;
+  bug.carry_per_joint = true;
   bool any_failed = false;
   for (int n : {1, 2, 3, 4, 6, 8}) {
-    if (!passes(run_swing(n, bug))) any_failed = true;
+    if (!passes(run_swing(n, ChainParams{}, bug))) any_failed = true;
   }
   EXPECT_TRUE(any_failed);
 }
 
 // Tip trajectory at 30, 60 and 144 fps within 2 % of H (max over the clip).
-double fps_spread(const ChainParams& params, int n) {
+double fps_spread(const ChainParams& params, int n, const SeededBugs& bugs = {}) {
   const auto rig = make_rig(n, true, kTailLength);
   ChainDesc desc;
-  EXPECT_TRUE(build_chain(rig.input(), params, desc).ok());
+  EXPECT_TRUE(testing::build_chain(rig.input(), params, bugs, desc).ok());
   auto motion = [](double t) { return hip_swing(t); };
-  const RunResult r30 = run_motion(desc, params, motion, 30.0, 3.0);
-  const RunResult r60 = run_motion(desc, params, motion, 60.0, 3.0);
-  const RunResult r144 = run_motion(desc, params, motion, 144.0, 3.0);
+  const RunResult r30 = run_motion(desc, params, motion, 30.0, 3.0, bugs);
+  const RunResult r60 = run_motion(desc, params, motion, 60.0, 3.0, bugs);
+  const RunResult r144 = run_motion(desc, params, motion, 144.0, 3.0, bugs);
   // Compare at the common times k/30 s.
   double worst = 0.0;
   for (size_t k = 0; k < r30.tip_world.size(); ++k) {
@@ -144,9 +145,9 @@ TEST(FrameRate, TipTrajectoryIndependentOfFps) {
 // Bug 1 (fixed-fraction follow, 12 % per frame) is a frame-rate dependent
 // stiff spring: the fps test must fail with it.
 TEST(FrameRate, CatchesBugFixedFractionFollow) {
-  ChainParams bug;
-  bug.test_bug_fixed_fraction_follow = true;
-  EXPECT_GT(fps_spread(bug, 4), 0.02);
+  SeededBugs bug;
+  bug.fixed_fraction_follow = true;
+  EXPECT_GT(fps_spread(ChainParams{}, 4, bug), 0.02);
 }
 
 // Mirrored hips motion gives a mirrored tail (error <= 1e-4 of H).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "solver/solver.h"
+#include "solver/testing/seeded_bugs.h"
 
 namespace solver::testing {
 
@@ -108,12 +109,13 @@ struct RunResult {
   double min_particle_y = 1e30;         // over all frames, metres
 };
 
+// `bugs`: historical bugs re-enabled in reset() and step() (none by default).
 template <class Motion>
 RunResult run_motion(const ChainDesc& desc, const ChainParams& params, Motion motion, double fps,
-                     double duration) {
+                     double duration, const SeededBugs& bugs = {}) {
   ChainState st;
   init_state(desc, st);
-  reset(desc, params, st, motion(0.0));
+  reset(desc, params, bugs, st, motion(0.0));
   const size_t n = desc.links.size();
   std::vector<Eigen::Quaterniond> rot(n);
   std::vector<Eigen::Quaterniond> start(st.out_local);
@@ -128,7 +130,7 @@ RunResult run_motion(const ChainDesc& desc, const ChainParams& params, Motion mo
   for (int f = 1; f <= frames; ++f) {
     const double t = f / fps;
     const Eigen::Affine3d hips = motion(t);
-    step(desc, params, st, 1.0 / fps, hips, rot);
+    step(desc, params, bugs, st, 1.0 / fps, hips, rot);
     for (size_t i = 0; i < n; ++i) {
       if (!rot[i].coeffs().allFinite()) r.finite = false;
       const double a = rot[i].angularDistance(start[i]) * 180.0 / M_PI;

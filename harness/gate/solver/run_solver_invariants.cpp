@@ -2,9 +2,10 @@
 // "solver_". Each kind drives the spring chain headless (synthetic rigs, or a
 // fixture run through detect --chain), writes numeric metrics, and the
 // scenario's "expect" list states the invariant; the golden pins the values.
-// Historical bugs of SPEC §4 are re-enabled through the test_bug_* switches
-// inside the same run and reported as bug_* metrics whose expectations show
-// that the detection still fires.
+// Historical bugs of SPEC §4 (solver/testing/seeded_bugs.h; "test_bug_*"
+// booleans of a scenario's "variants_solver") are re-enabled inside the same
+// run and reported as bug_* metrics whose expectations show that the
+// detection still fires.
 //
 // With `harness run --solver batch` the same bodies drive a one-chain
 // solver::Batch (ChainDriver); the expectations must hold for it too, the

@@ -89,23 +89,24 @@ struct ChainDriver::BatchState {
       : batch(d, p, 1), out(static_cast<size_t>(d.size())), points(static_cast<size_t>(d.size()) + 1) {}
 };
 
-ChainDriver::ChainDriver(const solver::ChainDesc& desc, const solver::ChainParams& p) : desc_(desc), params_(p) {
+ChainDriver::ChainDriver(const solver::ChainDesc& desc, const solver::ChainParams& p, const SeededBugs& bugs)
+    : desc_(desc), params_(p), bugs_(bugs) {
   solver::init_state(desc, st);
-  const bool bugs = p.test_bug_fixed_fraction_follow || p.test_bug_rope_velocity_feedback;
-  if (t_use_batch && !bugs) batch_ = new BatchState(desc, p);
+  const bool step_bugs = bugs.fixed_fraction_follow || bugs.rope_velocity_feedback;
+  if (t_use_batch && !step_bugs) batch_ = new BatchState(desc, p);
 }
 
 ChainDriver::~ChainDriver() { delete batch_; }
 
 void ChainDriver::reset(const Affine3d& hips) {
-  if (!batch_) return solver::reset(desc_, params_, st, hips);
+  if (!batch_) return solver::testing::reset(desc_, params_, bugs_, st, hips);
   batch_->batch.reset(0, hips);
   batch_->batch.step(0.0, std::span<const Affine3d>(&hips, 1), batch_->out);
   mirror();
 }
 
 void ChainDriver::step(double dt, const Affine3d& hips, std::span<Quaterniond> rot) {
-  if (!batch_) return solver::step(desc_, params_, st, dt, hips, rot);
+  if (!batch_) return solver::testing::step(desc_, params_, bugs_, st, dt, hips, rot);
   batch_->batch.step(dt, std::span<const Affine3d>(&hips, 1), batch_->out);
   for (size_t i = 0; i < rot.size() && i < batch_->out.size(); ++i) rot[i] = batch_->out[i].cast<double>();
   mirror();
@@ -129,8 +130,8 @@ void ChainDriver::mirror() {
 }
 
 Run run_motion(const solver::ChainDesc& desc, const solver::ChainParams& params, const Motion& motion,
-               double fps, double duration) {
-  ChainDriver drv(desc, params);
+               double fps, double duration, const SeededBugs& bugs) {
+  ChainDriver drv(desc, params, bugs);
   solver::ChainState& st = drv.st;
   drv.reset(motion(0.0));
   const size_t n = desc.links.size();
@@ -188,9 +189,31 @@ Status base_params(const Scenario& s, solver::ChainParams& p) {
   return Status::Ok();
 }
 
-Status build(const Scenario& s, const SynthRig& rig, const solver::ChainParams& p, solver::ChainDesc& desc) {
+Status variant_params(const Scenario& s, const std::string& name, const nlohmann::json& overrides,
+                      solver::ChainParams& p, SeededBugs& bugs) {
+  nlohmann::json spring = nlohmann::json::object();
+  for (const auto& [k, v] : overrides.items()) {
+    bool* bug = k == "test_bug_fixed_fraction_follow"    ? &bugs.fixed_fraction_follow
+                : k == "test_bug_rope_velocity_feedback" ? &bugs.rope_velocity_feedback
+                : k == "test_bug_carry_per_joint"        ? &bugs.carry_per_joint
+                                                         : nullptr;
+    if (!bug) {
+      spring[k] = v;
+    } else if (v.is_boolean()) {
+      *bug = v.get<bool>();
+    } else {
+      return bad(s, name + ": \"" + k + "\" must be true or false");
+    }
+  }
+  std::string err;
+  if (!pipeline::apply_solver_overrides(spring, p, err)) return bad(s, name + ": " + err);
+  return Status::Ok();
+}
+
+Status build(const Scenario& s, const SynthRig& rig, const solver::ChainParams& p, solver::ChainDesc& desc,
+             const SeededBugs& bugs) {
   // The synthetic rig is well formed by construction: refusing it is a regression.
-  if (auto st = solver::build_chain(rig.input(), p, desc); !st.ok())
+  if (auto st = solver::testing::build_chain(rig.input(), p, bugs, desc); !st.ok())
     fail_regression(s.name, "solver setup: " + st.message);
   return Status::Ok();
 }

@@ -14,6 +14,7 @@
 #include "rig/model/model.h"
 #include "harness/gate/runners.h"
 #include "solver/step.h"
+#include "solver/testing/seeded_bugs.h"
 
 namespace harness::solver_invariants {
 
@@ -21,6 +22,7 @@ using rig::Status;
 using Eigen::Affine3d;
 using Eigen::Quaterniond;
 using Eigen::Vector3d;
+using solver::testing::SeededBugs;
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDeg = kPi / 180.0;
@@ -106,11 +108,12 @@ struct Run {
 // Steps one chain with the scalar reference, or -- while a BatchScope is
 // alive on this thread (harness run --solver batch) -- with a one-chain
 // solver::Batch whose state is mirrored into `st` after every call, so the
-// scenario code reads one ChainState either way. The test_bug_* switches
-// exist only in the scalar reference: those runs stay scalar.
+// scenario code reads one ChainState either way. `bugs` re-enables historical
+// bugs of step(), which exist only in the scalar reference: those runs stay
+// scalar.
 class ChainDriver {
  public:
-  ChainDriver(const solver::ChainDesc& desc, const solver::ChainParams& p);
+  ChainDriver(const solver::ChainDesc& desc, const solver::ChainParams& p, const SeededBugs& bugs = {});
   ~ChainDriver();
   ChainDriver(const ChainDriver&) = delete;
   ChainDriver& operator=(const ChainDriver&) = delete;
@@ -123,6 +126,7 @@ class ChainDriver {
   void mirror();
   const solver::ChainDesc& desc_;
   solver::ChainParams params_;
+  SeededBugs bugs_;
   struct BatchState;
   BatchState* batch_ = nullptr;
 };
@@ -142,12 +146,19 @@ class BatchScope {
 using Motion = std::function<Affine3d(double)>;
 
 Run run_motion(const solver::ChainDesc& desc, const solver::ChainParams& params, const Motion& motion,
-               double fps, double duration);
+               double fps, double duration, const SeededBugs& bugs = {});
 
 // The scenario's "solver" overrides on default chain parameters.
 Status base_params(const Scenario& s, solver::ChainParams& p);
-// build_chain on a synthetic rig; a setup failure becomes a scenario error.
-Status build(const Scenario& s, const SynthRig& rig, const solver::ChainParams& p, solver::ChainDesc& desc);
+// One of the scenario's "variants_solver" objects, `name`, on top of `p` and
+// `bugs`: its "test_bug_*" booleans set the seeded historical bugs, the rest
+// are spring parameters.
+Status variant_params(const Scenario& s, const std::string& name, const nlohmann::json& overrides,
+                      solver::ChainParams& p, SeededBugs& bugs);
+// build_chain on a synthetic rig (with the build-time bug of `bugs`); a
+// setup failure becomes a scenario error.
+Status build(const Scenario& s, const SynthRig& rig, const solver::ChainParams& p, solver::ChainDesc& desc,
+             const SeededBugs& bugs = {});
 // The scenario's "chains" (tail bone counts) or `fallback`.
 std::vector<int> chains_from(const Scenario& s, std::vector<int> fallback);
 

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "harness/gate/solver/solver_invariants_common.h"
-#include "pipeline/solver_params.h"
 
 namespace harness::solver_invariants {
 
@@ -90,16 +89,16 @@ Status fast_hip_swing(const Scenario& s, ScenarioResult& out) {
   struct Variant {
     std::string prefix;
     solver::ChainParams p;
+    SeededBugs bugs;
   };
-  std::vector<Variant> variants = {{"", base}};
+  std::vector<Variant> variants = {{"", base, {}}};
   // Extra variants: name -> solver overrides on top of "solver" (the
   // historical bugs by default); metrics prefixed "<name>.".
   json extra = s.raw.value("variants_solver", json{{"bug_rope_velocity_feedback", {{"test_bug_rope_velocity_feedback", true}}},
                                                    {"bug_fixed_fraction_follow", {{"test_bug_fixed_fraction_follow", true}}}});
   for (const auto& [name, overrides] : extra.items()) {
-    Variant v{name + ".", base};
-    std::string err;
-    if (!pipeline::apply_solver_overrides(overrides, v.p, err)) return bad(s, name + ": " + err);
+    Variant v{name + ".", base, {}};
+    if (Status st = variant_params(s, name, overrides, v.p, v.bugs); !st.ok()) return st;
     variants.push_back(v);
   }
   for (const Variant& v : variants) {
@@ -108,8 +107,8 @@ Status fast_hip_swing(const Scenario& s, ScenarioResult& out) {
     for (int n : chains) {
       const SynthSpec sp = synth_from(s, n);
       solver::ChainDesc desc;
-      if (Status st = build(s, make_rig(sp), v.p, desc); !st.ok()) return st;
-      const Run r = run_motion(desc, v.p, motion, fps, duration);
+      if (Status st = build(s, make_rig(sp), v.p, desc, v.bugs); !st.ok()) return st;
+      const Run r = run_motion(desc, v.p, motion, fps, duration, v.bugs);
       const double ratio = neighbour_ratio(r.angle_range_deg, slack);
       const double exc = r.tip_excursion / sp.length;
       const std::string pre = v.prefix + "bones_" + std::to_string(n) + ".";

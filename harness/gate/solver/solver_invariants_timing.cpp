@@ -6,12 +6,10 @@
 #include <cstdio>
 #include <limits>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "solver/bake.h"
 #include "harness/gate/solver/solver_invariants_common.h"
-#include "pipeline/solver_params.h"
 
 namespace harness::solver_invariants {
 
@@ -30,10 +28,10 @@ Vector3d tip_at(const Run& r, double fps, double t) {
   return (1 - a) * r.tip_world[k] + a * r.tip_world[k + 1];
 }
 
-double fps_spread(const solver::ChainDesc& desc, const solver::ChainParams& p, const Motion& motion,
-                  const std::vector<double>& rates, double duration) {
+double fps_spread(const solver::ChainDesc& desc, const solver::ChainParams& p, const SeededBugs& bugs,
+                  const Motion& motion, const std::vector<double>& rates, double duration) {
   std::vector<Run> runs;
-  for (double fps : rates) runs.push_back(run_motion(desc, p, motion, fps, duration));
+  for (double fps : rates) runs.push_back(run_motion(desc, p, motion, fps, duration, bugs));
   const double lo = *std::min_element(rates.begin(), rates.end());
   const int frames = static_cast<int>(std::lround(duration * lo));
   double worst = 0;
@@ -59,18 +57,18 @@ Status fps_independence(const Scenario& s, ScenarioResult& out) {
   const double duration = param(s, "duration_s", 3.0);
   const double H = param(s, "model_height_m", 1.9);
   const HipSwing motion = swing_from(s);
-  solver::ChainParams bug = base;
-  bug.test_bug_fixed_fraction_follow = true;
+  SeededBugs bug;
+  bug.fixed_fraction_follow = true;
   double worst = 0, worst_bug = 0;
   for (int n : chains) {
     const SynthSpec sp = synth_from(s, n);
     const SynthRig rig = make_rig(sp);
     solver::ChainDesc desc;
     if (Status st = build(s, rig, base, desc); !st.ok()) return st;
-    const double e = fps_spread(desc, base, motion, rates, duration) / H;
+    const double e = fps_spread(desc, base, {}, motion, rates, duration) / H;
     solver::ChainDesc bdesc;
-    if (Status st = build(s, rig, bug, bdesc); !st.ok()) return st;
-    const double eb = fps_spread(bdesc, bug, motion, rates, duration) / H;
+    if (Status st = build(s, rig, base, bdesc, bug); !st.ok()) return st;
+    const double eb = fps_spread(bdesc, base, bug, motion, rates, duration) / H;
     const Run r = run_motion(desc, base, motion, 60.0, duration);
     const std::string pre = "bones_" + std::to_string(n) + ".";
     out.metrics[pre + "max_spread_rel_H"] = e;
@@ -111,23 +109,27 @@ Status teleport(const Scenario& s, ScenarioResult& out) {
   };
   // Extra variants (name -> solver overrides), e.g. teleport handling off,
   // to show the checks catch an unhandled jump; metrics prefixed "<name>.".
-  std::vector<std::pair<std::string, solver::ChainParams>> variants = {{"", p}};
+  struct Variant {
+    std::string prefix;
+    solver::ChainParams pv;
+    SeededBugs bugs;
+  };
+  std::vector<Variant> variants = {{"", p, {}}};
   const json extra = s.raw.contains("variants_solver") ? s.raw["variants_solver"] : json::object();
   for (const auto& [name, overrides] : extra.items()) {
-    solver::ChainParams pv = p;
-    std::string err;
-    if (!pipeline::apply_solver_overrides(overrides, pv, err)) return bad(s, name + ": " + err);
-    variants.emplace_back(name + ".", pv);
+    Variant v{name + ".", p, {}};
+    if (Status st = variant_params(s, name, overrides, v.pv, v.bugs); !st.ok()) return st;
+    variants.push_back(v);
   }
-  for (const auto& [prefix, pv] : variants) {
+  for (const auto& [prefix, pv, bugs] : variants) {
     double worst_after = 0, worst_len = 0;
     int nans = 0, min_teleports = 1 << 30, max_teleports = 0;
     for (int n : chains) {
       SynthSpec sp = synth_from(s, n);
       sp.unit_scale = units;
       solver::ChainDesc desc;
-      if (Status st = build(s, make_rig(sp), pv, desc); !st.ok()) return st;
-      const Run r = run_motion(desc, pv, motion, fps, duration);
+      if (Status st = build(s, make_rig(sp), pv, desc, bugs); !st.ok()) return st;
+      const Run r = run_motion(desc, pv, motion, fps, duration, bugs);
       const auto& ref = r.points_hips.front();  // settled carry pose after reset
       double after = 0, during = 0;
       for (size_t f = 0; f < r.points_hips.size(); ++f) {

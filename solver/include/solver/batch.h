@@ -47,8 +47,7 @@ class Batch {
  public:
   // `count` >= 1 chains of `desc` with `params` (copied). Every chain starts
   // uninitialised: its first step() resets it to that step's hips, as the
-  // scalar step() does. Allocates; the test_bug_* switches of params are not
-  // supported (asserted off).
+  // scalar step() does. Allocates.
   Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa = BatchIsa::kAuto);
 
   // Replaces the step-time parameters (the [build] fields stay those of the

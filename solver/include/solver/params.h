@@ -81,20 +81,6 @@ struct ChainParams {
   // A hips rotation larger than this within one step() call, degrees, is a
   // teleport (see teleport_distance).
   double teleport_angle_deg = 90.0;
-
-  // --- Historical bugs of SPEC §4, FOR TESTS ONLY ------------------------------
-  // Reintroduces historical bug 1 (fixed-fraction follow, 12 % per frame), for
-  // tests only: every link uses omega = sqrt(0.12) / frame_dt (frame_dt = the
-  // caller's dt), i.e. a ~3.4 Hz spring at 60 fps that depends on frame rate.
-  bool test_bug_fixed_fraction_follow = false;
-  // Reintroduces historical bug 2 (velocity feedback of the rope correction,
-  // PBD style), for tests only: the projection correction divided by the step
-  // is added to the velocity instead of removing the radial component.
-  bool test_bug_rope_velocity_feedback = false;
-  // Reintroduces historical bug 3 (carry applied per joint frame), for tests
-  // only [build]: every link gets the full carry relative to its parent, so an
-  // N-bone tail is lifted N times.
-  bool test_bug_carry_per_joint = false;
 };
 
 }  // namespace solver
