@@ -4,14 +4,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "rig/io/assimp/assimp_read.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/read_checks.h"
 #include "rig/io/io.h"
 #include "rig/model/weld.h"
 
 namespace rig {
-
-Status load_assimp(const std::string& path, FileFormat format, Character& out);
 
 FileFormat format_of_path(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();

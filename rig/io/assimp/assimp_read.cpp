@@ -1,5 +1,5 @@
-// FBX, BVH, DAE and the other formats through Assimp 5.2. Never used for
-// glTF (it misreads normalized-integer weights).
+#include "rig/io/assimp/assimp_read.h"
+
 #include <assimp/Importer.hpp>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>

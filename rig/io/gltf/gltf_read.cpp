@@ -7,6 +7,7 @@
 #include <map>
 
 #include "rig/anatomy/roles.h"
+#include "rig/io/gltf/gltf_read_clips.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/read_checks.h"
 
@@ -511,12 +512,6 @@ int settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin) {
 }
 
 }  // namespace
-
-// Step: clips from the channels on joint nodes, with notes of keys dropped or
-// replaced (gltf_read_clips.cpp).
-Status read_gltf_clips(const std::string& path, const tinygltf::Model& m,
-                       const std::map<int, int>& skeleton_index_of_node, std::vector<Clip>& clips,
-                       std::vector<std::string>& notes);
 
 Status load_gltf(const std::string& path, Character& out) {
   auto src = std::make_shared<GltfSource>();

@@ -1,5 +1,5 @@
-// Clips of a glTF/GLB being read by load_gltf (gltf_read.cpp): one per
-// animation, from its channels on joint nodes.
+#include "rig/io/gltf/gltf_read_clips.h"
+
 #include <algorithm>
 #include <map>
 

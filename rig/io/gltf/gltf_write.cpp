@@ -11,19 +11,13 @@
 
 #include "rig/io/gltf/gltf_document.h"
 #include "rig/io/gltf/gltf_source.h"
+#include "rig/io/gltf/gltf_write_unread.h"
 #include "rig/io/read_checks.h"
 #include "rig/io/gltf/string_sink.h"
 #include "rig/io/safe_write.h"
 #include "rig/model/units.h"
 
 namespace rig {
-
-// JOINTS of the primitives the reader skipped remapped to the written skin
-// (gltf_write_unread.cpp).
-Status remap_unread_primitives(gltf_doc::Writer& w, const Character& c,
-                               const std::vector<std::vector<int>>& old_joints,
-                               const std::map<int, int>& old_skin_of_node, const std::vector<int>& joint_node,
-                               const std::vector<int>& skin_index_of_joint);
 
 namespace {
 

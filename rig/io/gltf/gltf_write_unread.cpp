@@ -1,6 +1,5 @@
-// The primitives of a rewritten glTF document that the reader skipped
-// (strips, lines, points): their JOINTS remapped to the written skin, for
-// save_in_place (gltf_write.cpp).
+#include "rig/io/gltf/gltf_write_unread.h"
+
 #include <map>
 #include <set>
 #include <vector>
