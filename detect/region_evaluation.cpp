@@ -85,6 +85,34 @@ bool beside_the_hip(const Analysis& a, const Context& x, Region& r) {
   return true;
 }
 
+// The body's own limb skin a region holds (issue 45): its vertices on the
+// body's shell (the largest welded shell, the skin the arms and legs are
+// part of) that an arm or leg bone dominates, and the limb bone dominating
+// most of them. A worn item is a thing apart: a shell of its own (a
+// scabbard whose lower half a rigger spilled onto the thigh), or skin grown
+// from the trunk; skin of the body's shell that a limb drives is that
+// limb's (an Apatosaurus' thick legs and belly lie far from its bones and
+// read as one long region hanging from its shoulders).
+struct LimbSkin {
+  int vertices = 0;
+  int top = -1;        // the limb bone dominating most of them
+  int top_count = 0;
+};
+
+LimbSkin limb_skin_on_body(const Analysis& a, const Context& x, const Region& r) {
+  LimbSkin out;
+  const std::vector<char>& limb = x.body.limb;
+  std::vector<int> count(limb.size(), 0);
+  for (int v : r.vertices) {
+    if (a.shell_of[a.welded.weld_of[v]] != a.body_shell) continue;
+    const int d = rig::dominant_joint(x.c.skin.influences[v]);
+    if (d < 0 || d >= static_cast<int>(limb.size()) || !limb[d]) continue;
+    ++out.vertices;
+    if (++count[d] > out.top_count) out.top_count = count[d], out.top = d;
+  }
+  return out;
+}
+
 // Do no harm (issue 11): a region already driven by a non-body bone (a
 // weapon, an existing tail, a prop) is already rigged; body limbs are never
 // worn; a rig with tail bones is rewritten nowhere. The class stays, the
@@ -118,6 +146,23 @@ void do_no_harm(const Analysis& a, const Context& x, Region& r) {
                 (top_on_arm ? " (most by " + x.sk.names[o.top_joint] + ")" : std::string()) +
                 ", which no rigger gives a tail";
     return;
+  }
+  // Body limbs are never worn, nor made rigid on request (issue 45): a
+  // rigid rewrite of skin a limb drives on the body's own shell carries the
+  // limb with the trunk (the Apatosaurus' hind feet moved 35 % of H, made
+  // rigid on its shoulders). Unsure whether such skin is the limb's or an
+  // item fused into it, fix leaves it as rigged. Not for tails: a rigger's
+  // tail hangs on the leg bones, which is what its chain repairs.
+  if (k.action == Action::kRigid && k.cls != AppendageClass::kTail) {
+    const LimbSkin limb = limb_skin_on_body(a, x, r);
+    if (limb.vertices > 0) {
+      k.action = Action::kUnchanged;
+      r.reason += "; a body limb, never worn: " + std::to_string(limb.vertices) + " of its " +
+                  std::to_string(r.vertices.size()) + " vertices are the body's own skin driven by arm or leg bones (" +
+                  std::to_string(limb.top_count) + " by " + x.sk.names[limb.top] + "), which a rigid rewrite on " +
+                  x.sk.names[r.rigid_joint] + " would carry with the trunk";
+      return;
+    }
   }
   if (k.action == Action::kRigid && o.top_joint >= 0 && o.top_joint == r.rigid_joint &&
       o.top_fraction > kOwnedFraction) {

@@ -5,12 +5,16 @@
 // why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <string>
 
 #include "check_util.h"
 #include "detect/find_appendages.h"
 #include "detect/appendage_report.h"
+#include "detect/rewrite/strip_tail.h"
 #include "fixtures/fixtures.h"
 #include "rig/io/edit.h"
 #include "rig/io/io.h"
@@ -197,6 +201,102 @@ TEST(DoNoHarm, ASwordSkinnedToTheHandIsNoTail) {
     ASSERT_TRUE(fix(held, Mode::kChain, {}, r).ok());
     detect_test::expect_left_alone(held, r, "held, no tail");
   }
+}
+
+// Body limbs are never worn (issue 45): a rigid rewrite that takes skin of
+// the body's own shell that an arm or leg bone drives would carry that limb
+// with the trunk. Built here: a round tube from Spine2 out through the
+// tailless fixture's back, hanging down and back past the right thigh, its
+// upper third on Spine2 and the rest on the right thigh, joined to the
+// body's skin near the spine by one triangle (one shell with the body). It
+// reads as a worn item on the spine; before, it was made rigid there, the
+// thigh-driven skin with it.
+TEST(DoNoHarm, BodySkinALegDrivesIsNeverWorn) {
+  rig::Character c = fixture_character("tailless");
+  ASSERT_TRUE(c.has_skin());
+  Analysis plain;
+  ASSERT_TRUE(find_appendages(c, {}, plain).ok());
+  const rig::Skeleton& sk = c.skeleton;
+  const int spine2 = sk.find("mixamorig:Spine2"), thigh = sk.find("mixamorig:RightUpLeg");
+  ASSERT_TRUE(spine2 >= 0 && thigh >= 0);
+  const double H = plain.height;
+  const rig::Vec3 start = sk.bind_world[spine2].block<3, 1>(0, 3);
+  const rig::Vec3 dir = rig::Vec3(-0.25, -0.55, -0.8).normalized();  // down, back (the fixture faces +Z), right
+  const int rings = 24, sides = 10;
+  const double length = 0.35 * H, radius = 0.015 * H;
+  const int first = c.mesh.vertex_count();
+  const rig::Vec3 u = dir.cross(rig::Vec3::UnitX()).normalized(), w = dir.cross(u);
+  for (int i = 0; i < rings; ++i) {
+    const double t = static_cast<double>(i) / (rings - 1);
+    for (int k = 0; k < sides; ++k) {
+      const double a = 2 * std::numbers::pi * k / sides;
+      c.mesh.positions.push_back(start + t * length * dir + radius * (std::cos(a) * u + std::sin(a) * w));
+      c.skin.influences.push_back({{t < 1.0 / 3 ? spine2 : thigh, 1.0}});
+      c.mesh.source_primitive.push_back(0);
+      c.mesh.source_index.push_back(c.mesh.vertex_count() - 1);
+    }
+  }
+  c.mesh.primitives.back().vertex_count = c.mesh.vertex_count();
+  for (int i = 0; i + 1 < rings; ++i)
+    for (int k = 0; k < sides; ++k) {
+      const int a0 = first + i * sides + k, a1 = first + i * sides + (k + 1) % sides;
+      c.mesh.triangles.push_back({a0, a0 + sides, a1});
+      c.mesh.triangles.push_back({a1, a0 + sides, a1 + sides});
+    }
+  // The bridge: the body triangle with a vertex near the bones nearest the tube's top.
+  int bridge = -1;
+  double best = 1e30;
+  for (size_t t = 0; t < c.mesh.triangles.size() && static_cast<int>(c.mesh.triangles[t][0]) < first; ++t) {
+    const int v = c.mesh.triangles[t][0];
+    if (plain.far[plain.welded.weld_of[v]]) continue;
+    const double d = (c.mesh.positions[v] - start).squaredNorm();
+    if (d < best) best = d, bridge = static_cast<int>(t);
+  }
+  ASSERT_GE(bridge, 0);
+  const auto tri = c.mesh.triangles[bridge];
+  c.mesh.triangles.push_back({first, tri[0], tri[1]});
+
+  FixResult r;
+  ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+  const std::string info = detect_test::describe(c, r.analysis);
+  int worn = 0;
+  for (const Region& reg : r.analysis.regions) {
+    if (reg.classification.cls != AppendageClass::kWorn) continue;
+    ++worn;
+    EXPECT_TRUE(reg.on_body) << info;
+    EXPECT_EQ(reg.classification.action, Action::kUnchanged) << info;
+    EXPECT_NE(reg.reason.find("a body limb, never worn"), std::string::npos) << reg.reason;
+  }
+  EXPECT_EQ(worn, 1) << info;
+  detect_test::expect_left_alone(c, r, "mixamorig:RightUpLeg");
+}
+
+// The issue's case: the Apatosaurus, stripped of its tail bones, has far
+// skin under its thick trunk and legs (its IK feet hang from the root, so
+// the lower legs lie far from every bone) that reads long and hangs from
+// Shoulders: 966 vertices of the hind feet, shins, thighs, neck and trunk
+// were made rigid on Shoulders as a worn item (feet moved up to 35 % of H;
+// body p99 1.53 -> 2.88, torn 1.6 -> 5.0 % under its own Walk). Now no
+// region is rigid, the tail still gets its chain, and every vertex outside
+// the chain's region keeps its weights.
+TEST(DoNoHarm, AQuadrupedsLegsAndTrunkAreNeverWorn) {
+  const std::string path = std::string(TAILRIG_ASSETS) + "/characters/Apatosaurus.glb";
+  rig::Character in;
+  if (!std::filesystem::exists(path) || !rig::load(path, in).ok()) GTEST_SKIP() << "asset missing: " << path;
+  rig::Character c;
+  ASSERT_TRUE(strip_tail(in, {}, c).ok());
+  FixResult r;
+  ASSERT_TRUE(fix(c, Mode::kChain, {}, r).ok());
+  const std::string info = detect_test::describe(c, r.analysis);
+  EXPECT_EQ(r.rigid, 0) << info;
+  EXPECT_EQ(r.chains, 1) << info;
+  bool said = false;
+  for (const Region& reg : r.analysis.regions) {
+    EXPECT_NE(reg.classification.action, Action::kRigid) << info;
+    said |= reg.reason.find("a body limb, never worn") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << info;
+  detect_test::check_weights(c, r);
 }
 
 }  // namespace

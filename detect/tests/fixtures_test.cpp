@@ -232,13 +232,26 @@ TEST(Fixtures, SheathRigidToItsSpineBone) {
   check_weights(b.character, r);
 }
 
+// On request the skirt (a shell of its own) is made rigid on the hips; the
+// trunk's own far skin, a wide region too, is not: it holds skin the arms
+// and thighs drive (issue 45; before, all 5060 vertices of it were made
+// rigid on Hips with the skirt).
 TEST(Fixtures, RigidWideOnRequest) {
   const Built b = build("skirted");
   Params p;
   p.classify.rigid_wide = true;
   FixResult r;
   ASSERT_TRUE(fix(b.character, Mode::kChain, p, r).ok());
-  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0);
+  const std::string info = describe(b.character, r.analysis);
+  EXPECT_EQ(count_action(r.analysis, Action::kChain), 0) << info;
+  EXPECT_EQ(r.rigid, 1) << info;
+  for (const auto& reg : r.analysis.regions) {
+    if (reg.classification.cls != AppendageClass::kWide) continue;
+    EXPECT_EQ(reg.classification.action, reg.on_body ? Action::kUnchanged : Action::kRigid) << info;
+    if (reg.on_body) {
+      EXPECT_NE(reg.reason.find("a body limb, never worn"), std::string::npos) << reg.reason;
+    }
+  }
   check_weights(b.character, r);
 }
 
