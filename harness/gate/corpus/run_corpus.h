@@ -12,8 +12,9 @@
 //                rigger's tail one chain at the pelvis matching the truth
 //   strip_fix.*  strip-tail then fix on a rig with tail bones: one chain at
 //                the pelvis, IoU with the artist's tail skin, chain length vs
-//                the artist's tail bones, tail edge stretch under the file's
-//                own walk (spring-driven chain) not worse than the stripped rig
+//                the artist's tail bones, no region rigid but on purpose
+//                (rigid_regions), tail edge stretch under the file's own walk
+//                (spring-driven chain) not worse than the stripped rig
 //   retarget.<clip>.*  clips (biped mocap, quadruped walks) through
 //                rig::transfer_clip: animated when the source has the
 //                target's number of legs and the manifest says animate, else
@@ -51,7 +52,7 @@ struct Entry {
   std::string hips;        // name of the joint that must carry the hips role
   std::string tail;        // "none", "bones" (artist tail bones) or "rigger" (fixture: tail skinned to the body)
   std::string tail_bones;  // strip-tail regex (empty: detect::kDefaultTailRegex)
-  int rigid = 0;           // fixtures: regions `fix` makes rigid (worn items)
+  int rigid = 0;           // regions `fix` makes rigid (worn items), on the original and after strip-tail
   std::string walk;        // the file's own walk clip (stretch check); empty = none
   std::string retarget;    // "animate", "refuse" or "skip"
   double floor_y = 0.0;        // retarget: the floor's height, metres (scene y)

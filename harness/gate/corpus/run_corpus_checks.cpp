@@ -347,6 +347,11 @@ void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r) {
   add_range_check(r, "strip_fix.length_ratio", ratio, 1.0 - kLengthTolerance, 1.0 + kLengthTolerance,
                   "chain bones " + fmt("%.4g", g.length) + " / artist tail bones " + fmt("%.4g", artist_length) +
                       " units (" + std::to_string(artist_bones) + " bones)");
+  // Do no harm on an unusual body (issue 45): strip-tail takes only the
+  // tail's bones, so fix makes no more regions rigid than on purpose (a worn
+  // item's; default 0). A rigid region here moved the body's own skin (the
+  // Apatosaurus' hind feet, shins, thighs and neck, rigid on its shoulders).
+  add_check(r, "strip_fix.rigid_regions", fx.rigid, "==", e.rigid, regions_summary(stripped, fx.analysis));
   r.metrics["strip_fix.chain_length_m"] = g.length * c.meters_per_unit;
   r.metrics["strip_fix.artist_length_m"] = artist_length * c.meters_per_unit;
   r.row["chains"] = fx.chains;
