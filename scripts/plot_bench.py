@@ -5,7 +5,9 @@ usage: plot_bench.py BENCH.csv OUT.png
 
 One horizontal bar per case: CPU ns per joint-step (log scale), coloured by
 solver, with the case's target as a black tick and pass/missed written
-beside it. Deterministic output (fixed size and dpi, no metadata).
+beside it, and the ratio to the reference kernel timed in the same run
+(case ns / reference ns: what holds from one machine to the next).
+Deterministic output (fixed size and dpi, no metadata).
 """
 
 import csv
@@ -42,13 +44,19 @@ def main(argv):
             ax.plot([t, t], [yi - 0.4, yi + 0.4], color="black", linewidth=2)
             label += f" / {t:.0f} {'pass' if v <= t else 'MISSED'}"
         if r["target_ms_per_frame"]:
-            label += f"; {float(r['cpu_ms_per_frame']):.2f} ms/frame / {float(r['target_ms_per_frame']):.0f}"
+            label += f"; {float(r['cpu_ms_per_frame']):.2f} ms/frame / {float(r['target_ms_per_frame']):g}"
+        if r.get("ratio_to_reference"):
+            label += f"  (x{float(r['ratio_to_reference']):.1f} ref)"
         ax.text(v * 1.05, yi, label, va="center", fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels(names, fontsize=8)
     ax.set_xscale("log")
     ax.set_xlim(min(values) / 2, max(values) * 12)
-    ax.set_xlabel("CPU ns per joint-step (log); black tick = target")
+    reference = rows[0].get("reference_ns_per_point")
+    xlabel = "CPU ns per joint-step (log); black tick = target"
+    if reference:
+        xlabel += f"; reference kernel {float(reference):.2f} ns per point-step"
+    ax.set_xlabel(xlabel)
     ax.set_title("harness bench: tail solver, every feature on, 60 fps frames", fontsize=10)
     fig.tight_layout()
     fig.savefig(argv[2], metadata={"Software": None})

@@ -5,6 +5,13 @@
 // (scripts/plot_bench.py). A benchmark reports: exit 0 even when a target is
 // missed, unless --check asks for exit 1 then. Timings are CPU time: on a
 // shared machine wall time measures the neighbours.
+//
+// The machine is stated with every result (CPU, family/model, ISA of the
+// batch kernel, cores, clock where readable, allocator, load) and the
+// reference kernel (bench_reference.h) is timed before and after the cases:
+// each case is also given as a ratio to it (case ns per joint-step /
+// reference ns per point-step), which holds from one machine of the kind to
+// the next while the nanoseconds do not (issue 47).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,8 +26,10 @@
 #include "harness/cli/allocator.h"
 #include "harness/bench/bench_cases.h"
 #include "harness/bench/bench_detect.h"
+#include "harness/bench/bench_reference.h"
 #include "harness/cli/command.h"
 #include "rig/io/safe_write.h"
+#include "solver/batch.h"
 
 namespace harness {
 namespace {
@@ -42,17 +51,70 @@ std::string first_line_of(const std::string& path, const std::string& prefix) {
   return "";
 }
 
+// The text after "key<tabs>: " in a /proc line ("" when none).
+std::string value_of(const std::string& line) {
+  const auto colon = line.find(':');
+  if (colon == std::string::npos) return "";
+  const auto v = line.find_first_not_of(" \t", colon + 1);
+  return v == std::string::npos ? "" : line.substr(v);
+}
+
+// The clock: cpufreq's current frequency where the kernel has it, else
+// /proc/cpuinfo's "cpu MHz" (under a hypervisor the nominal clock: turbo and
+// the host's load are not visible from inside).
+void clock_info(nlohmann::json& m, bool virtualized) {
+  const std::string khz = first_line_of("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "");
+  if (!khz.empty()) {
+    m["mhz"] = std::atof(khz.c_str()) / 1000.0;
+    m["mhz_source"] = "cpufreq scaling_cur_freq";
+    return;
+  }
+  const std::string mhz = value_of(first_line_of("/proc/cpuinfo", "cpu MHz"));
+  if (mhz.empty()) {
+    m["mhz"] = nullptr;
+    m["mhz_source"] = "not readable";
+    return;
+  }
+  m["mhz"] = std::atof(mhz.c_str());
+  m["mhz_source"] = virtualized ? "/proc/cpuinfo, nominal under a hypervisor" : "/proc/cpuinfo";
+}
+
 // Machine and load, stated with every result (the bench runs on shared machines).
 nlohmann::json machine_info() {
   nlohmann::json m;
-  std::string cpu = first_line_of("/proc/cpuinfo", "model name");
-  if (auto p = cpu.find(':'); p != std::string::npos) cpu = cpu.substr(p + 2);
-  m["cpu"] = cpu;
+  m["cpu"] = value_of(first_line_of("/proc/cpuinfo", "model name"));
+  // "AMD EPYC" names several generations: family/model says which.
+  m["cpu_family_model"] = "family " + value_of(first_line_of("/proc/cpuinfo", "cpu family")) + " model " +
+                          value_of(first_line_of("/proc/cpuinfo", "model\t")) + " stepping " +
+                          value_of(first_line_of("/proc/cpuinfo", "stepping"));
+  const std::string flags = " " + value_of(first_line_of("/proc/cpuinfo", "flags")) + " ";
+  const bool virtualized = flags.find(" hypervisor ") != std::string::npos;
+  m["virtualized"] = virtualized;
   m["cores"] = std::thread::hardware_concurrency();
+  clock_info(m, virtualized);
   m["loadavg"] = first_line_of("/proc/loadavg", "");
   m["avx2"] = static_cast<bool>(__builtin_cpu_supports("avx2"));
+  m["avx512f"] = static_cast<bool>(__builtin_cpu_supports("avx512f"));
+  m["batch_isa"] = solver::batch_isa_name(solver::best_batch_isa());
   m["allocator"] = allocator_description();
   return m;
+}
+
+// "AMD EPYC (family 25 model 17 stepping 1), 2 cores, 2596 MHz (...), batch
+// kernel avx2, jemalloc 5.3.0 (thp always)".
+std::string machine_line(const nlohmann::json& m) {
+  std::string s = m["cpu"].get<std::string>() + " (" + m["cpu_family_model"].get<std::string>() + "), " +
+                  std::to_string(m["cores"].get<int>()) + " cores, ";
+  if (m["mhz"].is_number()) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.0f MHz", m["mhz"].get<double>());
+    s += b;
+  } else {
+    s += "clock";
+  }
+  s += " (" + m["mhz_source"].get<std::string>() + "), batch kernel " + m["batch_isa"].get<std::string>();
+  if (m["avx512f"].get<bool>()) s += " (CPU has AVX-512F)";
+  return s + ", " + m["allocator"].get<std::string>();
 }
 
 std::string fmt(double v, int precision) {
@@ -61,24 +123,49 @@ std::string fmt(double v, int precision) {
   return b;
 }
 
-std::string csv(const std::vector<BenchResult>& rs) {
+// The reference kernel, timed before and after the cases; the ratios use
+// the mean of the two (their spread says how steady the machine was).
+struct Reference {
+  ReferenceResult before, after;
+  bool ran() const { return before.ran && after.ran; }
+  double ns() const { return ran() ? 0.5 * (before.cpu_ns_per_point + after.cpu_ns_per_point) : 0.0; }
+  // Case CPU ns per joint-step / reference CPU ns per point-step.
+  double ratio(const BenchResult& r) const { return r.ran && ran() ? r.cpu_ns_per_joint_step / ns() : 0.0; }
+};
+
+std::string csv(const std::vector<BenchResult>& rs, const Reference& ref) {
   std::ostringstream s;
   s << "case,solver,isa,bones,tails,iterations,cpu_ns_per_joint_step,real_ns_per_joint_step,cpu_ms_per_frame,"
-       "target_ns_per_joint_step,target_ms_per_frame,pass,note\n";
+       "target_ns_per_joint_step,target_ms_per_frame,pass,note,reference_ns_per_point,ratio_to_reference\n";
   for (const BenchResult& r : rs) {
+    const bool rated = r.ran && ref.ran();
     s << r.c.name << ',' << r.c.solver << ',' << r.c.isa << ',' << r.c.bones << ',' << r.c.tails << ','
       << r.iterations << ',' << (r.ran ? fmt(r.cpu_ns_per_joint_step, 2) : "") << ','
       << (r.ran ? fmt(r.real_ns_per_joint_step, 2) : "") << ',' << (r.ran ? fmt(r.cpu_ms_per_frame, 4) : "") << ','
       << (r.c.target_ns > 0 ? fmt(r.c.target_ns, 0) : "") << ','
       << (r.c.target_frame_ms > 0 ? fmt(r.c.target_frame_ms, 0) : "") << ','
-      << ((r.c.target_ns > 0 || r.c.target_frame_ms > 0) ? (r.pass() ? "yes" : "no") : "") << ',' << r.note << '\n';
+      << ((r.c.target_ns > 0 || r.c.target_frame_ms > 0) ? (r.pass() ? "yes" : "no") : "") << ',' << r.note << ','
+      << (ref.ran() ? fmt(ref.ns(), 3) : "") << ',' << (rated ? fmt(ref.ratio(r), 2) : "") << '\n';
   }
   return s.str();
 }
 
-nlohmann::json to_json(const std::vector<BenchResult>& rs, const Options& o) {
+nlohmann::json reference_json(const ReferenceResult& r) {
+  return {{"ran", r.ran},
+          {"iterations", r.iterations},
+          {"cpu_ns_per_point", r.cpu_ns_per_point},
+          {"real_ns_per_point", r.real_ns_per_point}};
+}
+
+nlohmann::json to_json(const std::vector<BenchResult>& rs, const Reference& ref, const nlohmann::json& machine,
+                       const Options& o) {
   nlohmann::json j;
-  j["machine"] = machine_info();
+  j["machine"] = machine;
+  j["reference"] = {{"kernel", "SoA spring + rope step, 2-wide doubles, " + std::to_string(kReferencePoints) +
+                                   " points (4.5 MB)"},
+                    {"cpu_ns_per_point", ref.ns()},
+                    {"before", reference_json(ref.before)},
+                    {"after", reference_json(ref.after)}};
   j["min_time_s"] = o.min_time;
   j["quick"] = o.quick;
   j["cases"] = nlohmann::json::array();
@@ -89,6 +176,7 @@ nlohmann::json to_json(const std::vector<BenchResult>& rs, const Options& o) {
       c["cpu_ns_per_joint_step"] = r.cpu_ns_per_joint_step;
       c["real_ns_per_joint_step"] = r.real_ns_per_joint_step;
       c["cpu_ms_per_frame"] = r.cpu_ms_per_frame;
+      if (ref.ran()) c["ratio_to_reference"] = ref.ratio(r);
     }
     if (r.c.target_ns > 0) c["target_ns_per_joint_step"] = r.c.target_ns;
     if (r.c.target_frame_ms > 0) c["target_ms_per_frame"] = r.c.target_frame_ms;
@@ -200,29 +288,41 @@ int run_detect(const Options& o, const nlohmann::json& machine) {
   return (o.check && missed > 0) ? kExitRegression : kExitOk;
 }
 
+// Times the reference kernel and says so.
+ReferenceResult time_reference(const Options& o, const char* when) {
+  const ReferenceResult r = run_reference_kernel(o.min_time);
+  std::printf("  %-26s %10.3f ns/point-step CPU  (%s the cases, %lld passes)\n", "reference kernel",
+              r.cpu_ns_per_point, when, r.iterations);
+  std::fflush(stdout);
+  return r;
+}
+
 int run(const Options& o) {
   const nlohmann::json machine = machine_info();
-  std::printf("harness bench: %s, %d cores, %s, load average %s%s\n", machine["cpu"].get<std::string>().c_str(),
-              machine["cores"].get<int>(), machine["allocator"].get<std::string>().c_str(),
-              machine["loadavg"].get<std::string>().c_str(),
-              o.quick ? " (quick: timings are not meaningful)" : "");
+  std::printf("harness bench: %s, load average %s%s\n", machine_line(machine).c_str(),
+              machine["loadavg"].get<std::string>().c_str(), o.quick ? " (quick: timings are not meaningful)" : "");
   if (o.detect) {
     std::error_code ec;
     std::filesystem::create_directories(o.out_dir, ec);
     return run_detect(o, machine);
   }
+  Reference ref;
+  ref.before = time_reference(o, "before");
   const std::vector<BenchResult> results = run_bench_cases(bench_cases(machine["avx2"].get<bool>()), o.min_time);
+  ref.after = time_reference(o, "after");
 
-  std::printf("\ntargets (CPU time; measured / target / pass):\n");
+  std::printf("\nreference kernel: %.3f ns per point-step CPU (before %.3f, after %.3f)\n", ref.ns(),
+              ref.before.cpu_ns_per_point, ref.after.cpu_ns_per_point);
+  std::printf("cases (CPU time; measured / target / pass; ratio = case ns / reference ns):\n");
   int missed = 0;
   for (const BenchResult& r : results) {
-    if (r.c.target_ns > 0) {
-      std::printf("  %-26s %9s ns/joint-step / %4.0f / %s\n", r.c.name.c_str(),
-                  r.ran ? fmt(r.cpu_ns_per_joint_step, 1).c_str() : "-", r.c.target_ns,
-                  r.ran ? (r.cpu_ns_per_joint_step <= r.c.target_ns ? "pass" : "MISSED") : r.note.c_str());
-    }
+    const std::string ratio = r.ran && ref.ran() ? fmt(ref.ratio(r), 1) : "-";
+    const std::string status = !r.ran ? r.note : r.c.target_ns <= 0 ? "-" : r.cpu_ns_per_joint_step <= r.c.target_ns ? "pass" : "MISSED";
+    std::printf("  %-26s %9s ns/joint-step / %4s / %-6s  ratio %6s\n", r.c.name.c_str(),
+                r.ran ? fmt(r.cpu_ns_per_joint_step, 1).c_str() : "-",
+                r.c.target_ns > 0 ? fmt(r.c.target_ns, 0).c_str() : "-", status.c_str(), ratio.c_str());
     if (r.c.target_frame_ms > 0) {
-      std::printf("  %-26s %9s ms/frame      / %4.0f / %s\n", r.c.name.c_str(),
+      std::printf("  %-26s %9s ms/frame      / %4.1f / %s\n", r.c.name.c_str(),
                   r.ran ? fmt(r.cpu_ms_per_frame, 3).c_str() : "-", r.c.target_frame_ms,
                   r.ran ? (r.cpu_ms_per_frame <= r.c.target_frame_ms ? "pass" : "MISSED") : r.note.c_str());
     }
@@ -233,9 +333,9 @@ int run(const Options& o) {
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   const std::string csv_path = o.out_dir + "/bench.csv";
-  if (!write_result(csv_path, csv(results))) return kExitBadInput;
+  if (!write_result(csv_path, csv(results, ref))) return kExitBadInput;
   if (!o.json_path.empty()) {
-    if (!write_result(o.json_path, to_json(results, o).dump(2) + "\n")) return kExitBadInput;
+    if (!write_result(o.json_path, to_json(results, ref, machine, o).dump(2) + "\n")) return kExitBadInput;
   }
   if (!o.no_plot) {
     // The plot is a convenience: without Python/matplotlib the CSV stands.

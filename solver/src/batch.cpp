@@ -36,6 +36,17 @@ bool cpu_has_avx2() {
 
 }  // namespace
 
+BatchIsa best_batch_isa() { return cpu_has_avx2() ? BatchIsa::kAvx2 : BatchIsa::kBaseline; }
+
+const char* batch_isa_name(BatchIsa isa) {
+  switch (isa) {
+    case BatchIsa::kAuto: return "auto";
+    case BatchIsa::kBaseline: return "baseline";
+    case BatchIsa::kAvx2: return "avx2";
+  }
+  return "?";
+}
+
 Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa)
     : desc_(desc), params_(params), count_(count) {
   assert(count >= 1 && desc.size() >= 1);

@@ -43,6 +43,10 @@ enum class BatchIsa {
   kAvx2,      // AVX2; falls back to baseline when the CPU lacks it
 };
 
+// The kernel kAuto picks on this CPU, and its name ("baseline", "avx2").
+BatchIsa best_batch_isa();
+const char* batch_isa_name(BatchIsa isa);
+
 class Batch {
  public:
   // `count` >= 1 chains of `desc` with `params` (copied). Every chain starts
