@@ -135,15 +135,17 @@ struct Reference {
 
 std::string csv(const std::vector<BenchResult>& rs, const Reference& ref) {
   std::ostringstream s;
-  s << "case,solver,isa,bones,tails,iterations,cpu_ns_per_joint_step,real_ns_per_joint_step,cpu_ms_per_frame,"
-       "target_ns_per_joint_step,target_ms_per_frame,pass,note,reference_ns_per_point,ratio_to_reference\n";
+  s << "case,solver,isa,bones,tails,threads,iterations,cpu_ns_per_joint_step,real_ns_per_joint_step,cpu_ms_per_frame,"
+       "thread_ms_per_frame,target_ns_per_joint_step,target_ms_per_frame,pass,note,reference_ns_per_point,"
+       "ratio_to_reference\n";
   for (const BenchResult& r : rs) {
     const bool rated = r.ran && ref.ran();
     s << r.c.name << ',' << r.c.solver << ',' << r.c.isa << ',' << r.c.bones << ',' << r.c.tails << ','
-      << r.iterations << ',' << (r.ran ? fmt(r.cpu_ns_per_joint_step, 2) : "") << ','
+      << r.c.threads << ',' << r.iterations << ',' << (r.ran ? fmt(r.cpu_ns_per_joint_step, 2) : "") << ','
       << (r.ran ? fmt(r.real_ns_per_joint_step, 2) : "") << ',' << (r.ran ? fmt(r.cpu_ms_per_frame, 4) : "") << ','
+      << (r.ran ? fmt(r.thread_ms_per_frame, 4) : "") << ','
       << (r.c.target_ns > 0 ? fmt(r.c.target_ns, 0) : "") << ','
-      << (r.c.target_frame_ms > 0 ? fmt(r.c.target_frame_ms, 0) : "") << ','
+      << (r.c.target_frame_ms > 0 ? fmt(r.c.target_frame_ms, 1) : "") << ','
       << ((r.c.target_ns > 0 || r.c.target_frame_ms > 0) ? (r.pass() ? "yes" : "no") : "") << ',' << r.note << ','
       << (ref.ran() ? fmt(ref.ns(), 3) : "") << ',' << (rated ? fmt(ref.ratio(r), 2) : "") << '\n';
   }
@@ -171,11 +173,12 @@ nlohmann::json to_json(const std::vector<BenchResult>& rs, const Reference& ref,
   j["cases"] = nlohmann::json::array();
   for (const BenchResult& r : rs) {
     nlohmann::json c = {{"case", r.c.name}, {"solver", r.c.solver}, {"isa", r.c.isa}, {"bones", r.c.bones},
-                        {"tails", r.c.tails}, {"ran", r.ran}, {"iterations", r.iterations}};
+                        {"tails", r.c.tails}, {"threads", r.c.threads}, {"ran", r.ran}, {"iterations", r.iterations}};
     if (r.ran) {
       c["cpu_ns_per_joint_step"] = r.cpu_ns_per_joint_step;
       c["real_ns_per_joint_step"] = r.real_ns_per_joint_step;
       c["cpu_ms_per_frame"] = r.cpu_ms_per_frame;
+      c["thread_ms_per_frame"] = r.thread_ms_per_frame;
       if (ref.ran()) c["ratio_to_reference"] = ref.ratio(r);
     }
     if (r.c.target_ns > 0) c["target_ns_per_joint_step"] = r.c.target_ns;
@@ -322,9 +325,11 @@ int run(const Options& o) {
                 r.ran ? fmt(r.cpu_ns_per_joint_step, 1).c_str() : "-",
                 r.c.target_ns > 0 ? fmt(r.c.target_ns, 0).c_str() : "-", status.c_str(), ratio.c_str());
     if (r.c.target_frame_ms > 0) {
-      std::printf("  %-26s %9s ms/frame      / %4.1f / %s\n", r.c.name.c_str(),
-                  r.ran ? fmt(r.cpu_ms_per_frame, 3).c_str() : "-", r.c.target_frame_ms,
-                  r.ran ? (r.cpu_ms_per_frame <= r.c.target_frame_ms ? "pass" : "MISSED") : r.note.c_str());
+      const std::string unit = r.c.threads > 1 ? "ms/frame, busiest of " + std::to_string(r.c.threads) + " threads"
+                                               : "ms/frame";
+      std::printf("  %-26s %9s %-13s / %4.1f / %s\n", r.c.name.c_str(),
+                  r.ran ? fmt(r.thread_ms_per_frame, 3).c_str() : "-", unit.c_str(), r.c.target_frame_ms,
+                  r.ran ? (r.thread_ms_per_frame <= r.c.target_frame_ms ? "pass" : "MISSED") : r.note.c_str());
     }
     if (!r.pass()) ++missed;
   }

@@ -6,7 +6,7 @@ add_test(NAME harness_bench_quick
   COMMAND sh -c "rm -rf \"${bench_work}\" && \"$<TARGET_FILE:harness>\" bench --quick --no-plot --out \"${bench_work}\" --json \"${bench_work}/bench.json\" && /usr/bin/python3 -c \"
 import csv, json, sys
 rows = list(csv.DictReader(open('${bench_work}/bench.csv')))
-need = ['case','solver','isa','bones','tails','iterations','cpu_ns_per_joint_step','real_ns_per_joint_step','cpu_ms_per_frame','target_ns_per_joint_step','target_ms_per_frame','pass','note','reference_ns_per_point','ratio_to_reference']
+need = ['case','solver','isa','bones','tails','threads','iterations','cpu_ns_per_joint_step','real_ns_per_joint_step','cpu_ms_per_frame','thread_ms_per_frame','target_ns_per_joint_step','target_ms_per_frame','pass','note','reference_ns_per_point','ratio_to_reference']
 assert rows and list(rows[0].keys()) == need, rows[:1]
 names = [r['case'] for r in rows]
 assert len(set(names)) == len(names) and len(names) >= 7, names
@@ -15,7 +15,10 @@ for r in rows:
     assert int(r['iterations']) >= 1 and float(r['cpu_ns_per_joint_step']) > 0 and float(r['cpu_ms_per_frame']) > 0, r
     assert r['pass'] in ('yes', 'no', ''), r
     assert float(r['reference_ns_per_point']) > 0 and float(r['ratio_to_reference']) > 0, r
-assert any(r['solver'] == 'batch' and r['target_ms_per_frame'] == '4' for r in rows)
+assert any(r['solver'] == 'batch' and r['target_ms_per_frame'] == '4.0' for r in rows)
+crowd = [r for r in rows if r['tails'] == '100000']
+assert len(crowd) == 1 and crowd[0]['threads'] == '2' and crowd[0]['target_ms_per_frame'] == '16.6', crowd
+assert crowd[0]['note'] or float(crowd[0]['thread_ms_per_frame']) > 0, crowd
 j = json.load(open('${bench_work}/bench.json'))
 assert len(j['cases']) == len(rows)
 assert j['reference']['cpu_ns_per_point'] > 0 and j['machine']['batch_isa'] in ('baseline', 'avx2', 'avx512'), j['machine']

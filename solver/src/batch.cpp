@@ -1,10 +1,15 @@
 // Batch: setup, per-frame bookkeeping (teleports, rejected hips, the shared
-// clock) and output; the physics is the kernel in batch_kernel.inc.
+// clock), output and the worker threads; the physics is the kernel in
+// batch_kernel.inc.
 #include "solver/batch.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <cfenv>
 #include <cmath>
+#include <system_error>
+#include <thread>
 
 #include "math.h"
 #include "solver/step.h"
@@ -55,7 +60,7 @@ Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchI
   blocks_ = (count + kBatchLanes - 1) / kBatchLanes;
   block_size_ = static_cast<size_t>(n) * kBatchLaneSets;
   state_.assign(static_cast<size_t>(blocks_) * block_size_, BatchLane{});
-  saved_block_.assign(block_size_, BatchLane{});
+  saved_blocks_.assign(block_size_, BatchLane{});
   hips_prev_.assign(static_cast<size_t>(blocks_), BatchHipsLanes{});
   hips_shown_.assign(static_cast<size_t>(blocks_), BatchHipsLanes{});
   const size_t lanes = static_cast<size_t>(blocks_) * kBatchLanes;
@@ -64,7 +69,8 @@ Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchI
   teleports_.assign(lanes, 0);
   rejected_.assign(lanes, 0);
   link_constants_.assign(static_cast<size_t>(n), BatchLinkConstants{});
-  init_state(desc_, scalar_);
+  scalar_.resize(1);
+  init_state(desc_, scalar_[0]);
   set_params(params);
   // Every lane (padding included) starts finite: rest targets under
   // identity hips. Real chains are reset by their first step().
@@ -173,27 +179,29 @@ void Batch::set_rest_state(int chain, const HipsPose& hp) {
   }
 }
 
-void Batch::reset(int chain, const Affine3d& hips_world) {
+void Batch::reset(int chain, const Affine3d& hips_world) { reset_with(chain, hips_world, scalar_[0]); }
+
+void Batch::reset_with(int chain, const Affine3d& hips_world, ChainState& scalar) {
   assert(chain >= 0 && chain < count_);
   if (!hips_world.matrix().allFinite()) {
     ++rejected_[static_cast<size_t>(chain)];
     return;
   }
   // The scalar reference reset (settle included), then rounded to float.
-  solver::reset(desc_, params_, scalar_, hips_world);
+  solver::reset(desc_, params_, scalar, hips_world);
   for (int i = 0; i < links(); ++i) {
     const size_t u = static_cast<size_t>(i);
     for (int k = 0; k < 3; ++k) {
-      lane(chain, i, kSetPos + k) = static_cast<float>(scalar_.pos[u][k]);
-      lane(chain, i, kSetVel + k) = static_cast<float>(scalar_.vel[u][k]);
+      lane(chain, i, kSetPos + k) = static_cast<float>(scalar.pos[u][k]);
+      lane(chain, i, kSetVel + k) = static_cast<float>(scalar.vel[u][k]);
     }
-    const Eigen::Vector4d b = scalar_.bend[u].coeffs(), l = scalar_.local_cur[u].coeffs();
+    const Eigen::Vector4d b = scalar.bend[u].coeffs(), l = scalar.local_cur[u].coeffs();
     for (int k = 0; k < 4; ++k) {
       lane(chain, i, kSetBend + k) = static_cast<float>(b[k]);
       lane(chain, i, kSetLocalPrev + k) = static_cast<float>(l[k]);
       lane(chain, i, kSetLocalCur + k) = static_cast<float>(l[k]);
     }
-    lane(chain, i, kSetContact) = scalar_.contact[u] ? 1.0f : 0.0f;
+    lane(chain, i, kSetContact) = scalar.contact[u] ? 1.0f : 0.0f;
   }
   const HipsPose hp = decompose(hips_world);
   set_lane_hips(hips_prev_, chain, hp);
@@ -223,31 +231,105 @@ void Batch::teleport_lane(int chain, const HipsPose& from, const BatchHipsLanes&
   ++teleports_[static_cast<size_t>(chain)];
 }
 
+// One step(): what every block needs, the same for every thread.
+struct Batch::Frame {
+  BatchFrame clock;
+  bool advance = false;
+  float out_s = 0.0f;  // output interpolation, local_prev -> local_cur
+  std::span<const Affine3d> hips;
+  std::span<Quaternionf> out;
+};
+
+// The worker threads of set_threads(). A step bumps `generation` (release:
+// the frame is published) and wakes them; each runs its range of blocks
+// and counts `pending` down; the caller runs range 0 and waits for zero.
+// Waiting is std::atomic::wait (a futex): no spinning on a shared machine,
+// no allocation.
+struct Batch::Workers {
+  std::vector<std::thread> threads;
+  std::atomic<unsigned> generation{0};
+  std::atomic<int> pending{0};
+  bool stop = false;         // read after a generation change
+  Batch* batch = nullptr;    // the current job
+  const Frame* frame = nullptr;
+  std::fenv_t env{};         // the caller's rounding and denormal modes
+  int count = 1;             // threads, the caller's included
+
+  void run(int worker) const {
+    const int blocks = batch->blocks_;
+    batch->step_blocks(*frame, worker, blocks * worker / count, blocks * (worker + 1) / count);
+  }
+  void loop(int worker) {
+    unsigned seen = 0;
+    for (;;) {
+      generation.wait(seen, std::memory_order_acquire);
+      seen = generation.load(std::memory_order_acquire);
+      if (stop) return;
+      std::fesetenv(&env);
+      run(worker);
+      if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) pending.notify_one();
+    }
+  }
+  // Runs the frame on every thread; returns when all are done.
+  void dispatch(Batch* b, const Frame& f) {
+    batch = b, frame = &f;
+    std::fegetenv(&env);
+    pending.store(count - 1, std::memory_order_relaxed);
+    generation.fetch_add(1, std::memory_order_release);
+    generation.notify_all();
+    run(0);
+    for (int p = pending.load(std::memory_order_acquire); p != 0; p = pending.load(std::memory_order_acquire))
+      pending.wait(p, std::memory_order_acquire);
+  }
+  ~Workers() {
+    stop = true;
+    generation.fetch_add(1, std::memory_order_release);
+    generation.notify_all();
+    for (std::thread& t : threads) t.join();
+  }
+};
+
+Batch::~Batch() = default;
+Batch::Batch(Batch&&) noexcept = default;
+Batch& Batch::operator=(Batch&&) noexcept = default;
+
+int Batch::threads() const { return workers_ ? workers_->count : 1; }
+
+void Batch::set_threads(int threads) {
+  assert(threads >= 1);
+  workers_.reset();  // joins the old ones
+  threads = std::max(threads, 1);
+  scalar_.resize(static_cast<size_t>(threads));
+  for (ChainState& st : scalar_) init_state(desc_, st);
+  saved_blocks_.assign(static_cast<size_t>(threads) * block_size_, BatchLane{});
+  if (threads == 1) return;
+  workers_ = std::make_unique<Workers>();
+  Workers& w = *workers_;
+  w.threads.reserve(static_cast<size_t>(threads - 1));
+  for (int k = 1; k < threads; ++k) {
+    try {
+      w.threads.emplace_back([&w, k] { w.loop(k); });
+    } catch (const std::system_error&) {
+      break;  // run with the threads the system gave
+    }
+  }
+  w.count = static_cast<int>(w.threads.size()) + 1;
+  if (w.count == 1) workers_.reset();
+}
+
 void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quaternionf> out) {
   assert(hips_world.size() == static_cast<size_t>(count_));
   assert(out.empty() || out.size() >= static_cast<size_t>(count_) * static_cast<size_t>(links()));
-  const bool advance = dt > 0.0 && std::isfinite(dt);
-
-  // Per chain: reject non-finite hips (v * 0 is 0 only for finite v), reset
-  // on first use.
-  for (int c = 0; c < count_; ++c) {
-    const size_t u = static_cast<size_t>(c);
-    const Eigen::Matrix4d& m = hips_world[u].matrix();
-    double poison = 0.0;
-    for (int e = 0; e < 16; ++e) poison += m.data()[e] * 0.0;
-    rejected_now_[u] = poison != 0.0 || std::isnan(poison);
-    if (rejected_now_[u]) {
-      ++rejected_[u];
-    } else if (!initialized_[u]) {
-      reset(c, hips_world[u]);
-    }
-  }
+  Frame f;
+  f.advance = dt > 0.0 && std::isfinite(dt);
+  f.hips = hips_world;
+  f.out = out;
 
   // The shared clock (step.cpp's sub-stepping).
   int substeps = 0;
   const double h = params_.internal_step;
   const double start_acc = accumulator_;
-  if (advance) {
+  if (f.advance) {
     double acc = start_acc + dt;
     const double eps = h * 1e-9;
     while (acc >= h - eps) {
@@ -261,23 +343,52 @@ void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quat
     accumulator_ = std::max(acc, 0.0);
   }
   last_substeps_ = substeps;
+  f.clock = BatchFrame{substeps, start_acc, dt, h};
+  f.out_s = static_cast<float>(std::clamp(accumulator_ / h, 0.0, 1.0));
 
+  if (workers_) {
+    workers_->dispatch(this, f);
+  } else {
+    step_blocks(f, 0, 0, blocks_);
+  }
+}
+
+void Batch::admit_chains(const Frame& f, int worker, int b) {
+  // Reject non-finite hips (v * 0 is 0 only for finite v), reset on first use.
+  const int end = std::min(count_, (b + 1) * kBatchLanes);
+  for (int c = b * kBatchLanes; c < end; ++c) {
+    const size_t u = static_cast<size_t>(c);
+    const Eigen::Matrix4d& m = f.hips[u].matrix();
+    double poison = 0.0;
+    for (int e = 0; e < 16; ++e) poison += m.data()[e] * 0.0;
+    rejected_now_[u] = poison != 0.0 || std::isnan(poison);
+    if (rejected_now_[u]) {
+      ++rejected_[u];
+    } else if (!initialized_[u]) {
+      reset_with(c, f.hips[u], scalar_[static_cast<size_t>(worker)]);
+    }
+  }
+}
+
+void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
   const bool avx2 = isa_ == BatchIsa::kAvx2;
   auto kernel = avx2 ? batch_kernel_avx2 : batch_kernel_baseline;
   auto hips_kernel = avx2 ? batch_hips_avx2 : batch_hips_baseline;
-  const BatchFrame frame{substeps, start_acc, dt, h};
+  auto output = avx2 ? batch_output_avx2 : batch_output_baseline;
+  BatchLane* saved = &saved_blocks_[static_cast<size_t>(worker) * block_size_];
   static const Eigen::Matrix4d kIdentity = Eigen::Matrix4d::Identity();
   BatchMatrixLanes matrices;
   BatchHipsLanes next;
   BatchLane teleport;
-  for (int b = 0; b < blocks_; ++b) {
+  for (int b = first; b < last; ++b) {
+    admit_chains(f, worker, b);
     // Hips of the block's lanes; padding and rejected lanes hold still.
     bool any_held = false;
     for (int l = 0; l < kBatchLanes; ++l) {
       const int c = b * kBatchLanes + l;
       const bool held = c >= count_ || rejected_now_[static_cast<size_t>(c)];
       any_held = any_held || held;
-      const Eigen::Matrix4d& m = held ? kIdentity : hips_world[static_cast<size_t>(c)].matrix();
+      const Eigen::Matrix4d& m = held ? kIdentity : f.hips[static_cast<size_t>(c)].matrix();
       for (int e = 0; e < 9; ++e) matrices.linear[e].v[l] = static_cast<float>(m(e % 3, e / 3));
       for (int e = 0; e < 3; ++e) matrices.trans[e].v[l] = static_cast<float>(m(e, 3));
     }
@@ -288,7 +399,7 @@ void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quat
       if (c >= count_ || rejected_now_[static_cast<size_t>(c)]) {
         for (int e = 0; e < 4; ++e) next.rot[e].v[l] = prev.rot[e].v[l];
         for (int e = 0; e < 3; ++e) next.trans[e].v[l] = prev.trans[e].v[l], next.offset[e].v[l] = prev.offset[e].v[l];
-      } else if (advance && teleport.v[l] != 0.0f) {
+      } else if (f.advance && teleport.v[l] != 0.0f) {
         // Carry the tail rigidly; the frame then starts at the new hips.
         teleport_lane(c, lane_hips(hips_prev_, c), next);
         for (int e = 0; e < 4; ++e) prev.rot[e].v[l] = next.rot[e].v[l];
@@ -296,26 +407,30 @@ void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quat
       }
     }
     hips_shown_[static_cast<size_t>(b)] = next;
-    if (substeps == 0) {
+    BatchLane* blk = block(b);
+    if (f.clock.substeps == 0) {
       // As the scalar step(): a frame shorter than the internal step still
       // moves the hips the next frame starts from; dt <= 0 does not.
-      if (advance) prev = next;
-      continue;
-    }
-    BatchLane* blk = block(b);
-    if (any_held) std::copy(blk, blk + block_size_, saved_block_.begin());
-    kernel(constants_, link_constants_.data(), frame, prev, next, blk);
-    if (any_held) {
-      // A rejected chain keeps its state, as in the scalar step().
-      for (int l = 0; l < kBatchLanes; ++l) {
-        const int c = b * kBatchLanes + l;
-        if (c < count_ && !rejected_now_[static_cast<size_t>(c)]) continue;
-        for (size_t e = 0; e < block_size_; ++e) blk[e].v[l] = saved_block_[e].v[l];
+      if (f.advance) prev = next;
+    } else {
+      if (any_held) std::copy(blk, blk + block_size_, saved);
+      kernel(constants_, link_constants_.data(), f.clock, prev, next, blk);
+      if (any_held) {
+        // A rejected chain keeps its state, as in the scalar step().
+        for (int l = 0; l < kBatchLanes; ++l) {
+          const int c = b * kBatchLanes + l;
+          if (c < count_ && !rejected_now_[static_cast<size_t>(c)]) continue;
+          for (size_t e = 0; e < block_size_; ++e) blk[e].v[l] = saved[e].v[l];
+        }
       }
+      prev = next;
     }
-    prev = next;
+    if (!f.out.empty()) {
+      const int chain = b * kBatchLanes;
+      output(blk, links(), f.out_s, std::min(kBatchLanes, count_ - chain),
+             f.out[static_cast<size_t>(chain * links())].coeffs().data());
+    }
   }
-  write_outputs(out);
 }
 
 Quaternionf Batch::lane_quat(int chain, int link, int set) const {
@@ -332,18 +447,6 @@ Quaternionf Batch::output_rotation(int chain, int link) const {
   Quaternionf q;
   q.coeffs() = (1.0f - s) * a.coeffs() + s * b.coeffs();
   return q.normalized();
-}
-
-void Batch::write_outputs(std::span<Quaternionf> out) const {
-  static_assert(sizeof(Quaternionf) == 4 * sizeof(float), "Quaternionf is x, y, z, w floats");
-  if (out.empty()) return;
-  const float s = static_cast<float>(std::clamp(accumulator_ / params_.internal_step, 0.0, 1.0));
-  auto output = isa_ == BatchIsa::kAvx2 ? batch_output_avx2 : batch_output_baseline;
-  for (int b = 0; b < blocks_; ++b) {
-    const int first = b * kBatchLanes;
-    const int valid = std::min(kBatchLanes, count_ - first);
-    output(block(b), links(), s, valid, out[static_cast<size_t>(first * links())].coeffs().data());
-  }
 }
 
 Vector3f Batch::position(int chain, int link) const {

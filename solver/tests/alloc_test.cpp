@@ -77,6 +77,28 @@ TEST(Allocation, BatchStepAndResetDoNotAllocate) {
   EXPECT_EQ(batch.rejected_hips(5), 1);
 }
 
+// Worker threads (issue 47) are started by set_threads(); the steps on them
+// allocate nothing either.
+TEST(Allocation, ThreadedBatchStepDoesNotAllocate) {
+  const auto rig = testing::make_rig(8, true, 0.8, 0.6);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  const int count = 45;
+  Batch batch(desc, ChainParams{}, count);
+  batch.set_threads(3);
+  ASSERT_EQ(batch.threads(), 3);
+  std::vector<Eigen::Affine3d> hips(count);
+  std::vector<Eigen::Quaternionf> rot(count * 8);
+  const long before = g_allocations.load();
+  for (int f = 0; f < 200; ++f) {
+    for (int c = 0; c < count; ++c) hips[static_cast<size_t>(c)] = testing::hip_swing(f * 0.01 + 0.05 * c, 0.6);
+    if (f == 100) hips[30].translation().y() = std::nan("");  // rejected, on a worker's block
+    batch.step(1.0 / 60.0, hips, rot);
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(batch.rejected_hips(30), 1);
+}
+
 TEST(Allocation, CounterWorks) {
   const long before = g_allocations.load();
   {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -203,6 +204,105 @@ TEST(Batch, Deterministic) {
     a.step(1.0 / 60.0, hips, qa);
     b.step(1.0 / 60.0, hips, qb);
   }
+  for (size_t k = 0; k < qa.size(); ++k) ASSERT_EQ(qa[k].coeffs(), qb[k].coeffs());
+}
+
+// Issue 47: set_threads() splits the blocks over threads; every block is
+// computed the same way on any thread, so 1, 2, 3 and 7 threads give the
+// same bits: outputs every frame, then positions, velocities, contacts,
+// teleports and rejections. 203 chains = 26 blocks (the last one partial),
+// uneven ranges for 3 and 7 threads; frames of mixed length, a teleport
+// (RandomHips at 4 s), NaN hips for some chains and a re-spawn.
+TEST(Batch, SameBitsForAnyThreadCount) {
+  const auto rig = testing::make_rig(8, true, 0.8, 0.6);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  const int count = 203, n = 8;
+  ChainParams params;
+  params.reset_settle_time = 0.25;  // resets (per-thread scratch) stay in, shorter
+  std::vector<RandomHips> motion;
+  for (int c = 0; c < count; ++c) motion.emplace_back(500u + static_cast<std::uint32_t>(c), 0.6);
+  struct Run {
+    std::vector<Quaternionf> out;  // every frame, concatenated
+    std::vector<float> state;
+    std::vector<int> counts;
+    int threads = 0;
+  };
+  auto run = [&](int threads) {
+    Batch batch(desc, params, count);
+    batch.set_threads(threads);
+    Run r;
+    r.threads = batch.threads();
+    std::vector<Affine3d> hips(static_cast<size_t>(count));
+    std::vector<Quaternionf> out(static_cast<size_t>(count * n));
+    double t = 0.0;
+    for (int f = 0; f < 300; ++f) {
+      const double dt = (f % 3 == 1) ? 1.0 / 144.0 : 1.0 / 60.0;
+      t += dt;
+      for (int c = 0; c < count; ++c) hips[static_cast<size_t>(c)] = motion[static_cast<size_t>(c)](t);
+      if (f % 50 == 25)
+        for (int c = f % 7; c < count; c += 31) hips[static_cast<size_t>(c)](1, 3) = std::nan("");
+      if (f == 150) batch.reset(77, motion[77](0.0));
+      batch.step(dt, hips, out);
+      r.out.insert(r.out.end(), out.begin(), out.end());
+    }
+    for (int c = 0; c < count; ++c) {
+      for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < 3; ++k) r.state.push_back(batch.position(c, i)[k]), r.state.push_back(batch.velocity(c, i)[k]);
+        r.state.push_back(batch.contact(c, i) ? 1.0f : 0.0f);
+      }
+      r.counts.push_back(batch.teleports(c));
+      r.counts.push_back(batch.rejected_hips(c));
+    }
+    return r;
+  };
+  auto bits = [](const std::vector<float>& v) {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the float bits
+    for (float x : v) {
+      std::uint32_t u;
+      std::memcpy(&u, &x, sizeof u);
+      h = (h ^ u) * 1099511628211ull;
+    }
+    return h;
+  };
+  const Run one = run(1);
+  EXPECT_EQ(one.threads, 1);
+  int teleports = 0, rejected = 0;
+  for (size_t k = 0; k < one.counts.size(); k += 2) teleports += one.counts[k], rejected += one.counts[k + 1];
+  EXPECT_GE(teleports, count);  // every chain teleported at 4 s
+  EXPECT_GT(rejected, 0);
+  for (int threads : {2, 3, 7}) {
+    const Run other = run(threads);
+    EXPECT_EQ(other.threads, threads);
+    ASSERT_EQ(other.out.size(), one.out.size());
+    for (size_t k = 0; k < one.out.size(); ++k)
+      ASSERT_EQ(std::memcmp(one.out[k].coeffs().data(), other.out[k].coeffs().data(), 4 * sizeof(float)), 0)
+          << threads << " threads: output " << k % (count * n) << " of frame " << k / (count * n);
+    EXPECT_EQ(bits(other.state), bits(one.state)) << threads << " threads";
+    EXPECT_EQ(other.counts, one.counts) << threads << " threads";
+  }
+}
+
+// The thread count can change between steps (and back to 1) without
+// changing a bit of the outcome.
+TEST(Batch, ThreadCountChangesBetweenSteps) {
+  const auto rig = testing::make_rig(4, true, 0.8, 0.6);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  const int count = 37;
+  Batch a(desc, ChainParams{}, count), b(desc, ChainParams{}, count);
+  std::vector<Affine3d> hips(count);
+  std::vector<Quaternionf> qa(count * 4), qb(count * 4);
+  for (int f = 0; f < 240; ++f) {
+    if (f % 60 == 0) b.set_threads(1 + (f / 60) % 3);
+    for (int c = 0; c < count; ++c) hips[static_cast<size_t>(c)] = RandomHips(40u + c, 0.6)(f / 60.0);
+    a.step(1.0 / 60.0, hips, qa);
+    b.step(1.0 / 60.0, hips, qb);
+    for (size_t k = 0; k < qa.size(); ++k) ASSERT_EQ(qa[k].coeffs(), qb[k].coeffs()) << "frame " << f;
+  }
+  Batch moved = std::move(b);  // the workers move with it
+  a.step(1.0 / 60.0, hips, qa);
+  moved.step(1.0 / 60.0, hips, qb);
   for (size_t k = 0; k < qa.size(); ++k) ASSERT_EQ(qa[k].coeffs(), qb[k].coeffs());
 }
 

@@ -19,13 +19,20 @@
 // chosen at run time; both use the same operations in the same order without
 // FMA contraction, so they give the same bits (tested).
 //
-// Allocation: the constructor sizes everything; reset() and step() never
-// allocate.
+// Threads: set_threads(n) splits step() over the caller's thread and n - 1
+// worker threads (std::thread, started there, not per step). Blocks of
+// kBatchLanes chains are independent and each is computed the same way
+// whichever thread runs it (the workers take the caller's floating-point
+// environment every step): the same bits for any thread count (tested).
+//
+// Allocation: the constructor and set_threads() size everything; reset() and
+// step() never allocate.
 #pragma once
 
 #include <Eigen/Geometry>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -53,6 +60,20 @@ class Batch {
   // uninitialised: its first step() resets it to that step's hips, as the
   // scalar step() does. Allocates.
   Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa = BatchIsa::kAuto);
+  ~Batch();  // stops the worker threads
+  Batch(Batch&&) noexcept;
+  Batch& operator=(Batch&&) noexcept;
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  // Runs the following step() calls on `threads` >= 1 threads: the caller's
+  // and threads - 1 workers, each taking a contiguous range of the blocks of
+  // kBatchLanes chains. Same results to the bit for any count. Starts and
+  // stops threads and allocates: call it at set-up, never during step(). A
+  // worker the system refuses to start is left out (threads() says how many
+  // run).
+  void set_threads(int threads);
+  int threads() const;
 
   // Replaces the step-time parameters (the [build] fields stay those of the
   // desc) and recomputes the constants. No allocation.
@@ -112,7 +133,13 @@ class Batch {
   void set_rest_state(int chain, const HipsPose& hp);
   // Carries one chain rigidly from hips `from` to lane chain % 8 of `to`.
   void teleport_lane(int chain, const HipsPose& from, const BatchHipsLanes& to);
-  void write_outputs(std::span<Eigen::Quaternionf> out) const;
+  struct Frame;    // one step(): the clock, the hips and the output (batch.cpp)
+  struct Workers;  // the worker threads of set_threads() (batch.cpp)
+  // Advances blocks [first, last) by the frame, with the scratch of `worker`.
+  void step_blocks(const Frame& f, int worker, int first, int last);
+  // Per chain of block b: rejects non-finite hips, resets on first use.
+  void admit_chains(const Frame& f, int worker, int b);
+  void reset_with(int chain, const Eigen::Affine3d& hips_world, ChainState& scratch);
 
   ChainDesc desc_;
   ChainParams params_;
@@ -123,15 +150,16 @@ class Batch {
   int blocks_ = 0;
   size_t block_size_ = 0;               // lanes per block: links * kBatchLaneSets
   std::vector<BatchLane> state_;        // blocks * block_size
-  std::vector<BatchLane> saved_block_;  // one block: lanes that must not advance
+  std::vector<BatchLane> saved_blocks_;  // per thread, one block: lanes that must not advance
   // Per block: hips the chains advanced to (the next step starts there) and
   // the hips of the latest output (points()).
   std::vector<BatchHipsLanes> hips_prev_, hips_shown_;
   std::vector<std::uint8_t> initialized_, rejected_now_;
   std::vector<int> teleports_, rejected_;
-  ChainState scalar_;  // reset() runs the scalar reference here
+  std::vector<ChainState> scalar_;  // per thread: reset() runs the scalar reference here
   double accumulator_ = 0.0;
   int last_substeps_ = 0;
+  std::unique_ptr<Workers> workers_;  // none: step() runs on the caller's thread alone
 };
 
 }  // namespace solver
