@@ -19,7 +19,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLOURS = {"scalar": "#7f7f7f", "baseline": "#ff7f0e", "avx2": "#1f77b4"}
+COLOURS = {"scalar": "#7f7f7f", "baseline": "#ff7f0e", "avx2": "#1f77b4", "avx512": "#2ca02c"}
 
 
 def main(argv):

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 
@@ -33,6 +34,15 @@ struct Workload {
   solver::ChainParams params;
   std::vector<Affine3d> table;
 };
+
+// The batch kernels, slowest first (BatchIsa order).
+constexpr solver::BatchIsa kIsas[] = {solver::BatchIsa::kBaseline, solver::BatchIsa::kAvx2, solver::BatchIsa::kAvx512};
+
+solver::BatchIsa isa_of(const std::string& name) {
+  for (solver::BatchIsa isa : kIsas)
+    if (name == solver::batch_isa_name(isa)) return isa;
+  return solver::BatchIsa::kBaseline;
+}
 
 Workload make_workload(int bones, int tails) {
   Workload w;
@@ -90,8 +100,7 @@ double busiest_thread_ns(const std::map<std::string, double>& before, const std:
 // run Google Benchmark reports), 0 when /proc does not say.
 void run_batch(benchmark::State& state, const BenchCase& c, double& busiest_ms) {
   const Workload w = make_workload(c.bones, c.tails);
-  const auto isa = c.isa == "avx2" ? solver::BatchIsa::kAvx2 : solver::BatchIsa::kBaseline;
-  solver::Batch batch(w.desc, w.params, c.tails, isa);
+  solver::Batch batch(w.desc, w.params, c.tails, isa_of(c.isa));
   batch.set_threads(c.threads);
   std::vector<Eigen::Quaternionf> rot(static_cast<size_t>(c.tails * c.bones));
   const std::span<const Affine3d> table(w.table);
@@ -128,17 +137,21 @@ bool BenchResult::pass() const {
   return true;
 }
 
-std::vector<BenchCase> bench_cases(bool have_avx2) {
+std::vector<BenchCase> bench_cases(solver::BatchIsa best) {
   std::vector<BenchCase> cases;
   for (int bones : {4, 8}) cases.push_back({"scalar/" + std::to_string(bones) + "x1", "scalar", "double", bones, 1, 150.0, 0.0});
   cases.push_back({"scalar/8x10000", "scalar", "double", 8, 10000, 150.0, 0.0});
-  const std::string fast = have_avx2 ? "avx2" : "baseline";
+  const std::string fast = solver::batch_isa_name(best);
   for (int bones : {4, 8}) {
     for (int tails : {1000, 10000}) {
       const std::string shape = std::to_string(bones) + "x" + std::to_string(tails);
       const double frame_ms = (bones == 8 && tails == 10000) ? 4.0 : 0.0;
       cases.push_back({"batch_" + fast + "/" + shape, "batch", fast, bones, tails, 25.0, frame_ms});
-      if (have_avx2) cases.push_back({"batch_baseline/" + shape, "batch", "baseline", bones, tails, 0.0, 0.0});
+      for (int k = static_cast<int>(std::size(kIsas)) - 1; k >= 0; --k) {  // what CPUs without the best get
+        if (static_cast<int>(kIsas[k]) >= static_cast<int>(best)) continue;
+        const std::string name = solver::batch_isa_name(kIsas[k]);
+        cases.push_back({"batch_" + name + "/" + shape, "batch", name, bones, tails, 0.0, 0.0});
+      }
     }
   }
   cases.push_back({"crowd_" + fast + "/8x100000/2t", "batch", fast, 8, 100000, 0.0, kCrowdFrameMs, 2});
@@ -150,8 +163,8 @@ std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, do
   for (const BenchCase& c : cases) {
     BenchResult r;
     r.c = c;
-    if (c.isa == "avx2" && !__builtin_cpu_supports("avx2")) {
-      r.note = "CPU without AVX2";
+    if (c.solver == "batch" && static_cast<int>(isa_of(c.isa)) > static_cast<int>(solver::best_batch_isa())) {
+      r.note = "CPU without " + c.isa;
       results.push_back(r);
       continue;
     }

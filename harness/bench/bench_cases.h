@@ -16,12 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "solver/batch.h"
+
 namespace harness {
 
 struct BenchCase {
   std::string name;        // e.g. "batch_avx2/8x10000"
   std::string solver;      // "scalar" or "batch"
-  std::string isa;         // "double" (scalar), "baseline" or "avx2" (batch)
+  std::string isa;         // "double" (scalar), "baseline", "avx2" or "avx512" (batch)
   int bones = 4;
   int tails = 1;
   double target_ns = 0.0;        // ns per joint-step, 0 = informational
@@ -42,9 +44,10 @@ struct BenchResult {
   bool pass() const;
 };
 
-// The cases, in report order. The batch's auto-dispatched kernel carries the
-// targets (AVX2 when present); the baseline rows show what any x86-64 gets.
-std::vector<BenchCase> bench_cases(bool have_avx2);
+// The cases, in report order. The batch's best kernel on this CPU carries
+// the targets (AVX-512, else AVX2, else baseline); rows for the kernels
+// below it show what CPUs without it get.
+std::vector<BenchCase> bench_cases(solver::BatchIsa best);
 
 // The crowd's target: 100,000 eight-bone tails in one 60 fps frame on 2 cores.
 inline constexpr double kCrowdFrameMs = 16.6;

@@ -113,7 +113,7 @@ std::string machine_line(const nlohmann::json& m) {
     s += "clock";
   }
   s += " (" + m["mhz_source"].get<std::string>() + "), batch kernel " + m["batch_isa"].get<std::string>();
-  if (m["avx512f"].get<bool>()) s += " (CPU has AVX-512F)";
+  if (m["avx512f"].get<bool>() && m["batch_isa"] != "avx512") s += " (CPU has AVX-512F)";
   return s + ", " + m["allocator"].get<std::string>();
 }
 
@@ -311,7 +311,7 @@ int run(const Options& o) {
   }
   Reference ref;
   ref.before = time_reference(o, "before");
-  const std::vector<BenchResult> results = run_bench_cases(bench_cases(machine["avx2"].get<bool>()), o.min_time);
+  const std::vector<BenchResult> results = run_bench_cases(bench_cases(solver::best_batch_isa()), o.min_time);
   ref.after = time_reference(o, "after");
 
   std::printf("\nreference kernel: %.3f ns per point-step CPU (before %.3f, after %.3f)\n", ref.ns(),

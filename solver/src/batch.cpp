@@ -39,15 +39,33 @@ bool cpu_has_avx2() {
 #endif
 }
 
+// libgcc's and compiler-rt's checks include the OS saving the zmm state.
+bool cpu_has_avx512() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+#else
+  return false;
+#endif
+}
+
+// The kernel for a request: the one asked for, or the best below it the CPU has.
+BatchIsa usable_isa(BatchIsa want) {
+  if ((want == BatchIsa::kAuto || want == BatchIsa::kAvx512) && cpu_has_avx512()) return BatchIsa::kAvx512;
+  if (want != BatchIsa::kBaseline && cpu_has_avx2()) return BatchIsa::kAvx2;
+  return BatchIsa::kBaseline;
+}
+
 }  // namespace
 
-BatchIsa best_batch_isa() { return cpu_has_avx2() ? BatchIsa::kAvx2 : BatchIsa::kBaseline; }
+BatchIsa best_batch_isa() { return usable_isa(BatchIsa::kAuto); }
 
 const char* batch_isa_name(BatchIsa isa) {
   switch (isa) {
     case BatchIsa::kAuto: return "auto";
     case BatchIsa::kBaseline: return "baseline";
     case BatchIsa::kAvx2: return "avx2";
+    case BatchIsa::kAvx512: return "avx512";
   }
   return "?";
 }
@@ -55,7 +73,7 @@ const char* batch_isa_name(BatchIsa isa) {
 Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchIsa isa)
     : desc_(desc), params_(params), count_(count) {
   assert(count >= 1 && desc.size() >= 1);
-  isa_ = (isa != BatchIsa::kBaseline && cpu_has_avx2()) ? BatchIsa::kAvx2 : BatchIsa::kBaseline;
+  isa_ = usable_isa(isa);
   const int n = desc.size();
   blocks_ = (count + kBatchLanes - 1) / kBatchLanes;
   block_size_ = static_cast<size_t>(n) * kBatchLaneSets;
@@ -371,10 +389,10 @@ void Batch::admit_chains(const Frame& f, int worker, int b) {
 }
 
 void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
-  const bool avx2 = isa_ == BatchIsa::kAvx2;
-  auto kernel = avx2 ? batch_kernel_avx2 : batch_kernel_baseline;
-  auto hips_kernel = avx2 ? batch_hips_avx2 : batch_hips_baseline;
-  auto output = avx2 ? batch_output_avx2 : batch_output_baseline;
+  const bool avx512 = isa_ == BatchIsa::kAvx512, avx2 = isa_ == BatchIsa::kAvx2;
+  auto kernel = avx512 ? batch_kernel_avx512 : avx2 ? batch_kernel_avx2 : batch_kernel_baseline;
+  auto hips_kernel = avx512 ? batch_hips_avx512 : avx2 ? batch_hips_avx2 : batch_hips_baseline;
+  auto output = avx512 ? batch_output_avx512 : avx2 ? batch_output_avx2 : batch_output_baseline;
   BatchLane* saved = &saved_blocks_[static_cast<size_t>(worker) * block_size_];
   static const Eigen::Matrix4d kIdentity = Eigen::Matrix4d::Identity();
   BatchMatrixLanes matrices;

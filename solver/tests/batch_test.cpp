@@ -175,21 +175,41 @@ TEST(Batch, MatchesScalarAtOtherFrameRates) {
   }
 }
 
-TEST(Batch, BaselineAndAvx2GiveTheSameBits) {
+// Every kernel (SSE2 4 lanes, AVX2 8, AVX-512 16 per instruction) runs the
+// same per-lane operations: the same bits. Kernels the CPU lacks are skipped
+// (said so); the one in use is the reference for the others.
+TEST(Batch, EveryIsaGivesTheSameBits) {
   const auto rig = testing::make_rig(4, true, 0.8, 0.6);
   ChainDesc desc;
   ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
-  Batch a(desc, ChainParams{}, 13, BatchIsa::kBaseline), b(desc, ChainParams{}, 13, BatchIsa::kAvx2);
-  EXPECT_EQ(a.isa(), BatchIsa::kBaseline);
-  if (b.isa() != BatchIsa::kAvx2) GTEST_SKIP() << "CPU without AVX2";
-  std::vector<Affine3d> hips(13);
-  std::vector<Quaternionf> qa(13 * 4), qb(13 * 4);
-  for (int f = 0; f < 600; ++f) {
-    for (int c = 0; c < 13; ++c) hips[static_cast<size_t>(c)] = RandomHips(7u + c, 0.6)(f / 60.0);
-    a.step(1.0 / 60.0, hips, qa);
-    b.step(1.0 / 60.0, hips, qb);
-    for (size_t k = 0; k < qa.size(); ++k) ASSERT_EQ(qa[k].coeffs(), qb[k].coeffs()) << "frame " << f;
+  const int count = 37;  // 3 blocks, the last one partial
+  std::vector<Batch> batches;
+  for (BatchIsa isa : {BatchIsa::kBaseline, BatchIsa::kAvx2, BatchIsa::kAvx512}) {
+    Batch b(desc, ChainParams{}, count, isa);
+    if (b.isa() != isa) {
+      std::printf("[isa] CPU without %s: not compared\n", batch_isa_name(isa));
+      continue;
+    }
+    batches.push_back(std::move(b));
   }
+  EXPECT_EQ(batches.front().isa(), BatchIsa::kBaseline);
+  std::printf("[isa] comparing %zu kernels\n", batches.size());
+  std::vector<Affine3d> hips(count);
+  std::vector<std::vector<Quaternionf>> q(batches.size(), std::vector<Quaternionf>(count * 4));
+  for (int f = 0; f < 600; ++f) {
+    for (int c = 0; c < count; ++c) hips[static_cast<size_t>(c)] = RandomHips(7u + c, 0.6)(f / 60.0);
+    for (size_t k = 0; k < batches.size(); ++k) batches[k].step(f % 5 == 2 ? 1.0 / 144.0 : 1.0 / 60.0, hips, q[k]);
+    for (size_t k = 1; k < batches.size(); ++k)
+      for (size_t e = 0; e < q[0].size(); ++e)
+        ASSERT_EQ(std::memcmp(q[0][e].coeffs().data(), q[k][e].coeffs().data(), 4 * sizeof(float)), 0)
+            << batch_isa_name(batches[k].isa()) << " vs baseline, frame " << f << ", output " << e;
+  }
+  for (size_t k = 1; k < batches.size(); ++k)
+    for (int c = 0; c < count; ++c)
+      for (int i = 0; i < 4; ++i) {
+        ASSERT_EQ(batches[k].position(c, i), batches[0].position(c, i));
+        ASSERT_EQ(batches[k].velocity(c, i), batches[0].velocity(c, i));
+      }
 }
 
 TEST(Batch, Deterministic) {
@@ -210,8 +230,8 @@ TEST(Batch, Deterministic) {
 // Issue 47: set_threads() splits the blocks over threads; every block is
 // computed the same way on any thread, so 1, 2, 3 and 7 threads give the
 // same bits: outputs every frame, then positions, velocities, contacts,
-// teleports and rejections. 203 chains = 26 blocks (the last one partial),
-// uneven ranges for 3 and 7 threads; frames of mixed length, a teleport
+// teleports and rejections. 203 chains = 13 blocks (the last one partial),
+// uneven ranges for 2, 3 and 7 threads; frames of mixed length, a teleport
 // (RandomHips at 4 s), NaN hips for some chains and a re-spawn.
 TEST(Batch, SameBitsForAnyThreadCount) {
   const auto rig = testing::make_rig(8, true, 0.8, 0.6);

@@ -4,7 +4,7 @@
 // (SPEC §4: spring, rope, carry, bend coupling, elastic bend limit, forward
 // plane, ground contact, teleports, non-finite hips rejection) for `count`
 // chains that share one ChainDesc and one ChainParams, in structure-of-arrays
-// float lanes, 8 chains per block. Differences from the scalar solver, all
+// float lanes, 16 chains per block. Differences from the scalar solver, all
 // bounded by batch_equivalence_test:
 //   - float instead of double;
 //   - normalised lerp instead of slerp for the coupling blend, the hips
@@ -15,9 +15,10 @@
 // Nothing transcendental runs per step: decay factors, spring coefficients
 // and the limit's cos/sin are computed when the params change.
 //
-// SIMD: the step kernel is compiled twice (baseline x86-64 and AVX2) and
-// chosen at run time; both use the same operations in the same order without
-// FMA contraction, so they give the same bits (tested).
+// SIMD: the step kernel is compiled three times (baseline x86-64, AVX2 and
+// AVX-512) and chosen at run time; all use the same operations in the same
+// order, per lane, without FMA contraction, so they give the same bits
+// (tested).
 //
 // Threads: set_threads(n) splits step() over the caller's thread and n - 1
 // worker threads (std::thread, started there, not per step). Blocks of
@@ -45,12 +46,14 @@ namespace solver {
 
 // Instruction set of the batch kernel.
 enum class BatchIsa {
-  kAuto,      // AVX2 when the CPU has it, else baseline
+  kAuto,      // the best the CPU has: AVX-512, else AVX2, else baseline
   kBaseline,  // x86-64 baseline (SSE2) lanes, runs anywhere
   kAvx2,      // AVX2; falls back to baseline when the CPU lacks it
+  kAvx512,    // AVX-512 F+DQ+VL+BW, 16 lanes per instruction; falls back to AVX2, then baseline
 };
 
-// The kernel kAuto picks on this CPU, and its name ("baseline", "avx2").
+// The kernel kAuto picks on this CPU, and its name ("baseline", "avx2",
+// "avx512").
 BatchIsa best_batch_isa();
 const char* batch_isa_name(BatchIsa isa);
 

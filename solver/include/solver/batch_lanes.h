@@ -8,9 +8,9 @@
 namespace solver {
 
 // One block of kBatchLanes floats (one per chain), the unit the kernel loads
-// and stores.
-inline constexpr int kBatchLanes = 8;
-struct alignas(32) BatchLane {
+// and stores: one AVX-512 register, two AVX2 ones, four SSE2 ones.
+inline constexpr int kBatchLanes = 16;
+struct alignas(64) BatchLane {
   float v[kBatchLanes];
 };
 
@@ -86,6 +86,8 @@ void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* li
                            const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
 void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
                        const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
+void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
+                         const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
 
 // Decomposes one block of hips transforms into `next` (rotation with scale
 // removed, translation, root head offset; as the scalar solver) and flags
@@ -94,11 +96,14 @@ void batch_hips_baseline(const BatchConstants& c, const BatchMatrixLanes& m, con
                          BatchHipsLanes& next, BatchLane& teleport);
 void batch_hips_avx2(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
                      BatchHipsLanes& next, BatchLane& teleport);
+void batch_hips_avx512(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                       BatchHipsLanes& next, BatchLane& teleport);
 
 // Output rotations of one block: normalised lerp from local_prev to
 // local_cur at s, x y z w floats, chain-major (lane l, link i at
 // out[(l * links + i) * 4]), first `valid` lanes.
 void batch_output_baseline(const BatchLane* block, int links, float s, int valid, float* out);
 void batch_output_avx2(const BatchLane* block, int links, float s, int valid, float* out);
+void batch_output_avx512(const BatchLane* block, int links, float s, int valid, float* out);
 
 }  // namespace solver

@@ -1,0 +1,22 @@
+// Batch kernel compiled with -mavx512f -mavx512dq -mavx512vl -mavx512bw
+// (solver/CMakeLists.txt): 16 chains per instruction. Only called when the
+// CPU and the OS report all four (batch.cpp). See batch_kernel.inc.
+#include "batch_kernel.inc"
+
+namespace solver {
+
+void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
+                       const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block) {
+  run_block(c, links, frame, prev, next, block);
+}
+
+void batch_hips_avx512(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,
+                      BatchHipsLanes& next, BatchLane& teleport) {
+  hips_block(c, m, prev, next, teleport);
+}
+
+void batch_output_avx512(const BatchLane* block, int links, float s, int valid, float* out) {
+  output_block(block, links, s, valid, out);
+}
+
+}  // namespace solver
