@@ -1,7 +1,10 @@
 // `harness retarget CHARACTER CLIPFILE --out OUT.glb [--clip NAME]`: retarget
 // a clip from any supported source onto a character (file or fixture name)
-// through rig::transfer_clip (retarget, body grounding, foot pinning) and
-// write the character with the new clip added as GLB.
+// through rig::transfer_clip (retarget, body grounding, foot pinning, the
+// whole body above the floor) and write the character with the new clip
+// added as GLB. A clip whose body still goes more than
+// pipeline::kBodyUnderFloorMaxRelH x H under the floor is refused: exit 1,
+// one line with the key, the depth and the bone, nothing written.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -101,6 +104,11 @@ int run(const Options& o) {
                  o.character.c_str());
   const rig::TransferResult& r = outcome.transfer;
   if (!r.status.ok()) return fail(o.clip_file + " -> " + o.character + ": " + r.status.message);
+  if (!outcome.unplaced.empty()) {  // a regression of the product, not bad input: nothing written
+    std::fprintf(stderr, "harness retarget: %s -> %s: %s; nothing written\n", o.clip_file.c_str(),
+                 o.character.c_str(), outcome.unplaced.c_str());
+    return int(kExitRegression);
+  }
   if (!retargeted.ok()) return fail(retargeted.message);
   const std::string& name = outcome.clip_name;
   std::vector<std::string> bake_lines;
@@ -164,6 +172,15 @@ int run(const Options& o) {
                   r.diagnostics.tail_turn_keys, r.diagnostics.max_tail_turn * 180.0 / M_PI);
     feet += buf;
   }
+  if (r.diagnostics.body_floor_lift_keys > 0) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "; body lifted out of the floor at %d keys, up to %.3f m (skin grounding missed "
+                  "%.1f %% of H under it)", r.diagnostics.body_floor_lift_keys, r.diagnostics.max_body_floor_lift * mpu,
+                  r.height > 0 ? 100.0 * r.diagnostics.max_body_floor_depth_before / r.height : 0.0);
+    feet += buf;
+  }
+  feet += "; lowest body point: " + pipeline::body_under_floor_where(r, target.skeleton, mpu) +
+          (copied ? " (as the artist keyed it)" : "");
   std::string tail_note;
   if (rigger_tail > 0) tail_note = " (tail without bones: " + std::to_string(rigger_tail) + " vertices found by detect" +
                                    (o.count_tail ? ", counted)" : ", ignored)");
@@ -188,7 +205,9 @@ Command add_retarget_command(CLI::App& root) {
   Command c;
   c.app = root.add_subcommand("retarget",
                               "Retarget a clip (BVH, FBX, glTF...) onto a character by body role, ground it and pin "
-                              "the feet, keep the arms above the floor; write the character with the new clip as GLB");
+                              "the feet, keep the arms and the whole body above the floor; write the character with "
+                              "the new clip as GLB (exit 1, nothing written, when the body cannot be kept within 2 % "
+                              "of its height of the floor)");
   c.app->add_option("CHARACTER", opt->character, "rig file (glTF, GLB, FBX...) or a fixture name")->required();
   c.app->add_option("CLIPFILE", opt->clip_file, "clip source (BVH, FBX, GLB with clips...)")->required();
   c.app->add_option("--out,-o", opt->out, "output .glb")->required();
@@ -196,7 +215,9 @@ Command add_retarget_command(CLI::App& root) {
   c.app->add_option("--name", opt->name, "name of the new clip (default: the source clip's)");
   c.app->add_option("--rate", opt->rate, "keys per second of the new clip (default 30)");
   c.app->add_flag("--count-tail", opt->count_tail, "count the tail in body grounding (measurement only: lifts the pelvis)");
-  c.app->add_flag("--no-ground", opt->no_ground, "skip body grounding");
+  c.app->add_flag("--no-ground", opt->no_ground,
+                  "skip body grounding and the whole-body lift (a clip whose body then goes more than 2 % of H "
+                  "under the floor is refused, exit 1)");
   c.app->add_flag("--no-limbs", opt->no_limbs, "skip foot contact pinning");
   c.app->add_flag("--no-joints-by-name", opt->no_joints_by_name,
                   "leave the joints roles leave out (fingers, ears, tail, hip-hike bones, a neck of several joints) "

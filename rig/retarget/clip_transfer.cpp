@@ -14,6 +14,8 @@
 namespace rig {
 namespace {
 
+constexpr double kWeldFraction = 1e-4;  // x H: vertices this close are one (as detect welds)
+
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 
 // Diagnostics of a per-limb, per-key change (an arm turn, an elbow cut): the
@@ -174,7 +176,34 @@ bool fits(const TargetSupport& prepared, const Character& target) {
     for (int v : t.vertices)
       if (v < 0 || v >= nv) return false;
   }
+  for (const std::vector<int>* vs : {&prepared.body, &prepared.whole_body.vertices})
+    for (int v : *vs)
+      if (v < 0 || v >= nv) return false;
   return true;
+}
+
+// S for the whole-body grounding pass: every vertex of every joint (tail
+// and props as grounding takes them), and a leg's whole skin (thigh, shin,
+// foot, toe) in E while its foot is in contact: before the feet are pinned
+// a stance leg's skin is the limb solver's, which bends and places it (a
+// retargeted quadruped's shin dips under the floor until its foot is
+// pinned); the last pass after the pinning counts it.
+SupportPoints whole_body_support(const Character& target, const SkinGroups& groups, GroundingOptions g) {
+  g.points_per_joint = std::numeric_limits<int>::max();
+  SupportPoints s = sample_support(target, groups, g);
+  const Skeleton& sk = target.skeleton;
+  std::vector<int> leg_of(static_cast<size_t>(sk.size()), -1);
+  const std::vector<Leg> legs = find_legs(sk);
+  for (size_t li = 0; li < legs.size(); ++li)
+    for (int j : {legs[li].thigh, legs[li].shin, legs[li].foot, legs[li].toe})
+      if (j >= 0 && j < sk.size()) leg_of[static_cast<size_t>(j)] = static_cast<int>(li);
+  for (size_t i = 0; i < s.vertices.size(); ++i) {
+    const int d = s.dominant[i];
+    if (s.tail[i] || d < 0 || d >= sk.size() || leg_of[static_cast<size_t>(d)] < 0) continue;
+    s.contact[i] = true;
+    s.leg[i] = leg_of[static_cast<size_t>(d)];
+  }
+  return s;
 }
 
 // The runs of true samples of a mask, as phases.
@@ -252,6 +281,14 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
   if ((opt.arms_above_floor || opt.elbows_within_skin) && target.has_skin()) t.arms = arm_skins(target, {});
   if (opt.elbows_within_skin) t.elbows = elbow_skins(target, t.arms);
   if (opt.tails_above_floor && target.has_skin()) t.tails = tail_skins(target);
+  // The whole body against the floor (measured on every clip; lifted by
+  // body_above_floor): grounding's T and carried objects left out, the
+  // carried ones welded as detect welds (1e-4 x H).
+  if (target.has_skin()) {
+    t.height = model_height(target.mesh.positions);
+    t.body = body_floor_vertices(target, opt.grounding, kWeldFraction * t.height);
+    if (opt.body_above_floor) t.whole_body = whole_body_support(target, t.groups, opt.grounding);
+  }
   t.several_characters = several_figures_reason(target.skeleton, skinned_figures(target, target_cal.roles));
   for (const Leg& leg : find_legs(target.skeleton))
     t.soles.push_back(target.has_skin() ? mesh_sole_points(target, t.groups, leg, t.floor_y,
@@ -313,13 +350,16 @@ Status check_inputs(const Character& source, const Calibration& source_cal, cons
 
 // Copies a clip made for the target's own rig as authored (`same`: the
 // source joint of each target joint): its keys, no lift, no feet pinned.
-TransferResult copy_as_authored(TransferResult r, const Skeleton& source, const Clip& clip, const Skeleton& target,
-                                const std::vector<int>& same, double floor_y) {
-  r.clip = copy_own_rig_clip(source, clip, target, same);
+TransferResult copy_as_authored(TransferResult r, const Skeleton& source, const Clip& clip, const Character& target,
+                                const std::vector<int>& same, const TargetSupport& prepared) {
+  r.clip = copy_own_rig_clip(source, clip, target.skeleton, same);
   if (r.clip.tracks.empty()) return failed(std::move(r), Status::Code::kBadData, "transfer: copying the clip gave no tracks");
   r.times = key_times(r.clip);
   r.lift.assign(r.times.size(), 0.0);
-  r.floor_y = floor_y;
+  r.body_floor_lift.assign(r.times.size(), 0.0);
+  r.floor_y = prepared.floor_y;
+  r.height = prepared.height;
+  r.under_floor = body_under_floor(target, prepared.body, r.clip, r.times, r.floor_y);
   r.diagnostics.own_rig_joints = static_cast<int>(std::count_if(same.begin(), same.end(), [](int s) { return s >= 0; }));
   r.limbs_note = "the clip's own rig: copied as authored";
   return r;
@@ -479,20 +519,28 @@ void keep_arms_above(const Character& target, const TargetSupport& prepared, Arm
   add_largest_per_key(ar.angle, times.size(), diagnostics.max_arm_turn, diagnostics.arm_turn_keys);
 }
 
-// Grounds the body: raises the hips' world y by the smoothed lift, the feet
-// in `phases` left to the limb solver (all of them at every sample with the
-// source's phases: the solver then also lifts swinging soles out of the
-// floor). Returns the lift per sample.
-std::vector<double> ground_body(const Character& target, const TargetSupport& prepared, GroundingOptions g, int hips,
-                                const std::vector<double>& times,
-                                const std::vector<std::vector<ContactPhase>>& phases, bool phases_from_source,
-                                Clip& out) {
-  const int n = static_cast<int>(times.size());
+// Grounding's options with E(t) from the phases: the feet in `phases` left
+// to the limb solver (all of them at every sample with the source's phases:
+// the solver then also lifts swinging soles out of the floor).
+GroundingOptions with_contacts(GroundingOptions g, int n, const std::vector<std::vector<ContactPhase>>& phases,
+                               bool phases_from_source) {
   g.leg_contact.clear();  // E(t) from the phases; no legs: E empty
   for (const std::vector<ContactPhase>& ph : phases)
     g.leg_contact.push_back(phases_from_source ? std::vector<bool>(n, true) : contact_mask(ph, n));
   if (g.leg_contact.empty()) g.leg_contact.push_back(std::vector<bool>(n, false));
-  std::vector<double> lift = ground_lift(target, prepared.support, out, times, g);
+  return g;
+}
+
+// Grounds the body: raises the hips' world y by the smoothed lift, the feet
+// in `phases` left to the limb solver (with_contacts). Returns the lift per
+// sample.
+std::vector<double> ground_body(const Character& target, const TargetSupport& prepared, const GroundingOptions& g,
+                                int hips, const std::vector<double>& times,
+                                const std::vector<std::vector<ContactPhase>>& phases, bool phases_from_source,
+                                Clip& out) {
+  const int n = static_cast<int>(times.size());
+  std::vector<double> lift =
+      ground_lift(target, prepared.support, out, times, with_contacts(g, n, phases, phases_from_source));
   add_hips_world_y(target.skeleton, hips, times, lift, out);
   return lift;
 }
@@ -508,6 +556,56 @@ void pin_feet(const Skeleton& sk, const std::vector<double>& times, const LimbCo
   } else {
     r.limbs_note = lr.status.message;
   }
+}
+
+// The whole body above the floor, before the feet are pinned: body
+// grounding again with every body vertex in S (TargetSupport::whole_body),
+// the same feet left to the limb solver, and a sink of `tolerance` allowed.
+// Grounding's own S holds each joint's lowest bind points; this catches the
+// skin that is low only when turned (a cartwheel's crown and palms). The
+// limb solver then still puts the stance feet on the floor. Adds the lift
+// to `total`; the depth it found (legs in contact aside) into the
+// diagnostics.
+void lift_whole_body(const Character& target, const TargetSupport& prepared, GroundingOptions g, double tolerance,
+                     int hips, const std::vector<double>& times, const std::vector<std::vector<ContactPhase>>& phases,
+                     bool phases_from_source, Clip& out, std::vector<double>& total,
+                     TransferDiagnostics& diagnostics) {
+  // The depth itself (no sink allowed), then the lift past the tolerance:
+  // max(0, -tolerance - c) = max(0, depth - tolerance).
+  g.allowed_sink = 0.0;
+  std::vector<double> raw = ground_lift_raw(target, prepared.whole_body, out, times,
+                                            with_contacts(g, static_cast<int>(times.size()), phases, phases_from_source));
+  bool any = false;
+  for (double& d : raw) {
+    diagnostics.max_body_floor_depth_before = std::max(diagnostics.max_body_floor_depth_before, d);
+    d = std::max(0.0, d - tolerance);
+    any |= d > 0.0;
+  }
+  // Nothing deeper than the tolerance: the clip is left exactly as it was.
+  if (!any) return;
+  const std::vector<double> lift = smooth_lift(raw, smoothing_samples(times, g.smoothing_radius_s));
+  add_hips_world_y(target.skeleton, hips, times, lift, out);
+  for (size_t k = 0; k < total.size() && k < lift.size(); ++k) total[k] += lift[k];
+}
+
+// The whole body above the floor, last check after the feet are pinned:
+// where some body vertex (a pinned foot's included) is still more than
+// `tolerance` under the floor, the hips rise by the excess, smoothed
+// (body_floor_lift); the feet's reported clearances rise with them. Adds
+// the lift to `total`; the depth it found into the diagnostics.
+void keep_body_above(const Character& target, const TargetSupport& prepared, double tolerance,
+                     double smoothing_radius_s, int hips, double floor_y, const std::vector<double>& times, Clip& out,
+                     std::vector<double>& total, std::vector<FootReport>& feet, TransferDiagnostics& diagnostics) {
+  const BodyFloorDepth depth = body_under_floor(target, prepared.body, out, times, floor_y);
+  diagnostics.max_body_floor_depth_before = std::max(diagnostics.max_body_floor_depth_before, depth.max_depth);
+  const std::vector<double> lift = body_floor_lift(depth, times, tolerance, smoothing_radius_s);
+  if (std::none_of(lift.begin(), lift.end(), [](double l) { return l > 0.0; })) return;
+  // Every foot rises with the hips (add_hips_world_y moves feet hung
+  // outside their leg too).
+  add_hips_world_y(target.skeleton, hips, times, lift, out);
+  for (size_t k = 0; k < total.size() && k < lift.size(); ++k) total[k] += lift[k];
+  for (FootReport& f : feet)
+    for (size_t k = 0; k < f.clearance_after.size() && k < lift.size(); ++k) f.clearance_after[k] += lift[k];
 }
 
 // Turns tails out of the floor on the final body (they follow the pelvis
@@ -546,7 +644,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (!r.status.ok()) return r;
   if (opt.copy_own_rig_clips) {
     const std::vector<int> same = own_rig_joints(source.skeleton, target.skeleton, opt.own_rig);
-    if (!same.empty()) return copy_as_authored(std::move(r), source.skeleton, clip, target.skeleton, same, prepared.floor_y);
+    if (!same.empty()) return copy_as_authored(std::move(r), source.skeleton, clip, target, same, prepared);
   }
 
   Clip played, trimmed;
@@ -599,10 +697,25 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     keep_arms_above(target, prepared, opt.arms, r.floor_y, r.times, out, r.diagnostics);
   if (opt.ground_body && target.has_skin())
     r.lift = ground_body(target, prepared, opt.grounding, hips, r.times, lo.phases, phases_from_source, out);
+  r.body_floor_lift.assign(n, 0.0);
+  r.height = prepared.height;
+  const double body_tolerance = opt.body_floor_tolerance * prepared.height;
+  const bool whole_body = opt.body_above_floor && !prepared.body.empty();
+  if (whole_body && !prepared.whole_body.vertices.empty())
+    lift_whole_body(target, prepared, opt.grounding, body_tolerance, hips, r.times, lo.phases, phases_from_source,
+                    out, r.body_floor_lift, r.diagnostics);
   if (opt.reconcile_limbs) pin_feet(sk, r.times, lo, out, r);
+  if (whole_body)
+    keep_body_above(target, prepared, body_tolerance, opt.grounding.smoothing_radius_s, hips, r.floor_y, r.times, out,
+                    r.body_floor_lift, r.feet, r.diagnostics);
+  for (double l : r.body_floor_lift) {
+    r.diagnostics.max_body_floor_lift = std::max(r.diagnostics.max_body_floor_lift, l);
+    r.diagnostics.body_floor_lift_keys += l > 0.0 ? 1 : 0;
+  }
   if (opt.tails_above_floor && !prepared.tails.empty())
     keep_tails_above(target, prepared, opt.tails, r.floor_y, r.times, out, r.diagnostics);
   add_lift_and_feet_diagnostics(r);
+  r.under_floor = body_under_floor(target, prepared.body, out, r.times, r.floor_y);
   r.clip = std::move(out);
   return r;
 }

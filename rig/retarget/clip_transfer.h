@@ -16,8 +16,16 @@
 //        never lifts the body for a hand
 //     -> body grounding: hips world y += ground_lift(t); a foot's skin is in
 //        E (left to the limb solver) only inside its contact phases
+//     -> the whole body above the floor: grounding again with every body
+//        vertex (tail skin and carried objects aside) in S, a small sink
+//        allowed (grounding's S misses skin that is low only when turned:
+//        a cartwheel's head and hands)
 //     -> limb reconciliation: pins those same phases; thigh/shin/foot only,
 //        hips untouched
+//     -> the whole body again, the pinned feet counted: where some vertex
+//        is still more than the tolerance under the floor, the hips rise
+//     -> tails turned up out of the floor
+//     [every body vertex measured against the floor at every key: under_floor]
 //
 // Plain data in and out; no exceptions cross this boundary. Lengths are in
 // the target's model units, times in seconds, positions in bind space (Y up).
@@ -27,6 +35,7 @@
 #include <vector>
 
 #include "rig/retarget/clearance/arm_clearance.h"
+#include "rig/retarget/clearance/body_floor.h"
 #include "rig/retarget/clearance/tail_clearance.h"
 #include "rig/retarget/clearance/elbow_bend.h"
 #include "rig/retarget/contact/grounding.h"
@@ -86,6 +95,20 @@ struct TransferOptions {
   // (rig::keep_tails_above_floor; grounding ignores tail skin).
   bool tails_above_floor = true;
   ArmClearanceOptions tails;  // floor_y is filled by transfer_clip
+  // The whole body above the floor. Grounding's support points are each
+  // joint's lowest in bind: a body turned over (a cartwheel's head and
+  // hands, a bow's fingertips) goes under the floor where none of them is.
+  // So, after body grounding, grounding runs again with every body vertex in
+  // S and a sink of body_floor_tolerance x H (model height) allowed, the
+  // stance feet still left to the limb solver, which pins them afterwards;
+  // then, after the feet are pinned, every body vertex (body_floor_vertices:
+  // tail skin and carried objects left out, as grounding leaves them; the
+  // pinned feet counted) that is still more than the tolerance under the
+  // floor raises the hips by the excess, smoothed as grounding's lift
+  // (body_floor_lift). A clip that never sinks that far is left exactly as
+  // it was.
+  bool body_above_floor = true;
+  double body_floor_tolerance = 0.01;  // x H
   // Before the arms step: each elbow bends no further than its skin takes
   // (rig::limit_elbow_bends; a human run's elbows fold a low-poly sleeve).
   bool elbows_within_skin = true;
@@ -150,6 +173,11 @@ struct TransferDiagnostics {
   int elbow_cut_keys = 0;     // samples where some elbow bend was limited
   double max_tail_turn = 0.0; // largest upward tail turn keeping the tails above the floor, rad
   int tail_turn_keys = 0;     // samples where some tail was turned
+  double max_body_floor_lift = 0.0;  // largest lift of the whole-body floor step, model units
+  int body_floor_lift_keys = 0;      // samples it lifted
+  // Largest depth under the floor the whole-body steps found before their
+  // lifts (the first leaves legs in contact to the limb solver), model units.
+  double max_body_floor_depth_before = 0.0;
   // Target joints copied as authored (TransferOptions::copy_own_rig_clips:
   // the target is the clip's own rig); 0 when the clip was retargeted.
   int own_rig_joints = 0;
@@ -173,6 +201,16 @@ struct TransferResult {
   // Limb reconciliation per foot (empty when disabled or no legs found).
   std::vector<FootReport> feet;
   std::string limbs_note;     // why limbs were not reconciled, if so
+  // Per time: lift added to the hips' world y by the whole-body floor steps
+  // (TransferOptions::body_above_floor, both passes; zeros where they did
+  // nothing).
+  std::vector<double> body_floor_lift;
+  // The output clip's body (body_floor_vertices) against floor_y at every
+  // key, after every step; also for a clip copied as authored. Its
+  // max_depth / height is how far under the floor the body goes, as a
+  // fraction of the model height.
+  BodyFloorDepth under_floor;
+  double height = 0.0;  // the target's model height H (TargetSupport::height), model units
 };
 
 // `source` owns `clip`; the calibrations must come from `source.skeleton` and
@@ -202,6 +240,11 @@ struct TargetSupport {
   std::vector<ArmSkin> arms;                  // arm_skins, what the hands carry included
   std::vector<ElbowSkin> elbows;              // elbow_skins of those arms (elbows_within_skin)
   std::vector<TailSkin> tails;                // tail_skins (tails_above_floor)
+  std::vector<int> body;                      // body_floor_vertices (grounding's T and carried objects aside)
+  // sample_support with every vertex of every joint (body_above_floor):
+  // the whole-body grounding pass before the feet are pinned.
+  SupportPoints whole_body;
+  double height = 0.0;                        // model_height of the target's mesh (0 without one)
   // several_figures_reason of the target's skinned_figures: non-empty when
   // the file holds more than one character (transfer_clip refuses it).
   std::string several_characters;

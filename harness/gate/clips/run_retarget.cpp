@@ -114,8 +114,12 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
     // The target is a fixture and the source loaded: a refusal is a regression.
     if (!r.status.ok()) fail_regression(s.name, key + ": " + r.status.message);
     if (r.feet.empty()) fail_regression(s.name, key + ": feet not reconciled: " + r.limbs_note);
+    // Before the limb solver: no feet pinned, and no whole-body lift either
+    // (without the pinning it would lift the body for the stance feet floor
+    // alignment leaves under the floor for the solver to place).
     rig::TransferOptions no_limbs = to;
     no_limbs.reconcile_limbs = false;
+    no_limbs.body_above_floor = false;
     const rig::TransferResult before = rig::transfer_clip(source, *it, source_cal, target, target_cal, prepared, no_limbs);
     if (!before.status.ok()) fail_regression(s.name, key + ": " + before.status.message);
     // The retargeted clip must not be mistaken for a fixture loop by name.

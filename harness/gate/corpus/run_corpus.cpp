@@ -163,6 +163,9 @@ Status load_clips(const Scenario& s, std::vector<ClipSource>& clips) {
       cs.key = c.at("key").get<std::string>();
       cs.gait = c.value("gait", std::string());
       cs.torn_vs_own = c.value("body_torn_vs_own", 0.0);
+      const nlohmann::json reported = c.value("reported", nlohmann::json::object());
+      for (auto it = reported.begin(); it != reported.end(); ++it)
+        cs.reported.emplace_back(it.key(), it.value().get<std::string>());
       if (!(cs.torn_vs_own >= 0.0 && cs.torn_vs_own <= 100.0))
         return Status::Error(Status::Code::kBadData, s.path + ": clips: body_torn_vs_own must be in [0, 100]");
       if (Status st = resolve_scenario_file(s, c.at("file").get<std::string>(), cs.file); !st.ok()) return st;

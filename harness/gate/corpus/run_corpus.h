@@ -111,6 +111,11 @@ struct ClipSource {
   // > 0: the body torn bar is also this many times what the target's own clip
   // of the gait tears on the same edges (the scenario's "body_torn_vs_own").
   double torn_vs_own = 0.0;
+  // Checks of this clip (the part of the id after "retarget.<key>.")
+  // measured and reported as metrics but not gated, each with why (the
+  // scenario's "reported": an acrobatic clip has no gait whose stance the
+  // walk checks could hold its feet to).
+  std::vector<std::pair<std::string, std::string>> reported;
 };
 
 // Work on one file, split in independent tasks so the runner can spread them

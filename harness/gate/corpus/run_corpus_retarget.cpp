@@ -111,6 +111,9 @@ bool check_own_rig(const rig::Character& c, const RetargetTarget& target, const 
                    ClipRun& run) {
   if (!(run.t.diagnostics.own_rig_joints > 0)) return true;
   check_own_rig_copy(c, src, run.t, target.prepared.transfer.own_rig, run.pre, r, run.row);
+  // The artist's clip as authored: its body against the floor reported, not
+  // checked (the copy moves nothing; the pipeline never refuses it).
+  r.metrics[run.pre + "body_under_floor_rel_H_as_authored"] = pipeline::body_under_floor_rel_h(run.t);
   r.row["retarget"][run.key] = run.row;
   pipeline::PreparedTarget retargeted = target.prepared;  // as --own-rig retarget
   retargeted.transfer.copy_own_rig_clips = false;
@@ -468,6 +471,23 @@ void check_floor_contact(const Entry& e, const rig::Character& c, const TargetBo
   }
 }
 
+// Issue 45: the whole body above the floor at every key (the pipeline's own
+// measurement, by which `harness retarget` refuses a clip it cannot place):
+// the deepest body vertex (tail skin and carried objects aside) under the
+// pipeline's floor, x H; the whole-body lift that kept it there reported.
+void check_body_under_floor(const rig::Character& c, const ClipRun& run, FileResult& r) {
+  const double mpu = c.meters_per_unit;
+  const rig::TransferResult& t = run.t;
+  const double before = t.height > 0.0 ? t.diagnostics.max_body_floor_depth_before / t.height : 0.0;
+  add_check(r, run.pre + "body_under_floor_max_rel_H", pipeline::body_under_floor_rel_h(t), "<=",
+            pipeline::kBodyUnderFloorMaxRelH,
+            "deepest body vertex under the floor over " + std::to_string(t.times.size()) + " keys: " +
+                pipeline::body_under_floor_where(t, c.skeleton, mpu) + "; before the whole-body lift " +
+                fmt("%.4f", before) + " x H, lifted up to " + fmt("%.3f m", t.diagnostics.max_body_floor_lift * mpu) +
+                " at " + std::to_string(t.diagnostics.body_floor_lift_keys) + " keys");
+  r.metrics[run.pre + "body_floor_lift_max_m"] = t.diagnostics.max_body_floor_lift * mpu;
+}
+
 // Body edges not torn, against the manifest's bar or, for a character that
 // tears on its artist's own clip of the gait, a multiple of that.
 void check_body_torn(const Entry& e, const ClipSource& src, const TargetBody& b, const ClipMeasures& m,
@@ -519,6 +539,23 @@ void report_clip(const rig::Character& c, const RetargetTarget& target, const Ta
   r.row["retarget"][run.key] = row;
 }
 
+// The clip's checks the scenario reports only (ClipSource::reported):
+// moved from the checks to the metrics (NaN left out), measured, not gated.
+void report_only(const ClipSource& src, const std::string& pre, FileResult& r) {
+  if (src.reported.empty()) return;
+  for (auto it = r.checks.begin(); it != r.checks.end();) {
+    const bool listed = it->id.rfind(pre, 0) == 0 &&
+                        std::any_of(src.reported.begin(), src.reported.end(),
+                                    [&](const auto& rep) { return it->id.substr(pre.size()) == rep.first; });
+    if (!listed) {
+      ++it;
+      continue;
+    }
+    if (std::isfinite(it->actual)) r.metrics[it->id] = it->actual;
+    it = r.checks.erase(it);
+  }
+}
+
 }  // namespace
 
 RetargetTarget prepare_corpus_target(const rig::Character& c, double rate) {
@@ -553,10 +590,12 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   m.own = artist_clip_torn(c, src.gait, target.welded, b);
   m.worst = worst_torn_joints(c.skeleton, m.stretch.torn_by_joint);
   check_floor_contact(e, c, b, m, run, r);
+  check_body_under_floor(c, run, r);
   if (e.tail == "none")  // floor placement never driven by a misdetected region (issue 11)
     add_check(r, run.pre + "rigger_tail_vertices", target.prepared.rigger_tail, "==", 0,
               "no-tail character: skin kept out of body grounding as a boneless tail");
   check_body_torn(e, src, b, m, run.pre, r);
+  report_only(src, run.pre, r);
   report_clip(c, target, b, m, run, r);
 }
 
