@@ -55,6 +55,7 @@ bad_input(bvh_nan_motion_retarget 2 "frame 1: motion value 'nan'" ${h} retarget 
 bad_input(node_cycle 2 "node hierarchy has a cycle" ${h} info "${bad}/node_cycle.glb")
 bad_input(index_out_of_range 2 "index out of range" ${h} info "${bad}/index_out_of_range.glb")
 bad_input(requires_draco 2 "requires extension KHR_draco_mesh_compression" ${h} info "${bad}/requires_KHR_draco_mesh_compression.glb")
+bad_input(output_longer_than_input 2 "animation 'wag' output does not match its input" ${h} convert "${bad}/output_longer_than_input.glb" --out "${bad}/never.glb")
 bad_input(requires_meshopt 2 "requires extension EXT_meshopt_compression" ${h} info "${bad}/requires_EXT_meshopt_compression.glb")
 
 # Repairs: exit 0, said on stderr.
@@ -70,6 +71,38 @@ bad_input(skin_skeleton_repaired 0 "is not a common root" ${h} convert "${bad}/s
       COMMAND sh -c "${TAILRIG_NEEDS_VALIDATOR} \"${h}\" convert \"${bad}/${f}.glb\" --out \"${bad}/valid_${f}.glb\" 2>/dev/null && node \"${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js\" \"${bad}/valid_${f}.glb\"")
     set_tests_properties(bad_input_repaired_valid_${f} PROPERTIES FIXTURES_REQUIRED bad_inputs SKIP_RETURN_CODE 77)
   endforeach()
+
+# Valid files we must read (issue 45, class 5): animations the glTF spec
+# allows and the Khronos validator accepts, built from the fox fixture by
+# tests/make_valid_animation_inputs.py. convert, fix and fix --bake each exit
+# 0 and write valid glTF (tests/valid_input_writes.sh). Before issue 45 every
+# write of unused_sampler and animation_pointer_weights exited 2: "animation
+# 'walk': output does not match input".
+set(valid_anim "${bad}/valid_animation")
+add_test(NAME valid_animation_generate
+  COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/tests/make_valid_animation_inputs.py" "${bad}/fox.glb" "${valid_anim}")
+set_tests_properties(valid_animation_generate PROPERTIES FIXTURES_REQUIRED bad_inputs FIXTURES_SETUP valid_animation)
+foreach(f unused_sampler animation_pointer_weights
+          morph_weights_linear morph_weights_step morph_weights_cubicspline morph_weights_normalized_ubyte
+          morph_weights_rigid_tongue weights_only_clip rotation_cubicspline rotation_step rotation_normalized_short
+          rotation_normalized_byte rotation_cubicspline_normalized_short shared_sampler channels_on_non_joints
+          one_key_sampler sparse_rotation_output channel_without_node animation_data_in_one_view
+          late_times_duplicate_names)
+  add_test(NAME valid_animation_${f}
+    COMMAND "${CMAKE_CURRENT_SOURCE_DIR}/tests/valid_input_writes.sh" ${h} "${CMAKE_SOURCE_DIR}/scripts/validate_gltf.js"
+            "${valid_anim}/${f}.glb" "${valid_anim}/out")
+  set_tests_properties(valid_animation_${f} PROPERTIES FIXTURES_REQUIRED valid_animation SKIP_RETURN_CODE 77 TIMEOUT 120)
+endforeach()
+# What is not read is said (stderr, exit 0): morph weights, channels on
+# nodes that are no joints, channels tinygltf drops (no target node).
+bad_input(valid_animation_weights_noted 0 "1 animation channels (1 on morph target weights, in 'walk') not read"
+  ${h} convert "${valid_anim}/morph_weights_linear.glb" --out "${valid_anim}/noted_weights.glb")
+bad_input(valid_animation_off_joint_noted 0 "9 animation channels (9 on nodes that are not joints, in 'walk') not read"
+  ${h} convert "${valid_anim}/channels_on_non_joints.glb" --out "${valid_anim}/noted_off_joint.glb")
+bad_input(valid_animation_pointer_noted 0 "1 animation channels without a target node"
+  ${h} convert "${valid_anim}/animation_pointer_weights.glb" --out "${valid_anim}/noted_pointer.glb")
+set_tests_properties(bad_input_valid_animation_weights_noted bad_input_valid_animation_off_joint_noted
+  bad_input_valid_animation_pointer_noted PROPERTIES FIXTURES_REQUIRED valid_animation)
 
 # Writes: every failure is exit 2 with one line, never "wrote".
 bad_input(write_missing_folder 2 "does not exist" ${h} convert "${bad}/good.glb" --out "${bad}/no/such/folder/x.glb")

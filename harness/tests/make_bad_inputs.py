@@ -143,6 +143,14 @@ write("zero_quat_zero_weights.glb", d.glb())
 # rejects them (ACCESSOR_ANIMATION_INPUT_NON_INCREASING) unless repaired.
 write("repeated_key_times.glb", base(times=(0.0, 0.5, 0.5, 1.0)).glb())
 
+# A rotation output one key longer than its key times: the validator rejects
+# it (ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_COUNT), so it stays refused;
+# valid samplers no channel sizes are read (make_valid_animation_inputs.py).
+d = base()
+d.gltf["animations"][0]["samplers"][0]["output"] = d.accessor(
+    "f", FLOAT, "VEC4", [(0, 0, 0, 1)] * 4)
+write("output_longer_than_input.glb", d.glb())
+
 # Animation accessors in a strided bufferView (validator error) and a skin
 # whose skeleton node is not a common root of its joints.
 d = base(anim_stride=8)

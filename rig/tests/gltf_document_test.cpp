@@ -73,6 +73,56 @@ TEST(RepairSamplers, MorphWeightsKeysHoldOneValuePerTarget) {
   EXPECT_FALSE(repair_samplers(bad, notes).ok());
 }
 
+// glTF sizes a sampler's output only through the channels that use it
+// (translation, rotation, scale: their components; weights: the morph
+// targets). A sampler no channel uses, or one a channel tinygltf does not
+// keep uses (KHR_animation_pointer), is valid with any output: every write
+// of such a file failed with "output does not match input" (issue 45).
+TEST(RepairSamplers, SamplersNoChannelSizesAreKept) {
+  // Unused, 5 values on 2 keys: no whole number of keys, kept as it is.
+  tinygltf::Model m = morph_weights_document({0.0f, 1.0f}, {0, 1, 0.5f, 0.5f, 1}, "LINEAR");
+  m.animations[0].channels.clear();
+  std::vector<std::string> notes;
+  Status st = repair_samplers(m, notes);
+  ASSERT_TRUE(st.ok()) << st.message;
+  EXPECT_EQ(floats(m, m.animations[0].samplers[0].output),
+            (std::vector<float>{0, 1, 0.5f, 0.5f, 1}));
+  EXPECT_TRUE(notes.empty());
+
+  // Unused with a repeated time: its keys are its output split evenly (two
+  // values each here), the later of the two kept; the VEC2 type stays.
+  tinygltf::Model r =
+      morph_weights_document({0.0f, 0.5f, 0.5f}, {0, 1, 0.2f, 0.8f, 0.4f, 0.6f}, "LINEAR");
+  r.animations[0].channels.clear();
+  r.accessors[r.animations[0].samplers[0].output].type = TINYGLTF_TYPE_VEC2;
+  r.accessors[r.animations[0].samplers[0].output].count = 3;
+  st = repair_samplers(r, notes);
+  ASSERT_TRUE(st.ok()) << st.message;
+  const tinygltf::AnimationSampler& s = r.animations[0].samplers[0];
+  EXPECT_EQ(floats(r, s.input), (std::vector<float>{0.0f, 0.5f}));
+  EXPECT_EQ(r.accessors[s.output].type, TINYGLTF_TYPE_VEC2);
+  EXPECT_EQ(r.accessors[s.output].count, 2u);
+  const tinygltf::Accessor& out = r.accessors[s.output];
+  const auto* p = reinterpret_cast<const float*>(r.buffers[0].data.data() +
+                                                 r.bufferViews[out.bufferView].byteOffset);
+  EXPECT_EQ(std::vector<float>(p, p + 4), (std::vector<float>{0, 1, 0.4f, 0.6f}));
+
+  // A repeated time on an output that is no whole number of keys: which key
+  // to drop is unknown (the validator rejects repeated times): refused.
+  tinygltf::Model bad = morph_weights_document({0.0f, 0.0f}, {0, 1, 0.5f}, "LINEAR");
+  bad.animations[0].channels.clear();
+  EXPECT_FALSE(repair_samplers(bad, notes).ok());
+
+  // A rotation channel's sampler is still sized by glTF: 3 values for VEC4
+  // keys is refused, as the validator does.
+  tinygltf::Model rot =
+      morph_weights_document({0.0f, 1.0f}, {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, "LINEAR");
+  rot.animations[0].channels[0].target_path = "rotation";
+  rot.accessors[rot.animations[0].samplers[0].output].type = TINYGLTF_TYPE_VEC4;
+  rot.accessors[rot.animations[0].samplers[0].output].count = 3;
+  EXPECT_FALSE(repair_samplers(rot, notes).ok());
+}
+
 // glTF allows only TRS on a node a channel targets. A file that stores its
 // joints as matrices (COLLADA2GLTF) got channels on them from retarget and
 // bake: the validator rejected every such write

@@ -168,13 +168,19 @@ Status prune_and_repack(tinygltf::Model& m) {
 // Animation samplers whose key times are not strictly increasing (as the
 // floats we write) or whose accessors are strided or sparse are rewritten as
 // tightly packed float accessors; of keys sharing a time the last is kept.
+// Refused (kBadData) only where glTF itself sizes the output: a sampler of a
+// translation, rotation, scale or weights channel whose output is not its
+// input's keys; samplers nothing sizes (unused, KHR_animation_pointer) pass.
 Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
   bool changed = false;
   for (auto& anim : m.animations) {
     size_t dropped = 0, repacked = 0, normalized = 0;
-    std::set<int> rotation_samplers, weights_samplers;
+    std::set<int> rotation_samplers, trs_samplers, weights_samplers;
     for (const auto& ch : anim.channels) {
       if (ch.target_path == "rotation") rotation_samplers.insert(ch.sampler);
+      if (ch.target_path == "translation" || ch.target_path == "rotation" ||
+          ch.target_path == "scale")
+        trs_samplers.insert(ch.sampler);
       if (ch.target_path == "weights") weights_samplers.insert(ch.sampler);
     }
     for (int si = 0; si < static_cast<int>(anim.samplers.size()); ++si) {
@@ -195,12 +201,18 @@ Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
                                                          "': sampler accessors are unreadable" +
                                                          (err.empty() ? "" : " (" + err + ")"));
       const size_t per_key = s.interpolation == "CUBICSPLINE" ? 3 : 1;
-      // A morph weights key holds one scalar per morph target (glTF: the
-      // output count is the input count x targets).
-      const size_t stride = weights_samplers.count(si) && values.size() % times.size() == 0
-                                ? values.size() / times.size()
-                                : per_key * static_cast<size_t>(vc);
-      if (values.size() != times.size() * stride || stride % per_key != 0)
+      // The values of one key (x3 for CUBICSPLINE): a translation, rotation
+      // or scale channel's components, as glTF checks them; one scalar per
+      // morph target for weights (the output count is the input count x
+      // targets). A sampler no such channel uses (unused, or driving a
+      // KHR_animation_pointer channel) is sized by no rule of glTF: its keys
+      // are its output split evenly, or unknown (0) when it does not split.
+      const size_t whole = values.size() % times.size() == 0 ? values.size() / times.size() : 0;
+      const size_t stride = trs_samplers.count(si) ? per_key * static_cast<size_t>(vc)
+                            : whole % per_key == 0 ? whole
+                                                   : 0;
+      const bool sized = trs_samplers.count(si) || weights_samplers.count(si);
+      if (sized && (stride == 0 || values.size() != times.size() * stride))
         return Status::Error(Status::Code::kBadData,
                              "animation '" + anim.name + "': output does not match input");
       // Rotation keys must be unit quaternions: normalised; a zero one takes
@@ -222,11 +234,12 @@ Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
         }
       normalized += fixed_quats;
       std::vector<float> t_out, v_out;
+      size_t sampler_dropped = 0;
       for (size_t k = 0; k < times.size(); ++k) {
         const float t = static_cast<float>(times[k]);
         const auto first = values.begin() + static_cast<std::ptrdiff_t>(k * stride);
         if (!t_out.empty() && !(t > t_out.back())) {  // same (or earlier) time: keep the later key
-          ++dropped;
+          ++sampler_dropped;
           if (t == t_out.back())
             std::transform(first, first + stride, v_out.end() - stride,
                            [](double x) { return float(x); });
@@ -235,18 +248,24 @@ Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes) {
         t_out.push_back(t);
         for (auto it = first; it != first + stride; ++it) v_out.push_back(static_cast<float>(*it));
       }
+      if (stride == 0) {  // keys unknown: the output is kept whole, so no key can be dropped
+        if (sampler_dropped)
+          return Status::Error(Status::Code::kBadData,
+                               "animation '" + anim.name + "': sampler " + std::to_string(si) +
+                                   " repeats key times and its output is no whole "
+                                   "number of keys");
+        v_out.assign(values.begin(), values.end());
+      }
+      dropped += sampler_dropped;
       const bool strided = messy(s.input) || messy(s.output);
-      if (t_out.size() == times.size() && !strided && fixed_quats == 0) continue;
+      if (sampler_dropped == 0 && !strided && fixed_quats == 0) continue;
       if (strided) ++repacked;
+      const int output_type = m.accessors[s.output].type;  // read above: the index is valid
       Writer w{m};
       s.input = w.add_accessor(t_out, static_cast<int>(t_out.size()), TINYGLTF_COMPONENT_TYPE_FLOAT,
                                TINYGLTF_TYPE_SCALAR, -1, true);
       s.output = w.add_accessor(v_out, static_cast<int>(v_out.size() / static_cast<size_t>(vc)),
-                                TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                vc == 4   ? TINYGLTF_TYPE_VEC4
-                                : vc == 3 ? TINYGLTF_TYPE_VEC3
-                                          : TINYGLTF_TYPE_SCALAR,
-                                -1, false);
+                                TINYGLTF_COMPONENT_TYPE_FLOAT, output_type, -1, false);
       changed = true;
     }
     if (dropped)

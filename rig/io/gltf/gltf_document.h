@@ -64,6 +64,9 @@ Status prune_and_repack(tinygltf::Model& m);
 // Animation samplers whose key times are not strictly increasing (as the
 // floats we write) or whose accessors are strided or sparse are rewritten as
 // tightly packed float accessors; of keys sharing a time the last is kept.
+// Refused (kBadData) only where glTF itself sizes the output: a sampler of a
+// translation, rotation, scale or weights channel whose output is not its
+// input's keys; samplers nothing sizes (unused, KHR_animation_pointer) pass.
 Status repair_samplers(tinygltf::Model& m, std::vector<std::string>& notes);
 
 // skin.skeleton must be a common root of the skin's joints (an ancestor or

@@ -113,8 +113,10 @@ struct JointNodes {
   std::vector<Mat4> joint_ibm;
 };
 
-// Step: tinygltf's parse of the file, images kept as raw bytes, warnings dropped.
-Status parse_document(const std::string& path, const bool binary, tinygltf::Model& m) {
+// Step: tinygltf's parse of the file, images kept as raw bytes, warnings
+// dropped; notes the animation channels it did not keep.
+Status parse_document(const std::string& path, const bool binary, tinygltf::Model& m,
+                      std::vector<std::string>& notes) {
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(keep_image_bytes, &m);
   std::string err, warn;
@@ -129,6 +131,18 @@ Status parse_document(const std::string& path, const bool binary, tinygltf::Mode
     std::string first = err.substr(0, err.find('\n'));
     return bad(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
   }
+  // tinygltf skips a channel without a target node (glTF: one to ignore, or
+  // a KHR_animation_pointer channel) and says so, once per channel, in `err`.
+  static const std::string kNoNode = "`node` field is missing in animation.channels.target";
+  int no_node = 0;
+  for (size_t at = err.find(kNoNode); at != std::string::npos;
+       at = err.find(kNoNode, at + kNoNode.size()))
+    ++no_node;
+  if (no_node)
+    notes.push_back(
+        path + ": " + std::to_string(no_node) +
+        " animation channels without a target node (ignored by glTF, or KHR_animation_pointer's) "
+        "not read and not written");
   return Status::Ok();
 }
 
@@ -518,10 +532,10 @@ Status load_gltf(const std::string& path, Character& out) {
   const tinygltf::Model& m = src->model;
   const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
                                            path.substr(path.size() - 4) == ".GLB");
-  if (Status s = parse_document(path, binary, src->model); !s.ok()) return s;
+  std::vector<std::string> notes;
+  if (Status s = parse_document(path, binary, src->model, notes); !s.ok()) return s;
   // Required compression extensions were refused before the parse
   // (check_gltf_compression, in load()).
-  std::vector<std::string> notes;
   if (Status s = check_document(path, m, notes); !s.ok()) return s;
   out = Character{};
   out.source_path = path;

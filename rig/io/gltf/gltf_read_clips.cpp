@@ -18,6 +18,37 @@ bool valid_index(int i, const std::vector<T>& v) {
   return i >= 0 && i < static_cast<int>(v.size());
 }
 
+bool moves_a_node(const tinygltf::AnimationChannel& ch) {
+  return ch.target_path == "translation" || ch.target_path == "rotation" ||
+         ch.target_path == "scale";
+}
+
+// Channels a clip does not hold, counted for a note: they stay in the
+// document as stored (the writer edits only channels on joints).
+struct UnreadChannels {
+  int weights = 0;                      // morph target weights
+  int off_joint = 0;                    // translation, rotation or scale of a node that is no joint
+  int other = 0;                        // another path (KHR_animation_pointer, an extension's)
+  std::vector<std::string> animations;  // the names of those that hold any
+
+  void note(const std::string& path, std::vector<std::string>& notes) const {
+    const int total = weights + off_joint + other;
+    if (total == 0) return;
+    std::string what;
+    auto add = [&](int n, const char* kind) {
+      if (n) what += std::to_string(n) + " " + kind + ", ";
+    };
+    add(weights, "on morph target weights");
+    add(off_joint, "on nodes that are not joints");
+    add(other, "on other paths");
+    for (size_t i = 0; i < animations.size() && i < 3; ++i)
+      what += (i ? ", '" : "in '") + animations[i] + "'";
+    if (animations.size() > 3) what += ", ...";
+    notes.push_back(path + ": " + std::to_string(total) + " animation channels (" + what +
+                    ") not read: kept in the file as they are (clips here move joints)");
+  }
+};
+
 // One channel of `anim` on skeleton joint `joint` into its tracks and the clip's duration.
 Status read_channel(const std::string& path, const tinygltf::Model& m, const tinygltf::Animation& anim,
                     const tinygltf::AnimationChannel& ch, const int joint, std::map<int, JointTracks>& tracks,
@@ -41,7 +72,6 @@ Status read_channel(const std::string& path, const tinygltf::Model& m, const tin
   JointTracks& jt = tracks[joint];
   jt.joint = joint;
   const bool is_rot = ch.target_path == "rotation";
-  if (!is_rot && ch.target_path != "translation" && ch.target_path != "scale") return Status::Ok();
   const size_t want = is_rot ? 4 : 3;
   if (static_cast<size_t>(vc) != want || values.size() != times.size() * per_key * want)
     return bad(path, "animation '" + anim.name + "' output does not match its input");
@@ -73,21 +103,33 @@ Status read_gltf_clips(const std::string& path, const tinygltf::Model& m,
                        const std::map<int, int>& skeleton_index_of_node, std::vector<Clip>& clips,
                        std::vector<std::string>& notes) {
   int zero_keys = 0;
+  UnreadChannels unread;
   for (const tinygltf::Animation& anim : m.animations) {
     Clip clip;
     clip.name = anim.name;
     std::map<int, JointTracks> tracks;
+    const int unread_before = unread.weights + unread.off_joint + unread.other;
     for (const tinygltf::AnimationChannel& ch : anim.channels) {
       auto it = skeleton_index_of_node.find(ch.target_node);
-      if (it == skeleton_index_of_node.end()) continue;
+      if (!moves_a_node(ch)) {
+        ++(ch.target_path == "weights" ? unread.weights : unread.other);
+        continue;
+      }
+      if (it == skeleton_index_of_node.end()) {
+        ++unread.off_joint;
+        continue;
+      }
       if (Status s = read_channel(path, m, anim, ch, it->second, tracks, clip, zero_keys); !s.ok()) return s;
     }
+    if (unread.weights + unread.off_joint + unread.other > unread_before)
+      unread.animations.push_back(anim.name);
     for (auto& [j, jt] : tracks) clip.tracks.push_back(std::move(jt));
     if (const int dropped = make_key_times_increasing(clip))
       notes.push_back(path + ": animation '" + anim.name + "': " + std::to_string(dropped) +
                       " keys at a repeated time dropped");
     clips.push_back(std::move(clip));
   }
+  unread.note(path, notes);
   if (zero_keys)
     notes.push_back(path + ": " + std::to_string(zero_keys) +
                     " zero rotation keys replaced by the previous key (or identity)");
