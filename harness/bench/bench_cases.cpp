@@ -118,16 +118,6 @@ void run_batch(benchmark::State& state, const BenchCase& c, double& busiest_ms) 
 
 double joint_steps(const BenchCase& c) { return static_cast<double>(c.tails) * c.bones * kSubsteps; }
 
-double to_ns(double t, benchmark::TimeUnit unit) {
-  switch (unit) {
-    case benchmark::kNanosecond: return t;
-    case benchmark::kMicrosecond: return t * 1e3;
-    case benchmark::kMillisecond: return t * 1e6;
-    case benchmark::kSecond: return t * 1e9;
-  }
-  return t;
-}
-
 }  // namespace
 
 bool BenchResult::pass() const {

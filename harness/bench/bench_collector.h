@@ -8,6 +8,17 @@
 
 namespace harness {
 
+// A run's time in nanoseconds, whatever unit the benchmark reports in.
+inline double to_ns(double t, benchmark::TimeUnit unit) {
+  switch (unit) {
+    case benchmark::kNanosecond: return t;
+    case benchmark::kMicrosecond: return t * 1e3;
+    case benchmark::kMillisecond: return t * 1e6;
+    case benchmark::kSecond: return t * 1e9;
+  }
+  return t;
+}
+
 class Collector : public benchmark::BenchmarkReporter {
  public:
   std::vector<Run> runs;

@@ -79,16 +79,6 @@ void pass(Points& s, double c, double sn) {
 
 constexpr double kTurn = 0.002;  // rad per pass
 
-double to_ns(double t, benchmark::TimeUnit unit) {
-  switch (unit) {
-    case benchmark::kNanosecond: return t;
-    case benchmark::kMicrosecond: return t * 1e3;
-    case benchmark::kMillisecond: return t * 1e6;
-    case benchmark::kSecond: return t * 1e9;
-  }
-  return t;
-}
-
 }  // namespace
 
 ReferenceResult run_reference_kernel(double min_time) {

@@ -154,24 +154,18 @@ int run(const Options& o) {
   if (r.diagnostics.legs_by_ankle > 0) feet += "; " + std::to_string(r.diagnostics.legs_by_ankle) + " legs follow the source's ankles";
   if (r.diagnostics.joints_by_name > 0)
     feet += "; " + std::to_string(r.diagnostics.joints_by_name) + " joints the roles leave out follow the source's of their name";
-  if (r.diagnostics.elbow_cut_keys > 0) {
+  // "; WHAT at N keys, up to X deg" for each step that turned joints.
+  auto turned = [&feet](int keys, double max_radians, const char* format) {
+    if (keys <= 0) return;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "; elbows bent less at %d keys (skin would tear), by up to %.0f deg",
-                  r.diagnostics.elbow_cut_keys, r.diagnostics.max_elbow_cut * 180.0 / M_PI);
+    std::snprintf(buf, sizeof buf, format, keys, max_radians * 180.0 / M_PI);
     feet += buf;
-  }
-  if (r.diagnostics.arm_turn_keys > 0) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "; arms turned out of the floor at %d keys, up to %.0f deg", r.diagnostics.arm_turn_keys,
-                  r.diagnostics.max_arm_turn * 180.0 / M_PI);
-    feet += buf;
-  }
-  if (r.diagnostics.tail_turn_keys > 0) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "; tail turned up out of the floor at %d keys, up to %.0f deg",
-                  r.diagnostics.tail_turn_keys, r.diagnostics.max_tail_turn * 180.0 / M_PI);
-    feet += buf;
-  }
+  };
+  turned(r.diagnostics.elbow_cut_keys, r.diagnostics.max_elbow_cut,
+         "; elbows bent less at %d keys (skin would tear), by up to %.0f deg");
+  turned(r.diagnostics.arm_turn_keys, r.diagnostics.max_arm_turn, "; arms turned out of the floor at %d keys, up to %.0f deg");
+  turned(r.diagnostics.tail_turn_keys, r.diagnostics.max_tail_turn,
+         "; tail turned up out of the floor at %d keys, up to %.0f deg");
   if (r.diagnostics.body_floor_lift_keys > 0) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "; body lifted out of the floor at %d keys, up to %.3f m (skin grounding missed "

@@ -13,6 +13,9 @@ import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from glb_container import glb_bytes  # noqa: E402
+
 OUT = sys.argv[1]
 os.makedirs(OUT, exist_ok=True)
 
@@ -56,14 +59,7 @@ class Doc:
         return len(self.gltf["accessors"]) - 1
 
     def glb(self):
-        g = copy.deepcopy(self.gltf)
-        g["buffers"] = [{"byteLength": len(self.bin)}]
-        js = json.dumps(g).encode()
-        js += b" " * ((4 - len(js) % 4) % 4)
-        binc = bytes(self.bin) + bytes((4 - len(self.bin) % 4) % 4)
-        total = 12 + 8 + len(js) + 8 + len(binc)
-        return (struct.pack("<III", 0x46546C67, 2, total) + struct.pack("<II", len(js), 0x4E4F534A) + js +
-                struct.pack("<II", len(binc), 0x004E4942) + binc)
+        return glb_bytes(self.gltf, self.bin)
 
 
 FLOAT, UBYTE = 5126, 5121

@@ -19,6 +19,9 @@ import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from glb_container import glb_bytes  # noqa: E402
+
 FLOAT, BYTE, UBYTE, SHORT, USHORT = 5126, 5120, 5121, 5122, 5123
 
 
@@ -71,15 +74,8 @@ class Glb:
         return [tuple(flat[i:i + per]) for i in range(0, len(flat), per)]
 
     def write(self, path):
-        g = copy.deepcopy(self.gltf)
-        g["buffers"] = [{"byteLength": len(self.bin)}]
-        js = json.dumps(g).encode()
-        js += b" " * ((4 - len(js) % 4) % 4)
-        binc = bytes(self.bin) + bytes((4 - len(self.bin) % 4) % 4)
-        total = 12 + 8 + len(js) + 8 + len(binc)
         with open(path, "wb") as f:
-            f.write(struct.pack("<III", 0x46546C67, 2, total) + struct.pack("<II", len(js), 0x4E4F534A) + js +
-                    struct.pack("<II", len(binc), 0x004E4942) + binc)
+            f.write(glb_bytes(self.gltf, self.bin))
 
 
 def skinned_node(d):
