@@ -11,6 +11,12 @@ rig::Status fix_character(rig::Character character, const FixOptions& options, F
   detect::FixResult& result = outcome.result;
   if (rig::Status s = detect::fix(std::move(character), options.mode, options.detect, result); !s.ok()) return s;
   outcome.report = detect::appendage_report(result.character, result.analysis);
+  outcome.weights_on_write = rig::weights_changed_on_write(result.character);
+  const rig::WeightWriteChanges& w = outcome.weights_on_write;
+  outcome.report["weights_on_write"] = {{"renormalised", w.renormalised},
+                                        {"merged", w.merged},
+                                        {"given_a_joint", w.given_a_joint},
+                                        {"worst_sum_error", w.worst_sum_error}};
   if (options.mode == detect::Mode::kReport) return rig::Status::Ok();
   if (!options.bake) {
     // Viewers play only keys: an unbaked chain rides the hips rigidly.

@@ -12,6 +12,7 @@
 
 #include "detect/find_appendages.h"
 #include "pipeline/bake_clips.h"
+#include "rig/io/file_weights.h"
 #include "rig/model/model.h"
 #include "rig/model/status.h"
 
@@ -30,6 +31,9 @@ struct FixOutcome {
   bool baked = false;
   BakeClipsReport bake;            // when baked
   std::vector<std::string> notes;  // one line each: why nothing was baked, or that a new chain has no keys
+  // Weights a write of result.character changes beyond fix's own rewrites
+  // (the file's weights the validator refuses as they are; rig/io/file_weights.h).
+  rig::WeightWriteChanges weights_on_write;
 };
 
 // `character` is taken by value (pass an rvalue when the input is not needed

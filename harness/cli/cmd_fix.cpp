@@ -20,6 +20,7 @@
 #include "detect/find_appendages.h"
 #include "detect/appendage_report.h"
 #include "pipeline/fix.h"
+#include "rig/io/file_weights.h"
 #include "rig/io/io.h"
 #include "rig/io/safe_write.h"
 
@@ -122,6 +123,8 @@ Command add_fix_command(CLI::App& root) {
                 result.analysis.height * result.character.meters_per_unit, regions.c_str(), result.chains,
                 result.rigid, opt->out.empty() ? "" : " -> ", opt->out.c_str());
     for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
+    if (result.chains + result.rigid > 0 && outcome.weights_on_write.total() > 0)
+      std::printf("  besides the rewritten regions: %s\n", rig::weight_changes_text(outcome.weights_on_write).c_str());
     // Issue 11: nothing rewritten -> say why, per region detection weighed
     // (tails, worn items, and whatever do-no-harm left alone).
     if (result.chains == 0 && result.rigid == 0) {
@@ -134,7 +137,12 @@ Command add_fix_command(CLI::App& root) {
       if (why.empty() && result.analysis.body.tail_bones.empty() &&
           std::none_of(result.analysis.regions.begin(), result.analysis.regions.end(), weighed))
         why = "no tail or worn item found";
-      std::printf("  nothing rewritten, every weight unchanged:%s%s\n", why.empty() ? "" : " ", why.c_str());
+      const std::string changed = rig::weight_changes_text(outcome.weights_on_write);
+      if (changed.empty())
+        std::printf("  nothing rewritten, every weight unchanged:%s%s\n", why.empty() ? "" : " ", why.c_str());
+      else
+        std::printf("  nothing rewritten%s%s; every weight as the file holds it except %s\n",
+                    why.empty() ? "" : ": ", why.c_str(), changed.c_str());
       for (const auto& r : result.analysis.regions) {
         if (!weighed(r)) continue;
         const auto cls = r.classification.cls;

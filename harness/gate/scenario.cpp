@@ -60,7 +60,7 @@ constexpr Range kFixture[] = {
     {"seed", 0, 1e15, true}, {"height", 0.05, 100}, {"tail_length", 0, 5}, {"tail_radius", 0, 1},
     {"tail_curl", -720, 720}, {"tail_side_curl", -720, 720}, {"attach_angle", -360, 360}, {"density", 0.05, 4},
     {"unit_scale", 1e-4, 1e4}, {"armature_scale", 1e-4, 1e4}, {"tail_bones", 1, kMaxChainBones, true},
-    {"tail_below_soles", 0, 0.5},
+    {"tail_below_soles", 0, 0.5}, {"weight_steps", 0, 65535, true},
 };
 constexpr const char* kBooleans[] = {"twisted_frames", "count_tail"};
 constexpr const char* kSolverBooleans[] = {"forward_plane", "floor_enabled"};
@@ -124,6 +124,9 @@ std::string validate_character(const json& c, const std::string& where) {
   if (c.contains("file") && !c["file"].is_string()) return where + ".file must be a path";
   if (c.contains("params"))
     if (std::string e = check_object(c["params"], (where + ".params").c_str(), kFixture); !e.empty()) return e;
+  if (c.contains("params") && c["params"].contains("weight_steps_sum_exact") &&
+      !c["params"]["weight_steps_sum_exact"].is_boolean())
+    return where + ".params.weight_steps_sum_exact must be true or false";
   if (c.contains("via_file") && c["via_file"] != "glb") return where + ".via_file must be \"glb\"";
   if (c.contains("seam_drift") && !(c["seam_drift"].is_number() && c["seam_drift"].get<double>() >= 0 &&
                                     c["seam_drift"].get<double>() <= 1e-2))
@@ -309,6 +312,8 @@ Status apply_fixture_params(const nlohmann::json& params, const std::string& whe
       else if (k == "armature_scale") p.armature_scale = v;
       else if (k == "tail_bones") p.tail_bones = v;
       else if (k == "tail_below_soles") p.tail_below_soles = v;
+      else if (k == "weight_steps") p.weight_steps = v;
+      else if (k == "weight_steps_sum_exact") p.weight_steps_sum_exact = v.get<bool>();
       else return Status::Error(Status::Code::kBadData, where + ": unknown fixture parameter '" + k + "'");
     }
   } catch (const std::exception& e) {

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rig/anatomy/doubled_limbs.h"
 #include "rig/anatomy/role_names.h"
 #include "rig/anatomy/skin_queries.h"  // dominant_joint
 #include "rig/anatomy/roles_shape.h"
@@ -54,6 +55,7 @@ struct Limb {
   double low = kInf;
   double x_sign = 0;  // + or - from the centre line
   bool leg = false, front = false;
+  bool doubled = false;  // lies on another limb: a helper beside it (doubled_limbs.h)
 };
 
 Vec3 pos(const Skeleton& sk, int j) { return sk.bind_world[j].block<3, 1>(0, 3); }
@@ -288,7 +290,24 @@ double measure_limb_lows(const BodyFrame& f, std::vector<Limb>& limbs) {
   return floor;
 }
 
-// Legs: limbs reaching within kReach x H of the floor, the two lowest per side at most.
+// Legs that double another leg (a helper skeleton beside the real one) are no
+// legs, nor arms.
+void drop_doubled_legs(const BodyFrame& f, std::vector<Limb>& limbs, std::vector<int>& legs) {
+  std::vector<LimbChain> chains;
+  for (int i : legs) {
+    const int p = f.parent(limbs[i].chain.front());
+    int skinned = 0;
+    for (int j : limbs[i].chain) skinned += f.skinned(j);
+    chains.push_back({limbs[i].chain, limbs[i].x_sign, p >= 0 ? f.size[p] : 0, skinned});
+  }
+  const std::vector<char> doubled = doubled_limbs(f.sk, chains, f.H);
+  for (size_t k = 0; k < legs.size(); ++k)
+    if (doubled[k]) limbs[legs[k]].leg = false, limbs[legs[k]].doubled = true;
+  std::erase_if(legs, [&](int i) { return limbs[i].doubled; });
+}
+
+// Legs: limbs reaching within kReach x H of the floor, no double of another,
+// the two lowest per side at most.
 std::vector<int> legs_reaching_floor(const BodyFrame& f, std::vector<Limb>& limbs, double floor) {
   std::vector<int> legs;
   for (int i = 0; i < static_cast<int>(limbs.size()); ++i) {
@@ -296,6 +315,7 @@ std::vector<int> legs_reaching_floor(const BodyFrame& f, std::vector<Limb>& limb
     l.leg = l.chain.size() >= 2 && l.low - floor <= kReach * f.H;
     if (l.leg) legs.push_back(i);
   }
+  drop_doubled_legs(f, limbs, legs);
   // At most two legs per side: the lowest reaching ones.
   for (double s : {-1.0, 1.0}) {
     std::vector<int> side;
@@ -500,7 +520,7 @@ int pick_arm(const BodyFrame& f, const std::vector<Limb>& limbs, const std::vect
   int best = -1;
   for (int i = 0; i < static_cast<int>(limbs.size()); ++i) {
     const Limb& l = limbs[i];
-    if (l.leg || l.x_sign != s || l.chain.size() < 2 || l.detached) continue;
+    if (l.leg || l.x_sign != s || l.chain.size() < 2 || l.detached || l.doubled) continue;
     // On the trunk, or on a central joint (a clavicle too close to the
     // centre line to be lateral) at most two steps from it.
     int attach = f.parent(l.chain.front());

@@ -9,6 +9,7 @@
 #include <tiny_gltf.h>
 
 #include "rig/io/edit.h"
+#include "rig/io/file_weights.h"
 #include "rig/io/io.h"
 #include "rig/model/pose.h"
 
@@ -425,6 +426,84 @@ TEST(Load, FbxUnitIsDeclaredByTheFile) {
   REQUIRE_ASSET(asset("clips/walk.bvh"));
   ASSERT_TRUE(load(asset("clips/walk.bvh"), bvh).ok());
   EXPECT_FALSE(bvh.unit_declared);  // BVH has no unit: guessed
+}
+
+}  // namespace
+}  // namespace rig
+
+namespace rig {
+namespace {
+
+// Issue 45, class 8: weights an exporter normalised in float32 (valid: the
+// float sum is within the validator's tolerance of 1) come back from a read
+// and write bit for bit, although the reader renormalises them in double.
+TEST(GltfRoundTrip, ValidWeightsAreWrittenAsTheFileHoldsThem) {
+  Character c = tiny_character();
+  // Decimals as float32 (0.02f + 0.39f + 0.59f is 1 in float32, 1 - 4.1e-8
+  // in double): about one vertex in twenty of a float file is like this.
+  const float raw[][3] = {{0.02f, 0.39f, 0.59f}, {0.03f, 0.13f, 0.84f}, {0.02f, 0.45f, 0.53f},
+                          {0.03f, 0.19f, 0.78f}, {0.1f, 0.2f, 0.7f}};
+  for (int v = 0; v < 5; ++v) {
+    c.skin.influences[v].clear();
+    for (int j = 0; j < 3; ++j) c.skin.influences[v].push_back({j, static_cast<double>(raw[v][j])});
+  }
+  const std::string first = temp_path("float_weights.glb"), second = temp_path("float_weights_again.glb");
+  ASSERT_TRUE(save_glb(c, first).ok());
+  Character a;
+  ASSERT_TRUE(load(first, a).ok());
+  const auto held = weights_in_file(a);
+  ASSERT_EQ(held.size(), 5u);
+  // The test means something only if reading changed some float bits.
+  int settled_differently = 0;
+  for (int v = 0; v < 5; ++v)
+    for (size_t k = 0; k < held[v].size(); ++k)
+      settled_differently += static_cast<float>(held[v][k].weight) != static_cast<float>(a.skin.influences[v][k].weight);
+  ASSERT_GT(settled_differently, 0) << "no weight changed on read: pick other weights";
+  EXPECT_EQ(weights_changed_on_write(a).total(), 0);
+  ASSERT_TRUE(save_glb(a, second).ok());
+  Character b;
+  ASSERT_TRUE(load(second, b).ok());
+  const auto again = weights_in_file(b);
+  ASSERT_EQ(again.size(), held.size());
+  for (int v = 0; v < 5; ++v) {
+    ASSERT_EQ(again[v].size(), held[v].size()) << "vertex " << v;
+    for (size_t k = 0; k < held[v].size(); ++k) {
+      EXPECT_EQ(again[v][k].joint, held[v][k].joint);
+      EXPECT_EQ(static_cast<float>(again[v][k].weight), static_cast<float>(held[v][k].weight)) << "vertex " << v;
+    }
+  }
+}
+
+// Weights the validator refuses (a sum of 0.98, a joint named twice) are
+// written settled, and weights_changed_on_write names each such vertex.
+TEST(GltfRoundTrip, InvalidWeightsAreRenormalisedAndCounted) {
+  Character c = tiny_character();
+  c.skin.influences[2] = {{0, 0.49}, {1, 0.49}};
+  c.skin.influences[3] = {{1, 0.25}, {2, 0.5}, {1, 0.25}};
+  const std::string first = temp_path("bad_weights.glb"), second = temp_path("bad_weights_fixed.glb");
+  ASSERT_TRUE(save_glb(c, first).ok());
+  Character a;
+  const Status read = load(first, a);
+  ASSERT_TRUE(read.ok()) << read.message;
+  bool noted = false;
+  for (const std::string& n : read.notes) noted |= n.find("2 vertices' weights") != std::string::npos;
+  EXPECT_TRUE(noted) << "the reader notes the weights it cannot keep";
+  const WeightWriteChanges w = weights_changed_on_write(a);
+  EXPECT_EQ(w.renormalised, 1);
+  EXPECT_EQ(w.merged, 1);
+  EXPECT_NEAR(w.worst_sum_error, 0.02, 1e-6);
+  EXPECT_NE(weight_changes_text(w).find("1 vertex renormalised to sum 1"), std::string::npos) << weight_changes_text(w);
+  ASSERT_TRUE(save_glb(a, second).ok());
+  Character b;
+  ASSERT_TRUE(load(second, b).ok());
+  const auto written = weights_in_file(b);
+  for (int v : {2, 3}) {
+    double sum = 0;
+    for (const Influence& i : written[v]) sum += i.weight;
+    EXPECT_NEAR(sum, 1.0, 1e-6) << "vertex " << v;
+  }
+  EXPECT_EQ(written[3].size(), 2u) << "joint 1 once";
+  EXPECT_EQ(weights_changed_on_write(b).total(), 0);
 }
 
 }  // namespace

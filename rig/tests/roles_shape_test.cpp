@@ -407,3 +407,59 @@ TEST(TransferShape, CyberpunkIsNotLiftedByItsSwordSkin) {
 
 }  // namespace
 }  // namespace rig
+
+namespace rig {
+namespace {
+
+// Issue 45, class 6: a helper skeleton beside the real one (L_Femur >
+// L_Tibia > L_Talus where the real leg's joints are, as 3ds Max helpers) is
+// no second pair of legs, whether it hangs from the hips or from a pelvis
+// helper of its own, and whichever comes first in the file; a quadruped's
+// front and hind legs of a side never lie on one another.
+TEST(RolesFromShape, HelperLegsLyingOnTheRealLegsAreNoLegs) {
+  for (const bool own_pelvis : {false, true})
+    for (const bool helpers_first : {false, true}) {
+      SCOPED_TRACE(std::string(own_pelvis ? "own pelvis" : "from the hips") + (helpers_first ? ", helpers first" : ""));
+      std::vector<JointSpec> real = test::mixamo_biped_joints();
+      std::vector<JointSpec> j;
+      auto add_helpers = [&](int hips) {
+        int parent = hips;
+        if (own_pelvis) {
+          j.push_back({"Pelvis", hips, {0, 1.0, 0.01}});
+          parent = static_cast<int>(j.size()) - 1;
+        }
+        for (const char* side : {"L", "R"}) {
+          const double x = side[0] == 'L' ? 0.1 : -0.1;
+          j.push_back({std::string(side) + "_Femur", parent, {x, 0.95, 0.005}});
+          j.push_back({std::string(side) + "_Tibia", static_cast<int>(j.size()) - 1, {x, 0.5, 0.005}});
+          j.push_back({std::string(side) + "_Talus", static_cast<int>(j.size()) - 1, {x, 0.05, 0.005}});
+        }
+      };
+      j.push_back(real[0]);
+      if (helpers_first) add_helpers(0);
+      const int offset = static_cast<int>(j.size()) - 1;
+      for (size_t k = 1; k < real.size(); ++k) {
+        JointSpec s = real[k];
+        if (s.parent > 0) s.parent += offset;
+        j.push_back(s);
+      }
+      // Real legs end in a toe (as the BVH exporters' ToeBase); the helpers
+      // at the ankle.
+      const int left_foot = static_cast<int>(j.size()) - 4, right_foot = static_cast<int>(j.size()) - 1;
+      j.push_back({"mixamorig:LeftToeBase", left_foot, {0.1, 0.0, 0.12}});
+      j.push_back({"mixamorig:RightToeBase", right_foot, {-0.1, 0.0, 0.12}});
+      if (!helpers_first) add_helpers(0);
+      const Skeleton sk = test::make_skeleton(j);
+      EXPECT_EQ(leg_count(sk), 2);
+      EXPECT_EQ(role_of(sk, "mixamorig:LeftUpLeg"), "left thigh");
+      EXPECT_EQ(role_of(sk, "mixamorig:RightFoot"), "right foot");
+      EXPECT_EQ(role_of(sk, "L_Femur"), "none");
+      EXPECT_EQ(role_of(sk, "R_Talus"), "none");
+      EXPECT_EQ(count_part(sk, BodyPart::kUpperArm), 0) << "a helper leg is no arm either";
+    }
+  const Skeleton quad = test::make_skeleton(quadruped(1.0, 1.0));
+  EXPECT_EQ(leg_count(quad), 4);
+}
+
+}  // namespace
+}  // namespace rig

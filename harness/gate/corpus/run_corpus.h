@@ -124,6 +124,10 @@ void check_roles(const Entry& e, const rig::Character& c, FileResult& r);
 void check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
                         double truth_length, FileResult& r);
 void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r);
+// A character fix leaves alone (tail "none" or "bones"): the file fix writes
+// holds every weight of the input file bit for bit, or the summary names each
+// changed vertex (fix.written_weights_unexplained == 0; issue 45 class 8).
+void check_written_weights(const Entry& e, const rig::Character& c, FileResult& r);
 // What every retarget check of one character shares, prepared once: the
 // options (rate, the rigger tail's vertices), calibration and the target's
 // support points, floor and soles (rig::prepare_target_support).

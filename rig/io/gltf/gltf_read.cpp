@@ -3,12 +3,14 @@
 // wrong.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <map>
 
 #include "rig/anatomy/roles.h"
 #include "rig/io/gltf/gltf_read_clips.h"
 #include "rig/io/gltf/gltf_source.h"
+#include "rig/io/gltf/gltf_weights.h"
 #include "rig/io/read_checks.h"
 
 namespace rig {
@@ -444,28 +446,13 @@ Status read_primitive(const std::string& path, const tinygltf::Model& m, const t
     }
     out.mesh.triangles.push_back(tri);
   }
-  // Every JOINTS_n / WEIGHTS_n set.
+  // Every JOINTS_n / WEIGHTS_n set, as the file holds them (settled later).
+  std::vector<std::vector<Influence>> influences;
+  if (std::string what = gltf_weights::read_influences(m, prim, skin, count, skeleton_index_of_node, influences);
+      !what.empty())
+    return bad(path, "mesh " + std::to_string(node.mesh) + " " + what);
   out.skin.influences.resize(out.mesh.positions.size());
-  for (int set = 0;; ++set) {
-    auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
-    auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
-    if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
-    std::vector<double> jv, wv;
-    int jc = 0, wc = 0;
-    if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) ||
-        jc != 4 || wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
-      return bad(path, "mesh " + std::to_string(node.mesh) + " skin attributes are malformed");
-    for (int v = 0; v < count; ++v)
-      for (int k = 0; k < 4; ++k) {
-        const double w = wv[4 * v + k];
-        if (w <= 0) continue;
-        const size_t local = static_cast<size_t>(jv[4 * v + k]);
-        if (local >= skin.joints.size())
-          return bad(path, "mesh " + std::to_string(node.mesh) + " joint index out of range");
-        out.skin.influences[base + v].push_back(
-            {skeleton_index_of_node.at(skin.joints[local]), w});
-      }
-  }
+  for (int v = 0; v < count; ++v) out.skin.influences[base + v] = std::move(influences[v]);
   out.mesh.primitives.push_back(mp);
   return Status::Ok();
 }
@@ -492,37 +479,51 @@ Status read_skinned_primitives(const std::string& path, const std::map<int, int>
   return Status::Ok();
 }
 
-// Step: weights merged per joint and summing to 1; returns how many had none.
-int settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin) {
-  // A vertex with no positive weight (glTF needs weights summing to 1) goes
-  // to its nearest joint, as a rigger would have done.
-  int unweighted = 0;
+std::string sum_text(const double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", x);
+  return b;
+}
+
+// What settling the file's weights did, for the notes and the writer.
+struct Settled {
+  int unweighted = 0;     // no positive weight: given to the nearest joint
+  int changed = 0;        // settling changed a float32 weight (the writer puts back the file's own)
+  int renormalised = 0;   // of those, ones the validator refuses as they are: written settled
+  double worst_sum_error = 0.0;
+};
+
+// Step: weights merged per joint and summing to 1 (gltf_weights::settle).
+Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin) {
+  Settled out;
   for (size_t v = 0; v < skin.influences.size(); ++v) {
     auto& infl = skin.influences[v];
-    if (!infl.empty() || sk.size() == 0) continue;
-    int best = 0;
-    double best_d = INFINITY;
-    for (int j = 0; j < sk.size(); ++j) {
-      const double d = (sk.bind_world[j].block<3, 1>(0, 3) - mesh.positions[v]).squaredNorm();
-      if (d < best_d) best_d = d, best = j;
+    if (infl.empty()) {
+      // A vertex with no positive weight (glTF needs weights summing to 1)
+      // goes to its nearest joint, as a rigger would have done.
+      if (sk.size() == 0) continue;
+      int best = 0;
+      double best_d = INFINITY;
+      for (int j = 0; j < sk.size(); ++j) {
+        const double d = (sk.bind_world[j].block<3, 1>(0, 3) - mesh.positions[v]).squaredNorm();
+        if (d < best_d) best_d = d, best = j;
+      }
+      infl.push_back({best, 1.0});
+      ++out.unweighted;
+      continue;
     }
-    infl.push_back({best, 1.0});
-    ++unweighted;
-  }
-  for (auto& infl : skin.influences) {
-    std::sort(infl.begin(), infl.end(), [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
-    std::vector<Influence> merged;
-    for (const Influence& in : infl) {
-      if (!merged.empty() && merged.back().joint == in.joint) merged.back().weight += in.weight;
-      else merged.push_back(in);
+    std::vector<Influence> settled = infl;
+    gltf_weights::settle(settled);
+    if (gltf_weights::settling_changes_floats(infl, settled)) {
+      ++out.changed;
+      if (!gltf_weights::valid_as_written(infl)) {
+        ++out.renormalised;
+        out.worst_sum_error = std::max(out.worst_sum_error, gltf_weights::sum_error(infl));
+      }
     }
-    double sum = 0;
-    for (const Influence& in : merged) sum += in.weight;
-    if (sum > 0)
-      for (Influence& in : merged) in.weight /= sum;
-    infl = std::move(merged);
+    infl = std::move(settled);
   }
-  return unweighted;
+  return out;
 }
 
 }  // namespace
@@ -552,8 +553,15 @@ Status load_gltf(const std::string& path, Character& out) {
   if (Status s = place_bind_in_world(path, tree, joints, *src, sk); !s.ok()) return s;
 
   if (Status s = read_skinned_primitives(path, skeleton_index_of_node, *src, out); !s.ok()) return s;
-  if (const int unweighted = settle_weights(sk, out.mesh, out.skin))
-    notes.push_back(path + ": " + std::to_string(unweighted) + " vertices have no weight; given to their nearest joint");
+  const Settled settled = settle_weights(sk, out.mesh, out.skin);
+  if (settled.unweighted)
+    notes.push_back(path + ": " + std::to_string(settled.unweighted) +
+                    " vertices have no weight; given to their nearest joint");
+  if (settled.renormalised)
+    notes.push_back(path + ": " + std::to_string(settled.renormalised) +
+                    " vertices' weights do not sum to 1 or name a joint twice (sum off by up to " +
+                    sum_text(settled.worst_sum_error) + "); a written file holds them renormalised");
+  src->weights_settled = settled.changed + settled.unweighted;
   if (Status s = read_gltf_clips(path, m, skeleton_index_of_node, out.clips, notes); !s.ok()) return s;
 
   src->animation_count = static_cast<int>(m.animations.size());

@@ -11,6 +11,7 @@
 
 #include "rig/io/gltf/gltf_document.h"
 #include "rig/io/gltf/gltf_source.h"
+#include "rig/io/gltf/gltf_weights.h"
 #include "rig/io/gltf/gltf_write_unread.h"
 #include "rig/io/read_checks.h"
 #include "rig/io/gltf/string_sink.h"
@@ -35,11 +36,16 @@ void set_node_trs(tinygltf::Node& n, const Transform& t) {
 }
 
 // JOINTS_n/WEIGHTS_n for the vertices [first, first+count) of the model.
-void write_skin_attributes(Writer& w, const Skin& skin, int first, int count,
-                           const std::vector<int>& skin_index_of_joint,
+// A vertex with influences in `as_read` is written with those (the file's
+// own weights, gltf_weights::to_write_as_read).
+void write_skin_attributes(Writer& w, const Skin& skin, const std::vector<std::vector<Influence>>& as_read,
+                           int first, int count, const std::vector<int>& skin_index_of_joint,
                            std::map<std::string, int>& attributes) {
+  auto influences_of = [&](const int v) -> const std::vector<Influence>& {
+    return !as_read.empty() && !as_read[v].empty() ? as_read[v] : skin.influences[v];
+  };
   size_t max_infl = 1;
-  for (int v = first; v < first + count; ++v) max_infl = std::max(max_infl, skin.influences[v].size());
+  for (int v = first; v < first + count; ++v) max_infl = std::max(max_infl, influences_of(v).size());
   const int sets = static_cast<int>((max_infl + 3) / 4);
   const bool wide = skin_index_of_joint.size() > 255;
   for (int s = 0; s < sets; ++s) {
@@ -48,7 +54,7 @@ void write_skin_attributes(Writer& w, const Skin& skin, int first, int count,
     std::vector<float> wts(static_cast<size_t>(count) * 4, 0.0f);
     (wide ? j16.resize(count * 4) : j8.resize(count * 4));
     for (int v = 0; v < count; ++v) {
-      const auto& infl = skin.influences[first + v];
+      const auto& infl = influences_of(first + v);
       for (int k = 0; k < 4; ++k) {
         const size_t i = s * 4 + k;
         if (i >= infl.size()) continue;
@@ -243,7 +249,7 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
       prim.attributes["POSITION"] =
           w.add_accessor(pos, prims[p].vertex_count, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
                          TINYGLTF_TARGET_ARRAY_BUFFER, true);
-      write_skin_attributes(w, c.skin, prims[p].first_vertex, prims[p].vertex_count, identity,
+      write_skin_attributes(w, c.skin, {}, prims[p].first_vertex, prims[p].vertex_count, identity,
                             prim.attributes);
       prim.indices = w.add_accessor(indices[p], static_cast<int>(indices[p].size()),
                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR,
@@ -461,8 +467,9 @@ Status write_merged_skin(Writer& w, const Character& c, const std::vector<int>& 
   for (int j : skin_order) skin.joints.push_back(joint_node[j]);
   skin.inverseBindMatrices = add_ibm(w, sk, skin_order, src.mesh_to_world);
   point_nodes_at_merged_skin(w, sk, src, skin_order, first_skin);
+  const std::vector<std::vector<Influence>> as_read = gltf_weights::to_write_as_read(src, c.mesh, c.skin);
   for (const Mesh::Primitive& p : c.mesh.primitives)
-    write_skin_attributes(w, c.skin, p.first_vertex, p.vertex_count, order.skin_index_of_joint,
+    write_skin_attributes(w, c.skin, as_read, p.first_vertex, p.vertex_count, order.skin_index_of_joint,
                           m.meshes[p.mesh].primitives[p.primitive].attributes);
   if (Status s = remap_unread_primitives(w, c, old_joints, old_skin_of_node, joint_node, order.skin_index_of_joint);
       !s.ok())

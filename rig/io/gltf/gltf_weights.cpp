@@ -1,0 +1,187 @@
+// A glTF file's skin weights as held, settled, and checked (see gltf_weights.h).
+#include "rig/io/gltf/gltf_weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "rig/io/file_weights.h"
+
+namespace rig {
+namespace gltf_weights {
+
+std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive& prim, const tinygltf::Skin& skin,
+                            const int count, const std::map<int, int>& skeleton_index_of_node,
+                            std::vector<std::vector<Influence>>& out) {
+  out.assign(static_cast<size_t>(count), {});
+  std::string err;
+  for (int set = 0;; ++set) {
+    auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
+    auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
+    if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
+    std::vector<double> jv, wv;
+    int jc = 0, wc = 0;
+    if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) || jc != 4 ||
+        wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
+      return "skin attributes are malformed";
+    for (int v = 0; v < count; ++v)
+      for (int k = 0; k < 4; ++k) {
+        const double w = wv[4 * v + k];
+        if (!(w > 0)) continue;
+        const size_t local = static_cast<size_t>(jv[4 * v + k]);
+        if (local >= skin.joints.size()) return "joint index out of range";
+        const auto joint = skeleton_index_of_node.find(skin.joints[local]);
+        if (joint == skeleton_index_of_node.end()) return "joint index out of range";
+        out[v].push_back({joint->second, w});
+      }
+  }
+  return {};
+}
+
+void settle(std::vector<Influence>& influences) {
+  std::sort(influences.begin(), influences.end(),
+            [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
+  std::vector<Influence> merged;
+  merged.reserve(influences.size());
+  for (const Influence& in : influences) {
+    if (!merged.empty() && merged.back().joint == in.joint) merged.back().weight += in.weight;
+    else merged.push_back(in);
+  }
+  double sum = 0;
+  for (const Influence& in : merged) sum += in.weight;
+  if (sum > 0)
+    for (Influence& in : merged) in.weight /= sum;
+  influences = std::move(merged);
+}
+
+bool names_a_joint_twice(const std::vector<Influence>& influences) {
+  for (size_t i = 0; i < influences.size(); ++i)
+    for (size_t k = 0; k < i; ++k)
+      if (influences[k].joint == influences[i].joint) return true;
+  return false;
+}
+
+double sum_error(const std::vector<Influence>& influences) {
+  // The validator adds component 0 of every set, then component 1, ..., in
+  // float32 (gltf-validator's weights check).
+  const size_t n = influences.size();
+  const size_t sets = (n + 3) / 4;
+  float sum = 0.0f;
+  for (size_t k = 0; k < 4; ++k)
+    for (size_t s = 0; s < sets; ++s)
+      if (s * 4 + k < n) sum += static_cast<float>(influences[s * 4 + k].weight);
+  return std::fabs(static_cast<double>(sum) - 1.0);
+}
+
+bool valid_as_written(const std::vector<Influence>& influences) {
+  if (influences.empty() || names_a_joint_twice(influences)) return false;
+  return sum_error(influences) <= 2e-7 * static_cast<double>(influences.size());
+}
+
+bool settling_changes_floats(const std::vector<Influence>& as_read, const std::vector<Influence>& settled) {
+  if (as_read.size() != settled.size()) return true;  // joints merged (or none)
+  for (const Influence& s : settled) {
+    const auto it = std::find_if(as_read.begin(), as_read.end(), [&](const Influence& r) { return r.joint == s.joint; });
+    if (it == as_read.end() || static_cast<float>(it->weight) != static_cast<float>(s.weight)) return true;
+  }
+  return false;
+}
+
+std::vector<std::vector<Influence>> file_influences(const GltfSource& src, const Mesh& mesh) {
+  const tinygltf::Model& m = src.model;
+  std::map<int, int> skeleton_index_of_node;
+  for (size_t j = 0; j < src.joint_nodes.size(); ++j) skeleton_index_of_node[src.joint_nodes[j]] = static_cast<int>(j);
+  std::vector<std::vector<Influence>> out(static_cast<size_t>(mesh.vertex_count()));
+  if (src.primitive_nodes.size() != mesh.primitives.size()) return {};
+  std::vector<std::vector<Influence>> one;
+  for (size_t k = 0; k < mesh.primitives.size(); ++k) {
+    const Mesh::Primitive& p = mesh.primitives[k];
+    const int node = src.primitive_nodes[k];
+    if (node < 0 || node >= static_cast<int>(m.nodes.size())) return {};
+    const int skin = m.nodes[node].skin;
+    if (skin < 0 || skin >= static_cast<int>(m.skins.size()) || p.mesh < 0 ||
+        p.mesh >= static_cast<int>(m.meshes.size()) || p.primitive < 0 ||
+        p.primitive >= static_cast<int>(m.meshes[p.mesh].primitives.size()))
+      return {};
+    if (!read_influences(m, m.meshes[p.mesh].primitives[p.primitive], m.skins[skin], p.vertex_count,
+                         skeleton_index_of_node, one)
+             .empty())
+      return {};
+    for (int v = 0; v < p.vertex_count; ++v) out[static_cast<size_t>(p.first_vertex + v)] = std::move(one[v]);
+  }
+  return out;
+}
+
+namespace {
+
+bool same(const std::vector<Influence>& a, const std::vector<Influence>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].joint != b[i].joint || a[i].weight != b[i].weight) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Mesh& mesh, const Skin& skin) {
+  if (src.weights_settled == 0) return {};
+  std::vector<std::vector<Influence>> file = file_influences(src, mesh);
+  if (file.size() != skin.influences.size()) return {};
+  for (size_t v = 0; v < file.size(); ++v) {
+    std::vector<Influence> settled = file[v];
+    settle(settled);
+    if (!same(settled, skin.influences[v]) || !settling_changes_floats(file[v], settled) ||
+        !valid_as_written(file[v]))
+      file[v].clear();
+  }
+  return file;
+}
+
+}  // namespace gltf_weights
+
+WeightWriteChanges weights_changed_on_write(const Character& c) {
+  WeightWriteChanges out;
+  if (!c.gltf || c.gltf->weights_settled == 0) return out;
+  const std::vector<std::vector<Influence>> file = gltf_weights::file_influences(*c.gltf, c.mesh);
+  if (file.size() != c.skin.influences.size()) return out;
+  for (size_t v = 0; v < file.size(); ++v) {
+    const std::vector<Influence>& now = c.skin.influences[v];
+    if (file[v].empty()) {
+      // The reader gave a weightless vertex its nearest joint (fix's own
+      // rewrites are fix's to report).
+      out.given_a_joint += now.size() == 1 && now[0].weight == 1.0;
+      continue;
+    }
+    std::vector<Influence> settled = file[v];
+    gltf_weights::settle(settled);
+    if (!gltf_weights::same(settled, now) || !gltf_weights::settling_changes_floats(file[v], settled) ||
+        gltf_weights::valid_as_written(file[v]))
+      continue;
+    if (gltf_weights::names_a_joint_twice(file[v])) ++out.merged;
+    else ++out.renormalised;
+    out.worst_sum_error = std::max(out.worst_sum_error, gltf_weights::sum_error(file[v]));
+  }
+  return out;
+}
+
+std::string weight_changes_text(const WeightWriteChanges& changes) {
+  std::string out;
+  auto add = [&out](const int n, const std::string& what) {
+    if (n == 0) return;
+    out += (out.empty() ? "" : ", ") + std::to_string(n) + (n == 1 ? " vertex " : " vertices ") + what;
+  };
+  char sum[96];
+  std::snprintf(sum, sizeof sum, " (the file's sums were off by up to %.3g; the validator requires 1)",
+                changes.worst_sum_error);
+  add(changes.renormalised, "renormalised to sum 1" + std::string(changes.merged ? "" : sum));
+  add(changes.merged, "naming a joint twice merged into one influence and renormalised" +
+                          std::string(changes.merged ? sum : ""));
+  add(changes.given_a_joint, "without any weight given their nearest joint");
+  return out;
+}
+
+std::vector<std::vector<Influence>> weights_in_file(const Character& c) {
+  return c.gltf ? gltf_weights::file_influences(*c.gltf, c.mesh) : std::vector<std::vector<Influence>>{};
+}
+
+}  // namespace rig
