@@ -7,6 +7,7 @@
 #include <array>
 
 #include "rig/retarget/contact/grounding.h"  // dominant_joint, prop_joint_mask, tail_joint_mask, smooth_lift
+#include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/weld.h"
@@ -24,20 +25,16 @@ int find_root(std::vector<int>& parent, int x) {
 
 Vec3 position(const Mat4& m) { return m.block<3, 1>(0, 3); }
 
-// Lowest skinned y of `vertices` under world matrices `world`.
-double lowest_y(const Character& c, std::span<const int> vertices, std::span<const Mat4> world) {
-  const Skeleton& sk = c.skeleton;
-  std::vector<Eigen::RowVector4d> height(world.size());  // y row of each skinning matrix
-  for (size_t j = 0; j < world.size(); ++j) height[j] = (world[j] * sk.inverse_bind[j]).row(1);
-  double low = std::numeric_limits<double>::infinity();
-  for (int v : vertices) {
-    const Eigen::Vector4d p = c.mesh.positions[v].homogeneous();
-    double y = 0.0;
-    for (const Influence& in : c.skin.influences[v]) y += in.weight * height[in.joint].dot(p);
-    low = std::min(low, y);
+// Lowest skinned y of the indexed vertices under world matrices `world`
+// (lowest_skin.h: the lowest a scan of every vertex finds).
+struct LowestY {
+  std::vector<Eigen::RowVector4d> height;  // scratch
+  std::vector<std::pair<double, int>> order;
+  double operator()(const Character& c, const LowestSkinIndex& index, std::span<const Mat4> world) {
+    skinning_heights(c.skeleton, world, height);
+    return lowest_skinned(c, index, height, [](int) { return true; }, order).y;
   }
-  return low;
-}
+};
 
 // The upper arm's local rotation turned by `angle` about the world `axis`
 // through its joint: world R * W becomes, in the parent's frame (rotation
@@ -131,6 +128,10 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
   const int steps = std::clamp(opt.bisection_steps, 0, 40);
   auto usable = [&](const TurnedSkin& s) { return s.joint >= 0 && s.joint < sk.size() && !s.vertices.empty(); };
 
+  std::vector<LowestSkinIndex> index(skins.size());
+  for (size_t a = 0; a < skins.size(); ++a)
+    if (usable(skins[a])) index[a] = index_lowest_skin(c, skins[a].vertices);
+  LowestY lowest_y;
   std::vector<std::vector<Vec3>> axes(skins.size(), std::vector<Vec3>(n, Vec3::Zero()));
   std::vector<std::vector<Quat>> parent_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<std::vector<Quat>> local_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
@@ -147,12 +148,12 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
       local_rot[a][k] = locals[skin.joint].rotation;
       axes[a][k] = axis_at(a, world);
       if (!axes[a][k].allFinite()) axes[a][k].setZero();
-      res.clearance[a][k] = lowest_y(c, skin.vertices, world) - opt.floor_y;
+      res.clearance[a][k] = lowest_y(c, index[a], world) - opt.floor_y;
       if (res.clearance[a][k] >= -tolerance || axes[a][k].isZero()) continue;
       auto clearance_at = [&](double angle) {
         trial = locals;
         trial[skin.joint].rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
-        return lowest_y(c, skin.vertices, local_to_world(sk, trial)) - opt.floor_y;
+        return lowest_y(c, index[a], local_to_world(sk, trial)) - opt.floor_y;
       };
       double lo = 0.0, hi = max_angle;
       // A turn that cannot clear the floor (the shoulder itself is low: a
@@ -192,7 +193,7 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
     apply_clip(res.clip, times[k], locals);
     const std::vector<Mat4> world = local_to_world(sk, locals);
     for (size_t a = 0; a < skins.size(); ++a)
-      if (usable(skins[a])) res.clearance[a][k] = lowest_y(c, skins[a].vertices, world) - opt.floor_y;
+      if (usable(skins[a])) res.clearance[a][k] = lowest_y(c, index[a], world) - opt.floor_y;
   }
   return res;
 }

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "rig/anatomy/skin_queries.h"
+#include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
 #include "rig/retarget/clearance/arm_clearance.h"  // carried_object_vertices
 
@@ -36,23 +38,19 @@ BodyFloorDepth body_under_floor(const Character& c, std::span<const int> vertice
   out.depth.assign(times.size(), 0.0);
   const Skeleton& sk = c.skeleton;
   if (vertices.empty() || !c.has_skin() || !std::isfinite(floor_y)) return out;
+  const LowestSkinIndex index = index_lowest_skin(c, vertices);
+  std::vector<std::pair<double, int>> order;
   std::vector<Transform> locals;
   std::vector<Mat4> world(static_cast<size_t>(sk.size()));
-  std::vector<Eigen::RowVector4d> height(static_cast<size_t>(sk.size()));  // y row of each skinning matrix
+  std::vector<Eigen::RowVector4d> height;  // y row of each skinning matrix
   for (size_t k = 0; k < times.size(); ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
     local_to_world(sk, locals, world);
-    for (int j = 0; j < sk.size(); ++j) height[static_cast<size_t>(j)] = (world[j] * sk.inverse_bind[j]).row(1);
-    double low = std::numeric_limits<double>::infinity();
-    int low_v = -1;
-    for (int v : vertices) {
-      const Eigen::Vector4d p = c.mesh.positions[static_cast<size_t>(v)].homogeneous();
-      double y = 0.0;
-      for (const Influence& in : c.skin.influences[static_cast<size_t>(v)])
-        y += in.weight * height[static_cast<size_t>(in.joint)].dot(p);
-      if (y < low) low = y, low_v = v;
-    }
+    skinning_heights(sk, world, height);
+    const LowestItem lowest = lowest_skinned(c, index, height, [](int) { return true; }, order);
+    const double low = lowest.y;
+    const int low_v = lowest.item >= 0 ? vertices[static_cast<size_t>(lowest.item)] : -1;
     // A non-finite pose (never expected) counts as no depth rather than
     // crossing the boundary as NaN.
     const double d = std::isfinite(low) ? std::max(0.0, floor_y - low) : 0.0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "rig/anatomy/legs.h"
+#include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
 
 namespace rig {
@@ -119,13 +120,17 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
   }
   std::vector<double> lift(times.size(), 0.0);
   if (floor == kInf) return lift;
+  const LowestSkinIndex index = index_lowest_skin(c, s.vertices);
+  std::vector<std::pair<double, int>> order;
   std::vector<Transform> locals;
   std::vector<Mat4> world(sk.size());
   std::vector<Mat4> skinning(sk.size());
+  std::vector<Eigen::RowVector4d> height;  // y row of each skinning matrix
   for (size_t f = 0; f < times.size(); ++f) {
     locals = sk.neutral_local;
     apply_clip(clip, times[f], locals);
     local_to_world(sk, locals, world);
+    skinning_heights(sk, world, height);  // the groups' bounds
     for (int j = 0; j < sk.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
     // E(t): foot/ankle points of the legs in contact at this sample (all of
     // them when no phases are given).
@@ -136,16 +141,15 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
       return li >= 0 && static_cast<size_t>(li) < opt.leg_contact.size() && f < opt.leg_contact[li].size() &&
              opt.leg_contact[li][f];
     };
-    double low = kInf;
-    for (size_t i = 0; i < s.vertices.size(); ++i) {
-      if (in_e(i) || (s.tail[i] && !opt.count_tail)) continue;
-      const Eigen::Vector4d p = c.mesh.positions[s.vertices[i]].homogeneous();
+    const auto keep = [&](int i) { return !in_e(static_cast<size_t>(i)) && !(s.tail[static_cast<size_t>(i)] && !opt.count_tail); };
+    // Heights as grounding always summed them (a row of the skinning matrix).
+    const auto y_of = [&](int v) {
+      const Eigen::Vector4d p = c.mesh.positions[v].homogeneous();
       double y = 0.0;
-      for (const Influence& in : c.skin.influences[s.vertices[i]]) {
-        y += in.weight * skinning[in.joint].row(1).dot(p);
-      }
-      low = std::min(low, y);
-    }
+      for (const Influence& in : c.skin.influences[v]) y += in.weight * skinning[in.joint].row(1).dot(p);
+      return y;
+    };
+    const double low = lowest_skinned(index, height, keep, y_of, order).y;
     if (low == kInf) continue;  // nothing but tail and contact points
     const double clearance = low - floor;
     lift[f] = std::max(0.0, opt.allowed_sink - clearance);

@@ -1,0 +1,94 @@
+// The lowest of a set of skinned vertices in a pose, without skinning them
+// all: floor tests (the whole body, a grounding sample, an arm's skin) ask it
+// at every key, and most of a body is far above its lowest point.
+//
+// The vertices are grouped by dominant joint, each group with a bind
+// bounding sphere (c, r) and the joints that move it. Linear blend skinning
+// puts a vertex at a convex combination of its joints' transforms of it, so
+// its height is at least the least of h_j . c - |h_j.xyz| r over those
+// joints (h_j: the y row of joint j's skinning matrix). Groups are searched
+// in order of that bound until it lies above the lowest vertex found: the
+// answer is the one a scan of every vertex gives, bit for bit (the first
+// item among equal heights).
+#pragma once
+
+#include <algorithm>
+#include <limits>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "rig/model/model.h"
+
+namespace rig {
+
+struct LowestSkinIndex {
+  struct Group {
+    std::vector<int> items;   // indices into the vertex list, ascending
+    std::vector<int> joints;  // every joint influencing one of them
+    Vec3 centre = Vec3::Zero();
+    double radius = 0.0;
+    // Weights not summing to 1 (a model built in memory) scale the bound by
+    // their sum; a negative weight or a vertex without a dominant joint
+    // leaves the group unbounded (searched every time).
+    double sum_min = 1.0, sum_max = 1.0;
+    bool unbounded = false;
+  };
+  std::vector<int> vertices;  // the list indexed
+  std::vector<Group> groups;
+};
+
+// Indexes `vertices` (any order; items refer to positions in this list).
+LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> vertices);
+
+// The y row of each joint's skinning matrix (world * inverse bind) in `world`.
+void skinning_heights(const Skeleton& sk, std::span<const Mat4> world, std::vector<Eigen::RowVector4d>& height);
+
+// Vertex v's skinned height under rows `height`.
+inline double skinned_height(const Character& c, int v, std::span<const Eigen::RowVector4d> height) {
+  const Eigen::Vector4d p = c.mesh.positions[static_cast<size_t>(v)].homogeneous();
+  double y = 0.0;
+  for (const Influence& in : c.skin.influences[static_cast<size_t>(v)])
+    y += in.weight * height[static_cast<size_t>(in.joint)].dot(p);
+  return y;
+}
+
+// The least height any vertex of group g can have (a little less, so
+// rounding never puts one below it); -infinity when unbounded.
+double lowest_possible(const LowestSkinIndex::Group& g, std::span<const Eigen::RowVector4d> height);
+
+struct LowestItem {
+  double y = std::numeric_limits<double>::infinity();
+  int item = -1;  // -1: no item kept
+};
+
+// The lowest item i for which keep(i) holds (the first among equal heights),
+// its height y_of(vertex): a caller that skins another way (its own
+// summation order) passes its own. `height` gives the groups' bounds.
+// `order` is scratch space (reused across calls to avoid allocating).
+template <class Keep, class HeightOf>
+LowestItem lowest_skinned(const LowestSkinIndex& index, std::span<const Eigen::RowVector4d> height, Keep&& keep,
+                          HeightOf&& y_of, std::vector<std::pair<double, int>>& order) {
+  order.resize(index.groups.size());
+  for (size_t g = 0; g < index.groups.size(); ++g) order[g] = {lowest_possible(index.groups[g], height), static_cast<int>(g)};
+  std::sort(order.begin(), order.end());
+  LowestItem out;
+  for (const auto& [bound, g] : order) {
+    if (bound > out.y) break;
+    for (int i : index.groups[static_cast<size_t>(g)].items) {
+      if (!keep(i)) continue;
+      const double y = y_of(index.vertices[static_cast<size_t>(i)]);
+      if (y < out.y || (y == out.y && i < out.item)) out.y = y, out.item = i;
+    }
+  }
+  return out;
+}
+
+// The same with skinned_height under `height`.
+template <class Keep>
+LowestItem lowest_skinned(const Character& c, const LowestSkinIndex& index, std::span<const Eigen::RowVector4d> height,
+                          Keep&& keep, std::vector<std::pair<double, int>>& order) {
+  return lowest_skinned(index, height, keep, [&](int v) { return skinned_height(c, v, height); }, order);
+}
+
+}  // namespace rig
