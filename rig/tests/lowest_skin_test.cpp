@@ -1,0 +1,80 @@
+// The lowest skinned vertex found group by group is the one a scan of every
+// vertex finds, bit for bit (lowest_skin.h).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <algorithm>
+#include <random>
+
+#include "rig/model/lowest_skin.h"
+#include "rig/model/pose.h"
+#include "test_skeleton.h"
+
+namespace rig {
+namespace {
+
+// A biped with random skin: several influences per vertex, weights summing
+// to 1 or (built in memory) not, some vertices sharing a height.
+Character random_character(std::mt19937& rng, bool normalised) {
+  Character c;
+  c.skeleton = test::mixamo_biped();
+  const int nj = c.skeleton.size();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::uniform_int_distribution<int> joint(0, nj - 1);
+  for (int v = 0; v < 2000; ++v) {
+    const int home = joint(rng);
+    const Vec3 at = c.skeleton.bind_world[home].block<3, 1>(0, 3) + 0.1 * Vec3(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
+    c.mesh.positions.push_back(v % 97 == 0 && v > 0 ? c.mesh.positions[v - 1] : at);  // ties
+    // As riggers weight: the home joint, its parent, and now and then a
+    // joint anywhere (a stray weight).
+    const int parent = std::max(0, c.skeleton.parents[home]);
+    std::vector<Influence> in{{home, 0.5 + u(rng)}, {parent, u(rng)}, {v % 50 == 0 ? joint(rng) : home, 0.2 * u(rng)}};
+    double sum = 0;
+    for (const Influence& i : in) sum += i.weight;
+    for (Influence& i : in) i.weight /= normalised ? sum : 1.02 * sum;
+    c.skin.influences.push_back(v % 97 == 0 && v > 0 ? c.skin.influences[v - 1] : in);
+  }
+  return c;
+}
+
+TEST(LowestSkin, SameAsAScanOfEveryVertex) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> angle(-1.0, 1.0);
+  for (const bool normalised : {true, false}) {
+    const Character c = random_character(rng, normalised);
+    std::vector<int> vertices;
+    for (int v = c.mesh.vertex_count() - 1; v >= 0; v -= 2) vertices.push_back(v);  // any order
+    const LowestSkinIndex index = index_lowest_skin(c, vertices);
+    std::vector<std::pair<double, int>> order;
+    std::vector<Eigen::RowVector4d> height;
+    int searched_less = 0;
+    for (int pose = 0; pose < 200; ++pose) {
+      std::vector<Transform> locals = c.skeleton.neutral_local;
+      for (Transform& t : locals)
+        t.rotation = (t.rotation * Quat(Eigen::AngleAxisd(angle(rng), Vec3(angle(rng), angle(rng), angle(rng)).normalized())))
+                         .normalized();
+      const std::vector<Mat4> world = local_to_world(c.skeleton, locals);
+      skinning_heights(c.skeleton, world, height);
+      const auto keep = [&](int i) { return i % 5 != 0; };
+      int looked = 0;
+      const LowestItem got = lowest_skinned(
+          index, height, keep, [&](int v) { return ++looked, skinned_height(c, v, height); }, order);
+      LowestItem want;
+      for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
+        if (!keep(i)) continue;
+        const double y = skinned_height(c, vertices[static_cast<size_t>(i)], height);
+        if (y < want.y) want.y = y, want.item = i;
+      }
+      ASSERT_EQ(got.item, want.item) << "pose " << pose;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(got.y), std::bit_cast<std::uint64_t>(want.y)) << "pose " << pose;
+      searched_less += looked < static_cast<int>(vertices.size()) * 4 / 5;
+    }
+    // The bound must also prune: otherwise this is only a slower scan.
+    EXPECT_GT(searched_less, 100) << "poses in which fewer vertices were skinned than a scan skins";
+  }
+}
+
+}  // namespace
+}  // namespace rig
