@@ -12,6 +12,8 @@
 #include "detect/rewrite/rigid.h"
 #include "fixtures/fixtures.h"
 #include "measure/tail_motion.h"
+#include "measure/tail_penetration.h"
+#include "rig/anatomy/leg_capsules.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/pose.h"
 #include "harness/gate/runners.h"
@@ -210,6 +212,15 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
     }
   }
 
+  // Tail into the legs (issue 46): the legs' capsules from the body's own
+  // skin (every region's vertices left out: the rigger's tail is on the thighs).
+  std::vector<char> in_any_region(static_cast<size_t>(original.mesh.vertex_count()), 0);
+  for (const auto& r : an.regions)
+    for (int v : r.vertices) in_any_region[static_cast<size_t>(v)] = 1;
+  const std::vector<rig::LegCapsule> legs = rig::fit_leg_capsules(original, in_any_region);
+  const std::vector<char> counted = measure::outside_legs_at_bind(original, legs, tail_vertices);
+  out.metrics[prefix + "leg_capsules"] = static_cast<int>(legs.size());
+
   const std::vector<int>& rep = an.welded.representative;
   std::vector<Vec3> bind_w(nw);
   for (int w = 0; w < nw; ++w) bind_w[w] = original.mesh.positions[rep[w]];
@@ -218,7 +229,7 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
     const rig::Character& ch = *run.character;
     const auto& edges = run.body_set ? body_edges : tail_edges;
     const int hips = rig::hips_joint(ch.skeleton);
-    std::vector<double> all, p99_series, hips_height;
+    std::vector<double> all, p99_series, hips_height, leg_depths;
     std::vector<Vec3> tips;
     std::vector<std::vector<Vec3>> bone_dirs(run.motion ? run.motion->joints.size() : 0);
     std::vector<Vec3> posed_w(nw);
@@ -231,6 +242,8 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       const auto world = rig::local_to_world(ch.skeleton, locals);
       const auto skinned = rig::skin_positions(ch.mesh, ch.skin, ch.skeleton, world);
       for (int w = 0; w < nw; ++w) posed_w[w] = skinned[rep[w]];
+      if (!run.body_set && !legs.empty())
+        leg_depths.push_back(measure::tail_in_legs_depth(ch, legs, tail_vertices, counted, world, skinned));
       std::vector<double> ratios;
       measure::append_edge_ratios(bind_w, posed_w, edges, ratios);
       p99_series.push_back(measure::percentile(ratios, 99));
@@ -283,6 +296,13 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
     if (with_series) {
       out.series["p99"][run.variant] = p99_series;
       out.series["hips_height_m"][run.variant] = hips_height;
+    }
+    if (!leg_depths.empty()) {
+      // Skin level: tail vertices inside the posed leg capsules, samples
+      // deeper than 1 % of H and the deepest.
+      const measure::Penetration pen = measure::penetration(leg_depths, 0.01 * an.height);
+      out.metrics[prefix + run.variant + ".tail_in_legs_frames_fraction"] = pen.frames_over_fraction;
+      out.metrics[prefix + run.variant + ".tail_in_legs_max_rel_H"] = pen.max_depth / an.height;
     }
     if (!run.body_set && !tips.empty()) {
       const measure::TailMotion m = measure::tail_motion(tips, bone_dirs);

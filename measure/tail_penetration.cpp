@@ -1,0 +1,41 @@
+// Tail into the legs (see tail_penetration.h).
+#include "measure/tail_penetration.h"
+
+#include <algorithm>
+
+namespace measure {
+
+std::vector<char> outside_legs_at_bind(const rig::Character& c, std::span<const rig::LegCapsule> legs,
+                                       std::span<const int> tail) {
+  std::vector<char> out(tail.size(), 1);
+  for (size_t i = 0; i < tail.size(); ++i)
+    for (const rig::LegCapsule& k : legs)
+      if (rig::capsule_depth(k, rig::Mat4::Identity(), c.mesh.positions[static_cast<size_t>(tail[i])]) > 0.0) out[i] = 0;
+  return out;
+}
+
+double tail_in_legs_depth(const rig::Character& c, std::span<const rig::LegCapsule> legs, std::span<const int> tail,
+                          std::span<const char> counted, std::span<const rig::Mat4> world,
+                          std::span<const rig::Vec3> posed) {
+  double deepest = 0.0;
+  for (const rig::LegCapsule& k : legs) {
+    const rig::Mat4 skinning = world[static_cast<size_t>(k.joint)] * c.skeleton.inverse_bind[static_cast<size_t>(k.joint)];
+    for (size_t i = 0; i < tail.size(); ++i)
+      if (counted[i]) deepest = std::max(deepest, rig::capsule_depth(k, skinning, posed[static_cast<size_t>(tail[i])]));
+  }
+  return deepest;
+}
+
+Penetration penetration(std::span<const double> depths, double threshold) {
+  Penetration p;
+  if (depths.empty()) return p;
+  long over = 0;
+  for (double d : depths) {
+    over += d > threshold;
+    p.max_depth = std::max(p.max_depth, d);
+  }
+  p.frames_over_fraction = static_cast<double>(over) / static_cast<double>(depths.size());
+  return p;
+}
+
+}  // namespace measure

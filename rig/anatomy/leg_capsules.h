@@ -1,0 +1,38 @@
+// Tapered capsules fitted to a body's legs (issue 46): per leg, one along
+// the thigh (hip to knee) and one along the shin (knee to ankle), each end's
+// radius the median distance of the skin the bone dominates near that end
+// from the bone: the leg's surface, in the bind pose. A capsule moves
+// rigidly with its bone (the bone's skinning matrix).
+//
+// What a tail must stay out of: the measure of tail-into-leg penetration
+// (measure/tail_penetration.h), and later the solver's leg colliders.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "rig/model/model.h"
+
+namespace rig {
+
+struct LegCapsule {
+  int joint = -1;               // the bone it follows (thigh or shin)
+  Vec3 a = Vec3::Zero();        // bind space: the bone's joint
+  Vec3 b = Vec3::Zero();        // bind space: the next joint of the leg (knee, ankle)
+  double radius_a = 0.0;        // model units, at a
+  double radius_b = 0.0;        // at b
+};
+
+// Capsules of every leg rig::find_legs reads; skin per bone from the
+// vertices it dominates that `exclude` does not mark (per vertex; empty: none
+// excluded; a rigger's tail on the thighs is no thigh). A bone dominating
+// fewer than kMinCapsuleVertices at an end gets no capsule.
+inline constexpr int kMinCapsuleVertices = 8;
+std::vector<LegCapsule> fit_leg_capsules(const Character& c, std::span<const char> exclude = {});
+
+// How deep `q` (world) lies inside capsule `k` posed by its bone's skinning
+// matrix `skinning` (world x inverse bind): the radius at q's place along the
+// axis minus q's distance from it; negative outside.
+double capsule_depth(const LegCapsule& k, const Mat4& skinning, const Vec3& q);
+
+}  // namespace rig
