@@ -18,6 +18,8 @@ bool apply_solver_overrides(const nlohmann::json& j, solver::ChainParams& p, std
       else if (k == "floor_height") p.floor_height = v;
       else if (k == "floor_clearance") p.floor_clearance = v;
       else if (k == "contact_damping") p.contact_damping = v;
+      else if (k == "collider_margin") p.collider_margin = v;
+      else if (k == "collider_friction") p.collider_friction = v;
       else if (k == "internal_step") p.internal_step = v;
       else if (k == "teleport_distance") p.teleport_distance = v;
       else if (k == "teleport_angle_deg") p.teleport_angle_deg = v;

@@ -13,6 +13,7 @@ rig::Status run_scenario(const Scenario& s, const RunOptions& o, ScenarioResult&
   out.description = s.description;
   if (s.kind == "edge_stretch") return run_edge_stretch(s, o, out);
   if (s.kind.rfind("solver_", 0) == 0) return run_solver_invariant(s, o, out);
+  if (s.kind.rfind("colliders_", 0) == 0) return run_collider_invariant(s, o, out);
   if (s.kind.rfind("grounding_", 0) == 0) return run_grounding_scenario(s, o, out);
   if (s.kind == "corpus") return run_corpus(s, o, out);
   if (s.kind == "bake_loops") return run_bake_scenario(s, o, out);

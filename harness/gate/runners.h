@@ -19,6 +19,10 @@ struct RunOptions {
 rig::Status run_edge_stretch(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 // Kinds starting with "solver_" (run_solver_invariants.cpp).
 rig::Status run_solver_invariant(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+// Kinds starting with "colliders_" (run_solver_invariants.cpp): the scalar
+// reference only (a solver_* kind also runs on the batch solver, which has no
+// colliders yet).
+rig::Status run_collider_invariant(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 // Kinds starting with "grounding_" (run_grounding*.cpp): body grounding and
 // calibration scenarios of SPEC §5-6.
 rig::Status run_grounding_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);

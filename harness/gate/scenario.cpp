@@ -49,6 +49,7 @@ constexpr Range kSolver[] = {
     {"root_frequency_hz", 0, 100}, {"tip_frequency_hz", 0, 100}, {"damping_ratio", 0, 100},
     {"gravity", -1000, 1000}, {"carry_deg", -360, 360}, {"rest_curve", 0, 1}, {"bend_coupling_rate", 0, 10000},
     {"bend_limit_deg", -360, 360}, {"floor_height", -100, 100}, {"floor_clearance", 0, 10},
+    {"collider_margin", 0, 10}, {"collider_friction", 0, 1},
     {"contact_damping", 0, 10000}, {"internal_step", 1e-4, 1}, {"teleport_distance", 0, 1e12},
     {"teleport_angle_deg", 0, 1e12},  // out of reach = teleport handling off
 };

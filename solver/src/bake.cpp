@@ -18,6 +18,15 @@ namespace {
 using Eigen::Quaterniond;
 using Eigen::Vector3d;
 
+// Sample k's frame input: its hips and, when given, its colliders.
+FrameInput frame(std::span<const Eigen::Affine3d> hips, const BakeOptions& o, size_t k) {
+  FrameInput in;
+  in.hips_world = hips[k];
+  const size_t per = static_cast<size_t>(std::max(0, o.capsules_per_frame));
+  if (per > 0 && (k + 1) * per <= o.capsules.size()) in.capsules = o.capsules.subspan(k * per, per);
+  return in;
+}
+
 // Loop-point state in the hips frame: positions relative to the tail root,
 // velocities, 2N vectors.
 void capture(const ChainDesc& desc, const ChainState& st, const Eigen::Affine3d& hips,
@@ -73,7 +82,7 @@ bool bake_loop(const ChainDesc& desc, const ChainParams& params,
   capture(desc, st, hips[0], before);
   const int max_passes = std::max(0, options.max_passes);
   for (int pass = 1; pass <= max_passes; ++pass) {
-    for (size_t k = 1; k <= m; ++k) step(desc, params, st, dt, hips[k % m], rot);
+    for (size_t k = 1; k <= m; ++k) step(desc, params, st, dt, frame(hips, options, k % m), rot);
     capture(desc, st, hips[0], after);
     double change = 0.0;
     for (size_t i = 0; i < after.size(); ++i) change = std::max(change, (after[i] - before[i]).norm());
@@ -91,7 +100,7 @@ bool bake_loop(const ChainDesc& desc, const ChainParams& params,
   for (size_t i = 0; i < n; ++i) out.rotations[i] = st.out_local[i];
   out.tip_in_hips[0] = tip_in_hips(desc, st, hips[0]);
   for (size_t k = 1; k <= m; ++k) {
-    step(desc, params, st, dt, hips[k % m], rot);
+    step(desc, params, st, dt, frame(hips, options, k % m), rot);
     out.times[k] = static_cast<double>(k) * dt;
     for (size_t i = 0; i < n; ++i) out.rotations[k * n + i] = rot[i];
     out.tip_in_hips[k] = tip_in_hips(desc, st, hips[k % m]);
@@ -122,9 +131,9 @@ bool bake_clip(const ChainDesc& desc, const ChainParams& params,
   reset(desc, params, st, hips[0]);  // settled carry pose under the first frame
   std::vector<Quaterniond> rot(n);
   size_result(keys, n, out);
-  step(desc, params, st, 0.0, hips[0], rot);  // dt 0: writes the reset pose
+  step(desc, params, st, 0.0, frame(hips, options, 0), rot);  // dt 0: writes the reset pose
   for (size_t k = 0; k < keys; ++k) {
-    if (k > 0) step(desc, params, st, dt, hips[k], rot);
+    if (k > 0) step(desc, params, st, dt, frame(hips, options, k), rot);
     out.times[k] = static_cast<double>(k) * dt;
     for (size_t i = 0; i < n; ++i) out.rotations[k * n + i] = rot[i];
     out.tip_in_hips[k] = tip_in_hips(desc, st, hips[k]);

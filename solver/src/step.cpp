@@ -26,6 +26,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "collide.h"
 #include "math.h"
 #include "solver/testing/seeded_bugs.h"
 
@@ -160,7 +161,8 @@ V3 floor_direction(const ChainParams& params, const V3& head, double len, const 
 // its vector part) instead of every direction into the hips frame. Same
 // rotations to rounding; R is used as a matrix (four products per link).
 void internal_step(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs,
-                   const StepConstants& kc, ChainState& st, double h, double frame_dt, const HipsPose& hp) {
+                   const StepConstants& kc, ChainState& st, double h, double frame_dt, const HipsPose& hp,
+                   std::span<const detail::CapsuleM> capsules) {
   const int n = desc.size();
   const double mpu = desc.meters_per_unit;
   const Q4 hips_rot = detail::q4(hp.rot);
@@ -278,6 +280,14 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const Seede
     const bool contact = params.floor_enabled && head.y + len * d.y < floor_y;
     if (contact) d = floor_direction(params, head, len, d, rest_world, root, forward, floor_y);
 
+    // 5c. Colliders (issue 46): the link as a segment, its swing since the
+    // start of the step tested in pieces; turned out about its head.
+    detail::LinkContact touch;
+    if (!capsules.empty()) {
+      const V3 d_start = normalized_or(p - head, d);
+      d = detail::collide_link(head, len, d_start, d, capsules, params.collider_margin, touch);
+    }
+
     const V3 p_new = head + len * d;
 
     // 6. Velocity projections.
@@ -287,6 +297,13 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const Seede
       v = v - dot(v, d) * d;
     }
     if (contact) v = contact_decay * V3{v.x, std::max(0.0, v.y), v.z};
+    if (touch.hit) {
+      // No velocity into the collider; sliding along it slowed by friction.
+      const double into = dot(v, touch.normal);
+      if (into < 0.0) v = v - into * touch.normal;
+      const V3 slide = v - dot(v, touch.normal) * touch.normal;
+      v = v - params.collider_friction * slide;
+    }
     p = p_new;
     st.contact[ui] = contact ? 1 : 0;
     st.pos[ui] = detail::eig(p);
@@ -433,7 +450,7 @@ void reset_seeded(const ChainDesc& desc, const ChainParams& params, const Seeded
   const int settle = static_cast<int>(std::lround(params.reset_settle_time / params.internal_step));
   const StepConstants& kc = step_constants(desc, params, st);
   for (int k = 0; k < settle; ++k) {
-    internal_step(desc, params, bugs, kc, st, params.internal_step, params.internal_step, hp);
+    internal_step(desc, params, bugs, kc, st, params.internal_step, params.internal_step, hp, {});
     double speed = 0.0;
     for (int i = 0; i < n; ++i) speed = std::max(speed, st.vel[static_cast<size_t>(i)].norm());
     if (speed < 1e-9) break;  // settled: deterministic early out
@@ -448,8 +465,29 @@ void reset_seeded(const ChainDesc& desc, const ChainParams& params, const Seeded
   write_output(desc, params, st, hp, {});
 }
 
+// The colliders at fraction s of the frame, metres, into st.capsules_now:
+// interpolated from the previous frame's when it had as many, else where
+// they are now.
+std::span<const detail::CapsuleM> capsules_at(const ChainDesc& desc, ChainState& st,
+                                              std::span<const Capsule> next, double s,
+                                              std::array<detail::CapsuleM, kMaxColliders>& out) {
+  const double mpu = desc.meters_per_unit;
+  const bool from_prev = st.capsules_prev_count == static_cast<int>(next.size());
+  for (size_t c = 0; c < next.size(); ++c) {
+    const Capsule& b = next[c];
+    const Capsule& a = from_prev ? st.capsules_prev[c] : b;
+    out[c].a = detail::v3(mpu * (a.a + s * (b.a - a.a)));
+    out[c].b = detail::v3(mpu * (a.b + s * (b.b - a.b)));
+    out[c].radius_a = mpu * (a.radius_a + s * (b.radius_a - a.radius_a));
+    out[c].radius_b = mpu * (a.radius_b + s * (b.radius_b - a.radius_b));
+  }
+  return {out.data(), next.size()};
+}
+
 void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st,
-                 double dt, const Affine3d& hips_world, std::span<Eigen::Quaterniond> out) {
+                 double dt, const Affine3d& hips_world, std::span<Eigen::Quaterniond> out,
+                 std::span<const Capsule> capsules = {}) {
+  if (capsules.size() > static_cast<size_t>(kMaxColliders)) capsules = capsules.first(kMaxColliders);
   assert(st.size() == desc.size());
   assert(out.empty() || out.size() >= static_cast<size_t>(desc.size()));
   assert(params.internal_step > 0.0);
@@ -516,9 +554,13 @@ void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededB
     const double s = capped ? static_cast<double>(k) / params.max_substeps
                             : std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
     st.local_prev.swap(st.local_cur);  // internal_step rewrites every local_cur
-    internal_step(desc, params, bugs, kc, st, h, dt, interpolate(prev, next, s));
+    std::array<detail::CapsuleM, kMaxColliders> now;
+    internal_step(desc, params, bugs, kc, st, h, dt, interpolate(prev, next, s),
+                  capsules.empty() ? std::span<const detail::CapsuleM>{} : capsules_at(desc, st, capsules, s, now));
     acc -= h;
   }
+  for (size_t c = 0; c < capsules.size(); ++c) st.capsules_prev[c] = capsules[c];
+  st.capsules_prev_count = static_cast<int>(capsules.size());
   st.accumulator = std::max(acc, 0.0);
   st.last_substeps = k;
   set_hips_prev(desc, st, hips_world, next);
@@ -534,6 +576,11 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& st, con
 void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double dt,
           const Affine3d& hips_world, std::span<Eigen::Quaterniond> out) {
   step_seeded(desc, params, kNoBugs, st, dt, hips_world, out);
+}
+
+void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double dt, const FrameInput& input,
+          std::span<Eigen::Quaterniond> out) {
+  step_seeded(desc, params, kNoBugs, st, dt, input.hips_world, out, input.capsules);
 }
 
 void step(const ChainDesc& desc, const ChainParams& params, ChainState& st, double dt,

@@ -45,8 +45,20 @@ struct ChainMotion {
   int warmup_passes = 0;
 };
 
+// The leg capsules posed at time t (rig units, world), appended to `out`.
+void posed_capsules(const rig::Skeleton& sk, const rig::Clip& clip, double t, std::span<const rig::LegCapsule> legs,
+                    std::vector<solver::Capsule>& out) {
+  const std::vector<rig::Mat4> world = rig::pose_at(sk, clip, t);
+  for (const rig::LegCapsule& k : legs) {
+    const rig::Mat4 m = world[static_cast<size_t>(k.joint)] * sk.inverse_bind[static_cast<size_t>(k.joint)];
+    out.push_back({(m * k.a.homogeneous()).head<3>(), (m * k.b.homogeneous()).head<3>(), k.radius_a, k.radius_b});
+  }
+}
+
+// `legs`: colliders the chain is stepped with (empty: none).
 Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std::vector<double>& times,
-                      bool loop, const solver::ChainParams& params, double height_m, ChainMotion& out) {
+                      bool loop, const solver::ChainParams& params, double height_m, ChainMotion& out,
+                      std::span<const rig::LegCapsule> legs = {}) {
   const rig::Skeleton& sk = ch.skeleton;
   solver::ChainRigInput in;
   in.names = sk.names;
@@ -71,9 +83,13 @@ Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std
   if (loop) {
     std::vector<Eigen::Affine3d> hips(frames);
     for (int k = 0; k < frames; ++k) hips[k] = hips_at(k * dt);
+    std::vector<solver::Capsule> capsules;
+    for (int k = 0; k < frames && !legs.empty(); ++k) posed_capsules(sk, clip, k * dt, legs, capsules);
     solver::BakeOptions bo;
     bo.sample_rate = 1.0 / dt;
     bo.model_height = height_m;
+    bo.capsules = capsules;
+    bo.capsules_per_frame = static_cast<int>(legs.size());
     solver::BakeResult br;
     if (!solver::bake_loop(desc, params, hips, bo, br))
       return Status::Error(Status::Code::kBadData, "solver bake failed");
@@ -87,8 +103,11 @@ Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std
     std::vector<rig::Quat> rot(n);
     solver::step(desc, params, state, 0.0, hips_at(times.front()), rot);
     out.per_sample[0] = rot;
+    std::vector<solver::Capsule> capsules;
     for (int k = 1; k <= frames; ++k) {
-      solver::step(desc, params, state, dt, hips_at(times.front() + k * dt), rot);
+      capsules.clear();
+      posed_capsules(sk, clip, times.front() + k * dt, legs, capsules);
+      solver::step(desc, params, state, dt, solver::FrameInput{hips_at(times.front() + k * dt), capsules}, rot);
       if (k % kFramesPerSample == 0) out.per_sample[k / kFramesPerSample] = rot;
     }
   }
@@ -188,17 +207,34 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
                     : (s.samples > 1 ? clip.duration * i / (s.samples - 1) : 0.0);
   if (with_series) out.series["times"] = times;
 
+  // Tail into the legs (issue 46): the legs' capsules from the body's own
+  // skin (every region's vertices left out: the rigger's tail is on the thighs).
+  std::vector<char> in_any_region(static_cast<size_t>(original.mesh.vertex_count()), 0);
+  for (const auto& r : an.regions)
+    for (int v : r.vertices) in_any_region[static_cast<size_t>(v)] = 1;
+  const std::vector<rig::LegCapsule> legs = rig::fit_leg_capsules(original, in_any_region);
+  const std::vector<char> counted = measure::outside_legs_at_bind(original, legs, tail_vertices);
+  out.metrics[prefix + "leg_capsules"] = static_cast<int>(legs.size());
+
   solver::ChainParams sp;
   std::string perr;
   if (!pipeline::apply_solver_overrides(s.solver, sp, perr)) return Status::Error(Status::Code::kBadData, s.path + ": " + perr);
   sp.meters_per_unit = mpu;
-  ChainMotion motion;
+  ChainMotion motion, motion_legs;
   std::vector<VariantRun> runs;
   for (const std::string& v : s.variants) {
     if (v == "original") runs.push_back({v, &original, nullptr, false, ""});
     else if (v == "body") runs.push_back({v, &original, nullptr, true, "body edges under the original rig"});
     else if (v == "rigid") {
       if (tail) runs.push_back({v, &rigid, nullptr, false, "tail weights 1.0 on Hips"});
+    } else if (v == "chain_legs") {
+      // The chain stepped with the legs' capsules as colliders (issue 46).
+      if (!tail) continue;
+      if (Status st = simulate_chain(chained.character, clip, times, loop, sp, an.height * mpu, motion_legs, legs);
+          !st.ok())
+        fail_regression(s.name, st.message);
+      runs.push_back({v, &chained.character, &motion_legs, false,
+                      "spring solver with leg colliders, " + std::to_string(motion_legs.warmup_passes) + " warm-up loops"});
     } else if (v == "chain") {
       if (!tail) continue;
       // Detect built this chain: the solver refusing it is a regression.
@@ -211,15 +247,6 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       return Status::Error(Status::Code::kBadData, s.path + ": unknown variant '" + v + "'");
     }
   }
-
-  // Tail into the legs (issue 46): the legs' capsules from the body's own
-  // skin (every region's vertices left out: the rigger's tail is on the thighs).
-  std::vector<char> in_any_region(static_cast<size_t>(original.mesh.vertex_count()), 0);
-  for (const auto& r : an.regions)
-    for (int v : r.vertices) in_any_region[static_cast<size_t>(v)] = 1;
-  const std::vector<rig::LegCapsule> legs = rig::fit_leg_capsules(original, in_any_region);
-  const std::vector<char> counted = measure::outside_legs_at_bind(original, legs, tail_vertices);
-  out.metrics[prefix + "leg_capsules"] = static_cast<int>(legs.size());
 
   const std::vector<int>& rep = an.welded.representative;
   std::vector<Vec3> bind_w(nw);

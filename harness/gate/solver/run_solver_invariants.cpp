@@ -43,4 +43,16 @@ rig::Status run_solver_invariant(const Scenario& s, const RunOptions& o, Scenari
   return Status::Error(Status::Code::kBadData, s.path + ": unknown scenario kind '" + s.kind + "'");
 }
 
+rig::Status run_collider_invariant(const Scenario& s, const RunOptions&, ScenarioResult& out) {
+  using namespace solver_invariants;
+  try {
+    if (s.kind == "colliders_swing_past_shin") return swing_past_shin(s, out);
+  } catch (const ScenarioRegression&) {
+    throw;
+  } catch (const std::exception& e) {
+    return bad(s, std::string("scenario parameters: ") + e.what());
+  }
+  return Status::Error(Status::Code::kBadData, s.path + ": unknown scenario kind '" + s.kind + "'");
+}
+
 }  // namespace harness

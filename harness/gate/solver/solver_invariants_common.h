@@ -183,6 +183,8 @@ solver::ChainRigInput chain_input(const rig::Skeleton& sk);
 // The scenario kinds, one per "solver_*" kind; grouped by theme in
 // solver_invariants_{swing,timing,ground,rig}.cpp.
 Status fast_hip_swing(const Scenario& s, ScenarioResult& out);
+// Kind "colliders_swing_past_shin" (solver_invariants_colliders.cpp).
+Status swing_past_shin(const Scenario& s, ScenarioResult& out);
 Status lr_symmetry(const Scenario& s, ScenarioResult& out);
 Status bend_smoothness(const Scenario& s, ScenarioResult& out);
 Status fps_independence(const Scenario& s, ScenarioResult& out);

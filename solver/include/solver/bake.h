@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "solver/chain.h"
+#include "solver/colliders.h"
 #include "solver/params.h"
 
 namespace solver {
@@ -33,6 +34,10 @@ struct BakeOptions {
   // bake_loop: set the last key to the first after measuring the seam, so
   // the written loop closes exactly.
   bool close_loop = true;
+  // Colliders per hips sample (colliders.h): sample k's are
+  // capsules[k * capsules_per_frame, (k + 1) * capsules_per_frame). 0: none.
+  std::span<const Capsule> capsules;
+  int capsules_per_frame = 0;
 };
 
 struct BakeResult {

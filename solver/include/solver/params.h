@@ -60,6 +60,14 @@ struct ChainParams {
   // Contact velocity damping gamma, 1/s: v' = exp(-gamma dt)(vx, max(0,vy), vz).
   double contact_damping = 8.0;
 
+  // --- Colliders (issue 46; colliders.h) -----------------------------------------
+  // Clearance kept between a link's centreline and a collider's surface,
+  // metres: the tail's own thickness.
+  double collider_margin = 0.03;
+  // Share of a link's sliding velocity along a collider removed per internal
+  // step in contact, dimensionless in [0, 1].
+  double collider_friction = 0.2;
+
   // --- Time stepping (beyond the spec: frame-rate independence) --------------
   // Fixed internal step, seconds. step() sub-steps the caller's frame time
   // with it (hips interpolated across the frame) and interpolates the output

@@ -5,10 +5,12 @@
 
 #include <Eigen/Geometry>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "solver/chain.h"
+#include "solver/colliders.h"
 
 namespace solver {
 
@@ -87,6 +89,11 @@ struct ChainState {
   Eigen::Quaterniond hips_prev_rot = Eigen::Quaterniond::Identity();
   Eigen::Vector3d hips_prev_trans = Eigen::Vector3d::Zero();
   Eigen::Vector3d hips_prev_offset = Eigen::Vector3d::Zero();
+
+  // Colliders of the latest step() (rig units, world): the start of the next
+  // frame's interpolation.
+  std::array<Capsule, kMaxColliders> capsules_prev{};
+  int capsules_prev_count = 0;
 
   int size() const { return static_cast<int>(pos.size()); }
 };

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "solver/chain.h"
+#include "solver/colliders.h"
 #include "solver/params.h"
 #include "solver/state.h"
 
@@ -31,6 +32,12 @@ void reset(const ChainDesc& desc, const ChainParams& params, ChainState& state,
 // resets to the given hips.
 void step(const ChainDesc& desc, const ChainParams& params, ChainState& state, double dt,
           const Eigen::Affine3d& hips_world, std::span<Eigen::Quaterniond> out_local_rotations);
+
+// Same with colliders: `input.hips_world` as above, `input.capsules` the
+// collider shapes at the end of the frame (world, rig units; the first
+// kMaxColliders are used). With no capsules it is the step above, bit for bit.
+void step(const ChainDesc& desc, const ChainParams& params, ChainState& state, double dt, const FrameInput& input,
+          std::span<Eigen::Quaterniond> out_local_rotations);
 
 // Same with a 4x4 column-major matrix (rig units, world space).
 void step(const ChainDesc& desc, const ChainParams& params, ChainState& state, double dt,
