@@ -465,10 +465,9 @@ void reset_seeded(const ChainDesc& desc, const ChainParams& params, const Seeded
   write_output(desc, params, st, hp, {});
 }
 
-// The colliders at fraction s of the frame, metres, into st.capsules_now:
-// interpolated from the previous frame's when it had as many, else where
-// they are now.
-std::span<const detail::CapsuleM> capsules_at(const ChainDesc& desc, ChainState& st,
+// The colliders at fraction s of the frame, metres, into `out`: interpolated
+// from the previous frame's when it had as many, else where they are now.
+std::span<const detail::CapsuleM> capsules_at(const ChainDesc& desc, const ChainState& st,
                                               std::span<const Capsule> next, double s,
                                               std::array<detail::CapsuleM, kMaxColliders>& out) {
   const double mpu = desc.meters_per_unit;
@@ -486,8 +485,18 @@ std::span<const detail::CapsuleM> capsules_at(const ChainDesc& desc, ChainState&
 
 void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st,
                  double dt, const Affine3d& hips_world, std::span<Eigen::Quaterniond> out,
-                 std::span<const Capsule> capsules = {}) {
-  if (capsules.size() > static_cast<size_t>(kMaxColliders)) capsules = capsules.first(kMaxColliders);
+                 std::span<const Capsule> given = {}) {
+  // Colliders: the first kMaxColliders; one with a non-finite value or a
+  // negative radius is left out (nothing non-finite reaches the state).
+  std::array<Capsule, kMaxColliders> kept;
+  size_t kept_count = 0;
+  for (const Capsule& c : given) {
+    if (kept_count == kept.size()) break;
+    if (c.a.allFinite() && c.b.allFinite() && std::isfinite(c.radius_a) && std::isfinite(c.radius_b) &&
+        c.radius_a >= 0.0 && c.radius_b >= 0.0)
+      kept[kept_count++] = c;
+  }
+  const std::span<const Capsule> capsules(kept.data(), kept_count);
   assert(st.size() == desc.size());
   assert(out.empty() || out.size() >= static_cast<size_t>(desc.size()));
   assert(params.internal_step > 0.0);
@@ -532,6 +541,7 @@ void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededB
     }
     prev = next;
     ++st.teleports;
+    st.capsules_prev_count = -1;  // the colliders jumped with the body: no sweep from where they were
   }
 
   // Fixed internal steps; the hips are interpolated across the frame.

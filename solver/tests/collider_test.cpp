@@ -101,7 +101,7 @@ TEST(Colliders, EveryLinkOfALongerTailStaysOut) {
   EXPECT_LT(blocked.max_length_error, 1e-6);
 }
 
-TEST(Colliders, NoCollidersIsTheStepWithoutThem) {
+TEST(Colliders, NoUsableCollidersIsTheStepWithoutThem) {
   const auto rig = make_rig(4);
   ChainParams params;
   ChainDesc desc;
@@ -113,7 +113,10 @@ TEST(Colliders, NoCollidersIsTheStepWithoutThem) {
   for (int f = 0; f <= 60; ++f) {
     const double dt = f == 0 ? 0.0 : 1.0 / 60.0;
     step(desc, params, a, dt, swinging_hips(f / 60.0), ra);
-    step(desc, params, b, dt, FrameInput{swinging_hips(f / 60.0), {}}, rb);
+    // A collider with a NaN or a negative radius is ignored: nothing non-finite gets in.
+    const Capsule broken[] = {{Eigen::Vector3d(NAN, 0, 0), Eigen::Vector3d::Zero(), 0.1, 0.1},
+                              {Eigen::Vector3d(0, 0, -0.5), Eigen::Vector3d(0, 2, -0.5), -0.1, 0.1}};
+    step(desc, params, b, dt, FrameInput{swinging_hips(f / 60.0), broken}, rb);
     for (size_t i = 0; i < 4; ++i) ASSERT_EQ(0, std::memcmp(ra[i].coeffs().data(), rb[i].coeffs().data(), 4 * sizeof(double)));
   }
 }

@@ -31,7 +31,10 @@ struct Capsule {
 
 // One frame's input: the hips' world transform (rig units) and the colliders
 // where they are at the end of the frame (rig units, world). The solver
-// interpolates both across its internal steps from the previous frame's.
+// interpolates both across its internal steps from the previous frame's, so
+// give the same colliders in the same order every frame (another count
+// starts them where they are; so does a teleport). A collider with a
+// non-finite value or a negative radius is ignored.
 struct FrameInput {
   Eigen::Affine3d hips_world = Eigen::Affine3d::Identity();
   std::span<const Capsule> capsules;
