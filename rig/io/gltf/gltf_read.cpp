@@ -493,9 +493,13 @@ struct Settled {
   double worst_sum_error = 0.0;
 };
 
-// Step: weights merged per joint and summing to 1 (gltf_weights::settle).
-Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin) {
+// Step: weights merged per joint and summing to 1 (gltf_weights::settle);
+// the vertices whose float32 weights that changed, with the file's own, into
+// `settled_out`.
+Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin,
+                       std::vector<GltfSource::SettledVertex>& settled_out) {
   Settled out;
+  std::vector<Influence> as_read;  // reused: no allocation per vertex
   for (size_t v = 0; v < skin.influences.size(); ++v) {
     auto& infl = skin.influences[v];
     if (infl.empty()) {
@@ -510,18 +514,19 @@ Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin) {
       }
       infl.push_back({best, 1.0});
       ++out.unweighted;
+      settled_out.push_back({static_cast<int>(v), {}});
       continue;
     }
-    std::vector<Influence> settled = infl;
-    gltf_weights::settle(settled);
-    if (gltf_weights::settling_changes_floats(infl, settled)) {
+    as_read.assign(infl.begin(), infl.end());
+    gltf_weights::settle(infl);
+    if (gltf_weights::settling_changes_floats(as_read, infl)) {
       ++out.changed;
-      if (!gltf_weights::valid_as_written(infl)) {
+      if (!gltf_weights::valid_as_written(as_read)) {
         ++out.renormalised;
-        out.worst_sum_error = std::max(out.worst_sum_error, gltf_weights::sum_error(infl));
+        out.worst_sum_error = std::max(out.worst_sum_error, gltf_weights::sum_error(as_read));
       }
+      settled_out.push_back({static_cast<int>(v), as_read});
     }
-    infl = std::move(settled);
   }
   return out;
 }
@@ -553,7 +558,7 @@ Status load_gltf(const std::string& path, Character& out) {
   if (Status s = place_bind_in_world(path, tree, joints, *src, sk); !s.ok()) return s;
 
   if (Status s = read_skinned_primitives(path, skeleton_index_of_node, *src, out); !s.ok()) return s;
-  const Settled settled = settle_weights(sk, out.mesh, out.skin);
+  const Settled settled = settle_weights(sk, out.mesh, out.skin, src->settled);
   if (settled.unweighted)
     notes.push_back(path + ": " + std::to_string(settled.unweighted) +
                     " vertices have no weight; given to their nearest joint");
@@ -561,7 +566,6 @@ Status load_gltf(const std::string& path, Character& out) {
     notes.push_back(path + ": " + std::to_string(settled.renormalised) +
                     " vertices' weights do not sum to 1 or name a joint twice (sum off by up to " +
                     sum_text(settled.worst_sum_error) + "); a written file holds them renormalised");
-  src->weights_settled = settled.changed + settled.unweighted;
   if (Status s = read_gltf_clips(path, m, skeleton_index_of_node, out.clips, notes); !s.ok()) return s;
 
   src->animation_count = static_cast<int>(m.animations.size());

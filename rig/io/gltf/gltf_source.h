@@ -26,10 +26,15 @@ struct GltfSource {
   // constant (exporters bake each mesh object's offset into its skin, e.g. a
   // sword mesh placed at the hand): that skin's mesh space -> world.
   std::map<int, Mat4> skin_mesh_to_world;
-  // Vertices whose weights the reader changed (settled to sum 1, merged, or
-  // given a joint): the writer then puts back the file's own where it can
-  // (gltf_weights.h). 0: every weight is held as the file holds it.
-  int weights_settled = 0;
+  // Vertices whose weights the reader changed in float32 (settled to sum 1,
+  // merged, or given a joint), with the file's own influences (empty: it had
+  // none): the writer puts those back where it can (gltf_weights.h). Empty:
+  // every weight is held as the file holds it.
+  struct SettledVertex {
+    int vertex = -1;
+    std::vector<Influence> as_read;
+  };
+  std::vector<SettledVertex> settled;
 };
 
 // Reads accessor `index` as doubles: count * components values, normalized

@@ -41,27 +41,26 @@ std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive&
 void settle(std::vector<Influence>& influences) {
   std::sort(influences.begin(), influences.end(),
             [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
-  std::vector<Influence> merged;
-  merged.reserve(influences.size());
-  for (const Influence& in : influences) {
-    if (!merged.empty() && merged.back().joint == in.joint) merged.back().weight += in.weight;
-    else merged.push_back(in);
+  size_t kept = 0;
+  for (size_t i = 0; i < influences.size(); ++i) {
+    if (kept > 0 && influences[kept - 1].joint == influences[i].joint) influences[kept - 1].weight += influences[i].weight;
+    else influences[kept++] = influences[i];
   }
+  influences.resize(kept);
   double sum = 0;
-  for (const Influence& in : merged) sum += in.weight;
+  for (const Influence& in : influences) sum += in.weight;
   if (sum > 0)
-    for (Influence& in : merged) in.weight /= sum;
-  influences = std::move(merged);
+    for (Influence& in : influences) in.weight /= sum;
 }
 
-bool names_a_joint_twice(const std::vector<Influence>& influences) {
+bool names_a_joint_twice(std::span<const Influence> influences) {
   for (size_t i = 0; i < influences.size(); ++i)
     for (size_t k = 0; k < i; ++k)
       if (influences[k].joint == influences[i].joint) return true;
   return false;
 }
 
-double sum_error(const std::vector<Influence>& influences) {
+double sum_error(std::span<const Influence> influences) {
   // The validator adds component 0 of every set, then component 1, ..., in
   // float32 (gltf-validator's weights check).
   const size_t n = influences.size();
@@ -73,12 +72,12 @@ double sum_error(const std::vector<Influence>& influences) {
   return std::fabs(static_cast<double>(sum) - 1.0);
 }
 
-bool valid_as_written(const std::vector<Influence>& influences) {
+bool valid_as_written(std::span<const Influence> influences) {
   if (influences.empty() || names_a_joint_twice(influences)) return false;
   return sum_error(influences) <= 2e-7 * static_cast<double>(influences.size());
 }
 
-bool settling_changes_floats(const std::vector<Influence>& as_read, const std::vector<Influence>& settled) {
+bool settling_changes_floats(std::span<const Influence> as_read, std::span<const Influence> settled) {
   if (as_read.size() != settled.size()) return true;  // joints merged (or none)
   for (const Influence& s : settled) {
     const auto it = std::find_if(as_read.begin(), as_read.end(), [&](const Influence& r) { return r.joint == s.joint; });
@@ -124,42 +123,39 @@ bool same(const std::vector<Influence>& a, const std::vector<Influence>& b) {
 }  // namespace
 
 std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Mesh& mesh, const Skin& skin) {
-  if (src.weights_settled == 0) return {};
-  std::vector<std::vector<Influence>> file = file_influences(src, mesh);
-  if (file.size() != skin.influences.size()) return {};
-  for (size_t v = 0; v < file.size(); ++v) {
-    std::vector<Influence> settled = file[v];
+  if (src.settled.empty()) return {};
+  std::vector<std::vector<Influence>> out(skin.influences.size());
+  (void)mesh;
+  for (const GltfSource::SettledVertex& sv : src.settled) {
+    if (sv.as_read.empty() || sv.vertex < 0 || static_cast<size_t>(sv.vertex) >= out.size()) continue;
+    std::vector<Influence> settled = sv.as_read;
     settle(settled);
-    if (!same(settled, skin.influences[v]) || !settling_changes_floats(file[v], settled) ||
-        !valid_as_written(file[v]))
-      file[v].clear();
+    if (same(settled, skin.influences[static_cast<size_t>(sv.vertex)]) && valid_as_written(sv.as_read))
+      out[static_cast<size_t>(sv.vertex)] = sv.as_read;
   }
-  return file;
+  return out;
 }
 
 }  // namespace gltf_weights
 
 WeightWriteChanges weights_changed_on_write(const Character& c) {
   WeightWriteChanges out;
-  if (!c.gltf || c.gltf->weights_settled == 0) return out;
-  const std::vector<std::vector<Influence>> file = gltf_weights::file_influences(*c.gltf, c.mesh);
-  if (file.size() != c.skin.influences.size()) return out;
-  for (size_t v = 0; v < file.size(); ++v) {
-    const std::vector<Influence>& now = c.skin.influences[v];
-    if (file[v].empty()) {
+  if (!c.gltf) return out;
+  for (const GltfSource::SettledVertex& sv : c.gltf->settled) {
+    if (sv.vertex < 0 || static_cast<size_t>(sv.vertex) >= c.skin.influences.size()) continue;
+    const std::vector<Influence>& now = c.skin.influences[static_cast<size_t>(sv.vertex)];
+    if (sv.as_read.empty()) {
       // The reader gave a weightless vertex its nearest joint (fix's own
       // rewrites are fix's to report).
       out.given_a_joint += now.size() == 1 && now[0].weight == 1.0;
       continue;
     }
-    std::vector<Influence> settled = file[v];
+    std::vector<Influence> settled = sv.as_read;
     gltf_weights::settle(settled);
-    if (!gltf_weights::same(settled, now) || !gltf_weights::settling_changes_floats(file[v], settled) ||
-        gltf_weights::valid_as_written(file[v]))
-      continue;
-    if (gltf_weights::names_a_joint_twice(file[v])) ++out.merged;
+    if (!gltf_weights::same(settled, now) || gltf_weights::valid_as_written(sv.as_read)) continue;
+    if (gltf_weights::names_a_joint_twice(sv.as_read)) ++out.merged;
     else ++out.renormalised;
-    out.worst_sum_error = std::max(out.worst_sum_error, gltf_weights::sum_error(file[v]));
+    out.worst_sum_error = std::max(out.worst_sum_error, gltf_weights::sum_error(sv.as_read));
   }
   return out;
 }

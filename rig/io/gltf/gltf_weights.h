@@ -12,6 +12,7 @@
 #include <tiny_gltf.h>
 
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,19 +29,20 @@ std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive&
                             int count, const std::map<int, int>& skeleton_index_of_node,
                             std::vector<std::vector<Influence>>& out);
 
-// The model's weights: merged per joint (ascending joint) and scaled to sum 1.
+// The model's weights: merged per joint (ascending joint) and scaled to sum 1,
+// in place (no allocation).
 void settle(std::vector<Influence>& influences);
 
 // The validator accepts these weights written in this order (influence i in
 // set i/4, component i%4): no joint twice and a float32 sum, added in the
 // validator's order, within 2e-7 per weight of 1.
-bool valid_as_written(const std::vector<Influence>& influences);
+bool valid_as_written(std::span<const Influence> influences);
 // |float32 sum - 1| of the weights, added as the validator adds them.
-double sum_error(const std::vector<Influence>& influences);
-bool names_a_joint_twice(const std::vector<Influence>& influences);
+double sum_error(std::span<const Influence> influences);
+bool names_a_joint_twice(std::span<const Influence> influences);
 
 // Settling changed a weight a float32 writer would write (or merged joints).
-bool settling_changes_floats(const std::vector<Influence>& as_read, const std::vector<Influence>& settled);
+bool settling_changes_floats(std::span<const Influence> as_read, std::span<const Influence> settled);
 
 // Per model vertex, the file's own influences (read again from src.model),
 // for every primitive the model was read from. Empty when the source has no
@@ -48,9 +50,9 @@ bool settling_changes_floats(const std::vector<Influence>& as_read, const std::v
 std::vector<std::vector<Influence>> file_influences(const GltfSource& src, const Mesh& mesh);
 
 // Per model vertex, the file's own influences where the writer should put
-// them back: the model still holds what settling made of them, settling
-// changed their float32 bits, and the validator accepts them as they are.
-// Other vertices (and every vertex when the reader changed nothing) empty.
+// them back: of GltfSource::settled, those the model still holds as settling
+// made them and the validator accepts as they are. Other vertices empty;
+// an empty result when the reader changed nothing.
 std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Mesh& mesh, const Skin& skin);
 
 }  // namespace rig::gltf_weights
