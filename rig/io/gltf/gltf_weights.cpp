@@ -122,10 +122,9 @@ bool same(const std::vector<Influence>& a, const std::vector<Influence>& b) {
 
 }  // namespace
 
-std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Mesh& mesh, const Skin& skin) {
+std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Skin& skin) {
   if (src.settled.empty()) return {};
   std::vector<std::vector<Influence>> out(skin.influences.size());
-  (void)mesh;
   for (const GltfSource::SettledVertex& sv : src.settled) {
     if (sv.as_read.empty() || sv.vertex < 0 || static_cast<size_t>(sv.vertex) >= out.size()) continue;
     std::vector<Influence> settled = sv.as_read;

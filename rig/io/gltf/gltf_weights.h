@@ -53,6 +53,6 @@ std::vector<std::vector<Influence>> file_influences(const GltfSource& src, const
 // them back: of GltfSource::settled, those the model still holds as settling
 // made them and the validator accepts as they are. Other vertices empty;
 // an empty result when the reader changed nothing.
-std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Mesh& mesh, const Skin& skin);
+std::vector<std::vector<Influence>> to_write_as_read(const GltfSource& src, const Skin& skin);
 
 }  // namespace rig::gltf_weights

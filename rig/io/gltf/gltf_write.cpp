@@ -467,7 +467,7 @@ Status write_merged_skin(Writer& w, const Character& c, const std::vector<int>& 
   for (int j : skin_order) skin.joints.push_back(joint_node[j]);
   skin.inverseBindMatrices = add_ibm(w, sk, skin_order, src.mesh_to_world);
   point_nodes_at_merged_skin(w, sk, src, skin_order, first_skin);
-  const std::vector<std::vector<Influence>> as_read = gltf_weights::to_write_as_read(src, c.mesh, c.skin);
+  const std::vector<std::vector<Influence>> as_read = gltf_weights::to_write_as_read(src, c.skin);
   for (const Mesh::Primitive& p : c.mesh.primitives)
     write_skin_attributes(w, c.skin, as_read, p.first_vertex, p.vertex_count, order.skin_index_of_joint,
                           m.meshes[p.mesh].primitives[p.primitive].attributes);
