@@ -125,9 +125,6 @@ std::string validate_character(const json& c, const std::string& where) {
   if (c.contains("file") && !c["file"].is_string()) return where + ".file must be a path";
   if (c.contains("params"))
     if (std::string e = check_object(c["params"], (where + ".params").c_str(), kFixture); !e.empty()) return e;
-  if (c.contains("params") && c["params"].contains("weight_steps_sum_exact") &&
-      !c["params"]["weight_steps_sum_exact"].is_boolean())
-    return where + ".params.weight_steps_sum_exact must be true or false";
   if (c.contains("via_file") && c["via_file"] != "glb") return where + ".via_file must be \"glb\"";
   if (c.contains("seam_drift") && !(c["seam_drift"].is_number() && c["seam_drift"].get<double>() >= 0 &&
                                     c["seam_drift"].get<double>() <= 1e-2))
@@ -314,7 +311,6 @@ Status apply_fixture_params(const nlohmann::json& params, const std::string& whe
       else if (k == "tail_bones") p.tail_bones = v;
       else if (k == "tail_below_soles") p.tail_below_soles = v;
       else if (k == "weight_steps") p.weight_steps = v;
-      else if (k == "weight_steps_sum_exact") p.weight_steps_sum_exact = v.get<bool>();
       else return Status::Error(Status::Code::kBadData, where + ": unknown fixture parameter '" + k + "'");
     }
   } catch (const std::exception& e) {

@@ -45,10 +45,9 @@ struct ChainMotion {
   int warmup_passes = 0;
 };
 
-// The leg capsules posed at time t (rig units, world), appended to `out`.
-void posed_capsules(const rig::Skeleton& sk, const rig::Clip& clip, double t, std::span<const rig::LegCapsule> legs,
-                    std::vector<solver::Capsule>& out) {
-  const std::vector<rig::Mat4> world = rig::pose_at(sk, clip, t);
+// The leg capsules posed by joint world matrices `world` (rig units), appended to `out`.
+void posed_capsules(const rig::Skeleton& sk, const std::vector<rig::Mat4>& world,
+                    std::span<const rig::LegCapsule> legs, std::vector<solver::Capsule>& out) {
   for (const rig::LegCapsule& k : legs) {
     const rig::Mat4 m = world[static_cast<size_t>(k.joint)] * sk.inverse_bind[static_cast<size_t>(k.joint)];
     out.push_back({(m * k.a.homogeneous()).head<3>(), (m * k.b.homogeneous()).head<3>(), k.radius_a, k.radius_b});
@@ -73,18 +72,23 @@ Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std
   const int samples = static_cast<int>(times.size());
   const int frames = loop ? samples * kFramesPerSample : std::max(1, (samples - 1) * kFramesPerSample);
   const double dt = loop ? clip.duration / frames : (samples > 1 ? (times.back() - times.front()) / frames : 0.0);
-  auto hips_at = [&](double t) {
-    auto w = rig::pose_at(sk, clip, t);
+  // One pose per frame: the hips, and the leg colliders when there are some.
+  std::vector<solver::Capsule> capsules;
+  auto frame_at = [&](double t) {
+    const std::vector<rig::Mat4> w = rig::pose_at(sk, clip, t);
     Eigen::Affine3d a;
     a.matrix() = w[desc.hips];
+    posed_capsules(sk, w, legs, capsules);
     return a;
+  };
+  auto hips_at = [&](double t) {
+    capsules.clear();
+    return frame_at(t);
   };
   out.per_sample.assign(samples, std::vector<rig::Quat>(n));
   if (loop) {
     std::vector<Eigen::Affine3d> hips(frames);
-    for (int k = 0; k < frames; ++k) hips[k] = hips_at(k * dt);
-    std::vector<solver::Capsule> capsules;
-    for (int k = 0; k < frames && !legs.empty(); ++k) posed_capsules(sk, clip, k * dt, legs, capsules);
+    for (int k = 0; k < frames; ++k) hips[k] = frame_at(k * dt);  // capsules: frame-major
     solver::BakeOptions bo;
     bo.sample_rate = 1.0 / dt;
     bo.model_height = height_m;
@@ -103,11 +107,9 @@ Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std
     std::vector<rig::Quat> rot(n);
     solver::step(desc, params, state, 0.0, hips_at(times.front()), rot);
     out.per_sample[0] = rot;
-    std::vector<solver::Capsule> capsules;
     for (int k = 1; k <= frames; ++k) {
-      capsules.clear();
-      posed_capsules(sk, clip, times.front() + k * dt, legs, capsules);
-      solver::step(desc, params, state, dt, solver::FrameInput{hips_at(times.front() + k * dt), capsules}, rot);
+      const Eigen::Affine3d h = hips_at(times.front() + k * dt);
+      solver::step(desc, params, state, dt, solver::FrameInput{h, capsules}, rot);
       if (k % kFramesPerSample == 0) out.per_sample[k / kFramesPerSample] = rot;
     }
   }
