@@ -33,7 +33,23 @@ struct Workload {
   solver::ChainDesc desc;
   solver::ChainParams params;
   std::vector<Affine3d> table;
+  // With colliders: per table entry its hips and 4 leg capsules.
+  std::vector<solver::Capsule> capsule_table;
+  std::vector<solver::FrameInput> input_table;
 };
+
+// Legs of the 0.6 m hips, in the hips' frame (metres): thighs from the hip
+// joints (+-0.1 to the side, a little forward of the tail root) to the
+// knees, shins to the ankles; radii of a slim quadruped's legs. The tail's
+// first links pass within reach of the thighs in every frame of the swing.
+constexpr int kBenchCapsules = 4;
+void leg_capsules(const Affine3d& hips, std::vector<solver::Capsule>& out) {
+  for (double side : {1.0, -1.0}) {
+    const Eigen::Vector3d hip(side * 0.1, 0.0, 0.05), knee(side * 0.1, -0.3, 0.09), ankle(side * 0.1, -0.58, 0.04);
+    out.push_back({hips * hip, hips * knee, 0.06, 0.045});
+    out.push_back({hips * knee, hips * ankle, 0.045, 0.035});
+  }
+}
 
 // The batch kernels, slowest first (BatchIsa order).
 constexpr solver::BatchIsa kIsas[] = {solver::BatchIsa::kBaseline, solver::BatchIsa::kAvx2, solver::BatchIsa::kAvx512};
@@ -44,7 +60,7 @@ solver::BatchIsa isa_of(const std::string& name) {
   return solver::BatchIsa::kBaseline;
 }
 
-Workload make_workload(int bones, int tails) {
+Workload make_workload(int bones, int tails, int capsules = 0) {
   Workload w;
   solver_invariants::SynthSpec spec;
   spec.bones = bones;
@@ -56,6 +72,12 @@ Workload make_workload(int bones, int tails) {
   swing.height = 0.6;
   w.table.resize(static_cast<size_t>(tails + kSwingFrames));
   for (size_t j = 0; j < w.table.size(); ++j) w.table[j] = swing(static_cast<double>(j % kSwingFrames) * kFrame);
+  if (capsules > 0) {
+    for (const Affine3d& hips : w.table) leg_capsules(hips, w.capsule_table);
+    const std::span<const solver::Capsule> all(w.capsule_table);
+    for (size_t j = 0; j < w.table.size(); ++j)
+      w.input_table.push_back({w.table[j], all.subspan(j * kBenchCapsules, kBenchCapsules)});
+  }
   return w;
 }
 
@@ -99,17 +121,27 @@ double busiest_thread_ns(const std::map<std::string, double>& before, const std:
 // `busiest_ms`: the busiest thread's CPU ms per frame of the last call (the
 // run Google Benchmark reports), 0 when /proc does not say.
 void run_batch(benchmark::State& state, const BenchCase& c, double& busiest_ms) {
-  const Workload w = make_workload(c.bones, c.tails);
+  const Workload w = make_workload(c.bones, c.tails, c.capsules);
   solver::Batch batch(w.desc, w.params, c.tails, isa_of(c.isa));
   batch.set_threads(c.threads);
+  batch.set_collider_capacity(c.capsules);
   std::vector<Eigen::Quaternionf> rot(static_cast<size_t>(c.tails * c.bones));
   const std::span<const Affine3d> table(w.table);
-  batch.step(kFrame, table.first(static_cast<size_t>(c.tails)), rot);  // resets every tail
+  const std::span<const solver::FrameInput> inputs(w.input_table);
+  const size_t tails = static_cast<size_t>(c.tails);
+  auto frame = [&](size_t f) {
+    if (c.capsules > 0) {
+      batch.step(kFrame, inputs.subspan(f, tails), rot);
+    } else {
+      batch.step(kFrame, table.subspan(f, tails), rot);
+    }
+  };
+  frame(0);  // resets every tail
   int f = 0;
   const auto before = c.threads > 1 ? thread_cpu_ns() : std::map<std::string, double>{};
   for (auto _ : state) {
     f = (f + 1) % kSwingFrames;
-    batch.step(kFrame, table.subspan(static_cast<size_t>(f), static_cast<size_t>(c.tails)), rot);
+    frame(static_cast<size_t>(f));
     benchmark::DoNotOptimize(rot.data());
   }
   if (c.threads > 1 && state.iterations() > 0)
@@ -124,6 +156,7 @@ bool BenchResult::pass() const {
   if (!ran) return c.target_ns <= 0.0 && c.target_frame_ms <= 0.0;
   if (c.target_ns > 0.0 && !(cpu_ns_per_joint_step <= c.target_ns)) return false;
   if (c.target_frame_ms > 0.0 && !(thread_ms_per_frame <= c.target_frame_ms)) return false;
+  if (c.target_ratio > 0.0 && !(ratio_to_relative > 0.0 && ratio_to_relative <= c.target_ratio)) return false;
   return true;
 }
 
@@ -137,6 +170,9 @@ std::vector<BenchCase> bench_cases(solver::BatchIsa best) {
       const std::string shape = std::to_string(bones) + "x" + std::to_string(tails);
       const double frame_ms = (bones == 8 && tails == 10000) ? 4.0 : 0.0;
       cases.push_back({"batch_" + fast + "/" + shape, "batch", fast, bones, tails, 25.0, frame_ms});
+      if (bones == 8 && tails == 10000)  // issue 46: 4 leg capsules cost at most 1.3x
+        cases.push_back({"batch_" + fast + "/" + shape + "+4caps", "batch", fast, bones, tails, 0.0, 0.0, 1,
+                         kBenchCapsules, "batch_" + fast + "/" + shape, 1.3});
       for (int k = static_cast<int>(std::size(kIsas)) - 1; k >= 0; --k) {  // what CPUs without the best get
         if (static_cast<int>(kIsas[k]) >= static_cast<int>(best)) continue;
         const std::string name = solver::batch_isa_name(kIsas[k]);
@@ -184,11 +220,16 @@ std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, do
                                                  : r.cpu_ms_per_frame / c.threads;
     }
     if (!r.ran) r.note = "benchmark did not run";
+    for (const BenchResult& other : results)
+      if (r.ran && other.ran && !c.relative_to.empty() && other.c.name == c.relative_to)
+        r.ratio_to_relative = r.cpu_ns_per_joint_step / other.cpu_ns_per_joint_step;
     std::printf("  %-26s %10.1f ns/joint-step CPU  %8.3f ms/frame", c.name.c_str(), r.cpu_ns_per_joint_step,
                 r.cpu_ms_per_frame);
     if (c.threads > 1)
       std::printf(" (%d threads; busiest %.3f, wall %.3f)", c.threads, r.thread_ms_per_frame,
                   r.real_ns_per_joint_step * joint_steps(c) * 1e-6);
+    if (r.ratio_to_relative > 0.0)
+      std::printf(" (%.2fx %s)", r.ratio_to_relative, c.relative_to.c_str());
     std::printf("  (%lld iterations)\n", r.iterations);
     std::fflush(stdout);
     results.push_back(r);

@@ -29,6 +29,12 @@ struct BenchCase {
   double target_ns = 0.0;        // ns per joint-step, 0 = informational
   double target_frame_ms = 0.0;  // ms per 60 fps frame, 0 = none
   int threads = 1;               // Batch::set_threads
+  // Leg colliders per tail (issue 46): 0, or 4 (thighs and shins moving
+  // with the hips); the case's target is then `target_ratio` x the CPU ns
+  // per joint-step of the case named `relative_to` (the same without).
+  int capsules = 0;
+  std::string relative_to = {};
+  double target_ratio = 0.0;
 };
 
 struct BenchResult {
@@ -38,6 +44,7 @@ struct BenchResult {
   double real_ns_per_joint_step = 0.0;
   double cpu_ms_per_frame = 0.0;     // every thread
   double thread_ms_per_frame = 0.0;  // the busiest thread (= cpu_ms_per_frame on one); the frame target's
+  double ratio_to_relative = 0.0;    // cpu_ns_per_joint_step / relative_to's (0: not measured)
   bool ran = false;    // false: skipped (e.g. CPU without AVX2)
   std::string note;    // why skipped
   // Every target of the case met (true when it has none).
@@ -46,7 +53,8 @@ struct BenchResult {
 
 // The cases, in report order. The batch's best kernel on this CPU carries
 // the targets (AVX-512, else AVX2, else baseline); rows for the kernels
-// below it show what CPUs without it get.
+// below it show what CPUs without it get. The colliders' case (4 capsules
+// per tail) follows the collider-free one it is held to.
 std::vector<BenchCase> bench_cases(solver::BatchIsa best);
 
 // The crowd's target: 100,000 eight-bone tails in one 60 fps frame on 2 cores.

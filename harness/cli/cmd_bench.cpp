@@ -137,7 +137,7 @@ std::string csv(const std::vector<BenchResult>& rs, const Reference& ref) {
   std::ostringstream s;
   s << "case,solver,isa,bones,tails,threads,iterations,cpu_ns_per_joint_step,real_ns_per_joint_step,cpu_ms_per_frame,"
        "thread_ms_per_frame,target_ns_per_joint_step,target_ms_per_frame,pass,note,reference_ns_per_point,"
-       "ratio_to_reference\n";
+       "ratio_to_reference,capsules_per_tail,relative_to,ratio_to_relative,target_ratio_to_relative\n";
   for (const BenchResult& r : rs) {
     const bool rated = r.ran && ref.ran();
     s << r.c.name << ',' << r.c.solver << ',' << r.c.isa << ',' << r.c.bones << ',' << r.c.tails << ','
@@ -146,8 +146,11 @@ std::string csv(const std::vector<BenchResult>& rs, const Reference& ref) {
       << (r.ran ? fmt(r.thread_ms_per_frame, 4) : "") << ','
       << (r.c.target_ns > 0 ? fmt(r.c.target_ns, 0) : "") << ','
       << (r.c.target_frame_ms > 0 ? fmt(r.c.target_frame_ms, 1) : "") << ','
-      << ((r.c.target_ns > 0 || r.c.target_frame_ms > 0) ? (r.pass() ? "yes" : "no") : "") << ',' << r.note << ','
-      << (ref.ran() ? fmt(ref.ns(), 3) : "") << ',' << (rated ? fmt(ref.ratio(r), 2) : "") << '\n';
+      << ((r.c.target_ns > 0 || r.c.target_frame_ms > 0 || r.c.target_ratio > 0) ? (r.pass() ? "yes" : "no") : "")
+      << ',' << r.note << ',' << (ref.ran() ? fmt(ref.ns(), 3) : "") << ',' << (rated ? fmt(ref.ratio(r), 2) : "")
+      << ',' << r.c.capsules << ',' << r.c.relative_to << ','
+      << (r.ratio_to_relative > 0 ? fmt(r.ratio_to_relative, 3) : "") << ','
+      << (r.c.target_ratio > 0 ? fmt(r.c.target_ratio, 2) : "") << '\n';
   }
   return s.str();
 }
@@ -183,6 +186,12 @@ nlohmann::json to_json(const std::vector<BenchResult>& rs, const Reference& ref,
     }
     if (r.c.target_ns > 0) c["target_ns_per_joint_step"] = r.c.target_ns;
     if (r.c.target_frame_ms > 0) c["target_ms_per_frame"] = r.c.target_frame_ms;
+    if (r.c.capsules > 0) c["capsules_per_tail"] = r.c.capsules;
+    if (r.c.target_ratio > 0) {
+      c["relative_to"] = r.c.relative_to;
+      c["target_ratio_to_relative"] = r.c.target_ratio;
+      if (r.ratio_to_relative > 0) c["ratio_to_relative"] = r.ratio_to_relative;
+    }
     c["pass"] = r.pass();
     if (!r.note.empty()) c["note"] = r.note;
     j["cases"].push_back(c);
@@ -330,6 +339,14 @@ int run(const Options& o) {
       std::printf("  %-26s %9s %-13s / %4.1f / %s\n", r.c.name.c_str(),
                   r.ran ? fmt(r.thread_ms_per_frame, 3).c_str() : "-", unit.c_str(), r.c.target_frame_ms,
                   r.ran ? (r.thread_ms_per_frame <= r.c.target_frame_ms ? "pass" : "MISSED") : r.note.c_str());
+    }
+    if (r.c.target_ratio > 0) {
+      const std::string unit = "x " + r.c.relative_to;
+      std::printf("  %-26s %9s %-13s / %4.2f / %s\n", r.c.name.c_str(),
+                  r.ratio_to_relative > 0 ? fmt(r.ratio_to_relative, 2).c_str() : "-", unit.c_str(),
+                  r.c.target_ratio,
+                  r.ratio_to_relative > 0 ? (r.ratio_to_relative <= r.c.target_ratio ? "pass" : "MISSED")
+                                          : "not measured");
     }
     if (!r.pass()) ++missed;
   }

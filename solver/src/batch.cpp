@@ -123,6 +123,8 @@ void Batch::set_params(const ChainParams& p) {
   put3(c.root_head_in_hips, desc_.root_head_in_hips);
   c.teleport_distance = static_cast<float>(p.teleport_distance);
   c.cos_half_teleport = static_cast<float>(detail::cos_half_angle_threshold(p.teleport_angle_deg * M_PI / 180.0));
+  c.collider_margin = static_cast<float>(p.collider_margin);
+  c.collider_friction = static_cast<float>(p.collider_friction);
   for (int i = 0; i < n; ++i) {
     const ChainLink& link = desc_.links[static_cast<size_t>(i)];
     BatchLinkConstants& L = link_constants_[static_cast<size_t>(i)];
@@ -226,6 +228,7 @@ void Batch::reset_with(int chain, const Affine3d& hips_world, ChainState& scalar
   set_lane_hips(hips_shown_, chain, hp);
   initialized_[static_cast<size_t>(chain)] = 1;
   teleports_[static_cast<size_t>(chain)] = 0;
+  if (collider_capacity_ > 0) collider_count_[static_cast<size_t>(chain)] = -1;  // as the scalar reset
 }
 
 void Batch::teleport_lane(int chain, const HipsPose& from, const BatchHipsLanes& to_lanes) {
@@ -254,8 +257,13 @@ struct Batch::Frame {
   BatchFrame clock;
   bool advance = false;
   float out_s = 0.0f;  // output interpolation, local_prev -> local_cur
-  std::span<const Affine3d> hips;
+  std::span<const Affine3d> hips;     // the hips, or
+  std::span<const FrameInput> inputs;  // the hips and colliders
   std::span<Quaternionf> out;
+  const Affine3d& hips_of(int chain) const {
+    const size_t u = static_cast<size_t>(chain);
+    return inputs.empty() ? hips[u] : inputs[u].hips_world;
+  }
 };
 
 // The worker threads of set_threads(). A step bumps `generation` (release:
@@ -337,11 +345,24 @@ void Batch::set_threads(int threads) {
 
 void Batch::step(double dt, std::span<const Affine3d> hips_world, std::span<Quaternionf> out) {
   assert(hips_world.size() == static_cast<size_t>(count_));
-  assert(out.empty() || out.size() >= static_cast<size_t>(count_) * static_cast<size_t>(links()));
   Frame f;
   f.advance = dt > 0.0 && std::isfinite(dt);
   f.hips = hips_world;
   f.out = out;
+  run_frame(dt, f);
+}
+
+void Batch::step(double dt, std::span<const FrameInput> frames, std::span<Quaternionf> out) {
+  assert(frames.size() == static_cast<size_t>(count_));
+  Frame f;
+  f.advance = dt > 0.0 && std::isfinite(dt);
+  f.inputs = frames;
+  f.out = out;
+  run_frame(dt, f);
+}
+
+void Batch::run_frame(double dt, Frame& f) {
+  assert(f.out.empty() || f.out.size() >= static_cast<size_t>(count_) * static_cast<size_t>(links()));
 
   // The shared clock (step.cpp's sub-stepping).
   int substeps = 0;
@@ -376,14 +397,14 @@ void Batch::admit_chains(const Frame& f, int worker, int b) {
   const int end = std::min(count_, (b + 1) * kBatchLanes);
   for (int c = b * kBatchLanes; c < end; ++c) {
     const size_t u = static_cast<size_t>(c);
-    const Eigen::Matrix4d& m = f.hips[u].matrix();
+    const Eigen::Matrix4d& m = f.hips_of(c).matrix();
     double poison = 0.0;
     for (int e = 0; e < 16; ++e) poison += m.data()[e] * 0.0;
     rejected_now_[u] = poison != 0.0 || std::isnan(poison);
     if (rejected_now_[u]) {
       ++rejected_[u];
     } else if (!initialized_[u]) {
-      reset_with(c, f.hips[u], scalar_[static_cast<size_t>(worker)]);
+      reset_with(c, f.hips_of(c), scalar_[static_cast<size_t>(worker)]);
     }
   }
 }
@@ -406,7 +427,7 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       const int c = b * kBatchLanes + l;
       const bool held = c >= count_ || rejected_now_[static_cast<size_t>(c)];
       any_held = any_held || held;
-      const Eigen::Matrix4d& m = held ? kIdentity : f.hips[static_cast<size_t>(c)].matrix();
+      const Eigen::Matrix4d& m = held ? kIdentity : f.hips_of(c).matrix();
       for (int e = 0; e < 9; ++e) matrices.linear[e].v[l] = static_cast<float>(m(e % 3, e / 3));
       for (int e = 0; e < 3; ++e) matrices.trans[e].v[l] = static_cast<float>(m(e, 3));
     }
@@ -425,6 +446,12 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       }
     }
     hips_shown_[static_cast<size_t>(b)] = next;
+    const int slots = collider_capacity_ > 0 ? load_colliders(f.inputs, f.advance, b, teleport) : 0;
+    BatchColliders colliders;
+    if (collider_capacity_ > 0) {
+      const ColliderSides sides = collider_sides(b);
+      colliders = {sides.prev, sides.next, slots};
+    }
     BatchLane* blk = block(b);
     if (f.clock.substeps == 0) {
       // As the scalar step(): a frame shorter than the internal step still
@@ -432,7 +459,7 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       if (f.advance) prev = next;
     } else {
       if (any_held) std::copy(blk, blk + block_size_, saved);
-      kernel(constants_, link_constants_.data(), f.clock, prev, next, blk);
+      kernel(constants_, link_constants_.data(), f.clock, prev, next, colliders, blk);
       if (any_held) {
         // A rejected chain keeps its state, as in the scalar step().
         for (int l = 0; l < kBatchLanes; ++l) {
@@ -443,6 +470,7 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       }
       prev = next;
     }
+    if (collider_capacity_ > 0 && f.advance) keep_colliders(b);
     if (!f.out.empty()) {
       const int chain = b * kBatchLanes;
       output(blk, links(), f.out_s, std::min(kBatchLanes, count_ - chain),

@@ -6,8 +6,9 @@
 namespace solver {
 
 void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                       const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block) {
-  run_block(c, links, frame, prev, next, block);
+                         const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+                         BatchLane* block) {
+  run_block(c, links, frame, prev, next, colliders, block);
 }
 
 void batch_hips_avx512(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,

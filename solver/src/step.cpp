@@ -461,6 +461,7 @@ void reset_seeded(const ChainDesc& desc, const ChainParams& params, const Seeded
   st.time = 0.0;
   st.teleports = 0;
   st.last_substeps = 0;
+  st.capsules_prev_count = -1;  // put somewhere new: the colliders start where the next step gives them
   st.initialized = true;
   write_output(desc, params, st, hp, {});
 }
@@ -486,15 +487,13 @@ std::span<const detail::CapsuleM> capsules_at(const ChainDesc& desc, const Chain
 void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs, ChainState& st,
                  double dt, const Affine3d& hips_world, std::span<Eigen::Quaterniond> out,
                  std::span<const Capsule> given = {}) {
-  // Colliders: the first kMaxColliders; one with a non-finite value or a
-  // negative radius is left out (nothing non-finite reaches the state).
+  // Colliders: the first kMaxColliders usable ones (nothing non-finite
+  // reaches the state).
   std::array<Capsule, kMaxColliders> kept;
   size_t kept_count = 0;
   for (const Capsule& c : given) {
     if (kept_count == kept.size()) break;
-    if (c.a.allFinite() && c.b.allFinite() && std::isfinite(c.radius_a) && std::isfinite(c.radius_b) &&
-        c.radius_a >= 0.0 && c.radius_b >= 0.0)
-      kept[kept_count++] = c;
+    if (collider_usable(c)) kept[kept_count++] = c;
   }
   const std::span<const Capsule> capsules(kept.data(), kept_count);
   assert(st.size() == desc.size());

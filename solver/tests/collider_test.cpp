@@ -121,5 +121,28 @@ TEST(Colliders, NoUsableCollidersIsTheStepWithoutThem) {
   }
 }
 
+// A reset puts the tail somewhere new: the next step takes the colliders
+// where it gives them, not swept from where the last frame had them.
+TEST(Colliders, AResetStartsTheCollidersAfresh) {
+  const auto rig = make_rig(4);
+  ChainParams params;
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), params, desc).ok());
+  ChainState used, fresh;
+  init_state(desc, used);
+  init_state(desc, fresh);
+  std::vector<Eigen::Quaterniond> ra(4), rb(4);
+  const Capsule there[] = {shin(0.4, 25.0, 0.04)};
+  for (int f = 0; f <= 30; ++f) step(desc, params, used, f == 0 ? 0.0 : 1.0 / 60.0, FrameInput{swinging_hips(f / 60.0), there}, ra);
+  const Eigen::Affine3d elsewhere = hips_pose(Eigen::Vector3d(0.5, 1.0, 0.0), 0.0);
+  Capsule here[] = {shin(0.4, 25.0, 0.04)};
+  here[0].a.x() += 0.5, here[0].b.x() += 0.5;
+  reset(desc, params, used, elsewhere);
+  reset(desc, params, fresh, elsewhere);
+  step(desc, params, used, 1.0 / 60.0, FrameInput{elsewhere, here}, ra);
+  step(desc, params, fresh, 1.0 / 60.0, FrameInput{elsewhere, here}, rb);
+  for (size_t i = 0; i < 4; ++i) ASSERT_EQ(0, std::memcmp(ra[i].coeffs().data(), rb[i].coeffs().data(), 4 * sizeof(double)));
+}
+
 }  // namespace
 }  // namespace solver

@@ -11,7 +11,10 @@
 //     interpolation across a frame and the output interpolation (the
 //     neighbour mean and the bend limit are exact: normalised sums and a
 //     cosine test with precomputed cos/sin of half the limit);
-//   - one clock for the batch: every chain takes the same internal steps.
+//   - one clock for the batch: every chain takes the same internal steps;
+//   - colliders (colliders.h) only up to set_collider_capacity() per chain,
+//     and a nearly parallel link and capsule axis (within ~0.1 deg) take
+//     their closest points from the link's head (float cannot tell them).
 // Nothing transcendental runs per step: decay factors, spring coefficients
 // and the limit's cos/sin are computed when the params change.
 //
@@ -39,6 +42,7 @@
 
 #include "solver/batch_lanes.h"
 #include "solver/chain.h"
+#include "solver/colliders.h"
 #include "solver/params.h"
 #include "solver/state.h"
 
@@ -78,6 +82,13 @@ class Batch {
   void set_threads(int threads);
   int threads() const;
 
+  // Room for up to `per_chain` colliders per chain (0..kMaxColliders) in the
+  // step() that takes FrameInputs; colliders beyond it are ignored. Allocates
+  // (blocks x per_chain slots): call it at set-up, never during step().
+  // Starts every chain's colliders afresh (no sweep from the last ones).
+  void set_collider_capacity(int per_chain);
+  int collider_capacity() const { return collider_capacity_; }
+
   // Replaces the step-time parameters (the [build] fields stay those of the
   // desc) and recomputes the constants. No allocation.
   void set_params(const ChainParams& params);
@@ -95,6 +106,13 @@ class Batch {
   // transform keeps the chain's state (counted in rejected_hips()), dt <= 0
   // or non-finite only re-writes the output.
   void step(double dt, std::span<const Eigen::Affine3d> hips_world, std::span<Eigen::Quaternionf> out_local);
+
+  // The same with colliders: frames[c] (size count) is chain c's hips and
+  // its colliders at the end of the frame (world, rig units), as the scalar
+  // step(desc, params, state, dt, FrameInput, out); only the first
+  // collider_capacity() usable colliders of each chain are used. No
+  // allocation.
+  void step(double dt, std::span<const FrameInput> frames, std::span<Eigen::Quaternionf> out_local);
 
   int size() const { return count_; }
   int links() const { return constants_.links; }
@@ -143,6 +161,18 @@ class Batch {
   // Per chain of block b: rejects non-finite hips, resets on first use.
   void admit_chains(const Frame& f, int worker, int b);
   void reset_with(int chain, const Eigen::Affine3d& hips_world, ChainState& scratch);
+  // Fills block b's colliders for the frame (lanes `teleported` start them
+  // where they are); returns the slots in use.
+  int load_colliders(std::span<const FrameInput> inputs, bool advance, int b, const BatchLane& teleported);
+  // After block b advanced: its colliders of this frame start the next one.
+  void keep_colliders(int b);
+  // Block b's colliders at the start and at the end of the frame.
+  struct ColliderSides {
+    BatchColliderLanes* prev;
+    BatchColliderLanes* next;
+  };
+  ColliderSides collider_sides(int b);
+  void run_frame(double dt, Frame& f);
 
   ChainDesc desc_;
   ChainParams params_;
@@ -160,6 +190,15 @@ class Batch {
   std::vector<std::uint8_t> initialized_, rejected_now_;
   std::vector<int> teleports_, rejected_;
   std::vector<ChainState> scalar_;  // per thread: reset() runs the scalar reference here
+  // Colliders: per block collider_capacity_ slots on two sides, one at the
+  // start of the frame, the other at its end (colliders_next_side_ per
+  // block says which; they swap after a frame instead of copying); per
+  // chain the count the latest frame gave (-1 after a reset: the next frame
+  // starts them where they are).
+  int collider_capacity_ = 0;
+  std::vector<BatchColliderLanes> colliders_[2];
+  std::vector<std::uint8_t> colliders_next_side_;
+  std::vector<int> collider_count_, collider_count_now_;
   double accumulator_ = 0.0;
   int last_substeps_ = 0;
   std::unique_ptr<Workers> workers_;  // none: step() runs on the caller's thread alone

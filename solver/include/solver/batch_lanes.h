@@ -47,6 +47,8 @@ struct BatchConstants {
   float root_head_in_hips[3];   // rig units of the hips' local frame (desc.root_head_in_hips)
   float teleport_distance = 0;  // metres
   float cos_half_teleport = 0;  // cos(teleport angle / 2)
+  float collider_margin = 0;    // metres (ChainParams::collider_margin)
+  float collider_friction = 0;  // share of sliding removed per internal step
 };
 
 // Per lane: a hips world transform, rig units: linear part column-major
@@ -65,6 +67,25 @@ struct BatchHipsLanes {
   BatchLane offset[3];
 };
 
+// Colliders (colliders.h) per lane: at most kBatchMaxColliders slots, each
+// a tapered capsule in rig units, world space. A slot a lane does not use
+// has radius_a = radius_b = -1 (never hit).
+inline constexpr int kBatchMaxColliders = 16;
+struct BatchColliderLanes {
+  BatchLane a[3];
+  BatchLane b[3];
+  BatchLane radius_a, radius_b;
+};
+
+// One block's colliders for a frame: where they were at its start (`prev`)
+// and are at its end (`next`), `slots` of each; interpolated per internal
+// step as the hips are.
+struct BatchColliders {
+  const BatchColliderLanes* prev = nullptr;
+  const BatchColliderLanes* next = nullptr;
+  int slots = 0;
+};
+
 // The frame every block advances by.
 struct BatchFrame {
   int substeps = 0;       // internal steps this frame
@@ -80,14 +101,17 @@ inline constexpr int kSetPos = 0, kSetVel = 3, kSetBend = 6, kSetLocalPrev = 10,
                      kSetContact = 18;
 
 // Advance one block of kBatchLanes chains by frame.substeps internal steps
-// (hips interpolated from prev to next across the frame). One entry point
+// (hips and colliders interpolated from prev to next across the frame). One entry point
 // per instruction set, same operations in the same order.
 void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                           const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
+                           const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+                           BatchLane* block);
 void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                       const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
+                       const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+                       BatchLane* block);
 void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                         const BatchHipsLanes& prev, const BatchHipsLanes& next, BatchLane* block);
+                         const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+                         BatchLane* block);
 
 // Decomposes one block of hips transforms into `next` (rotation with scale
 // removed, translation, root head offset; as the scalar solver) and flags

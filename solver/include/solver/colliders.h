@@ -29,12 +29,25 @@ struct Capsule {
   double radius_b = 0.0;  // at b
 };
 
+// A collider the solver uses: every value finite, radii >= 0, coordinates
+// and radii within kMaxColliderExtent rig units (the batch solver works in
+// float). Others are ignored.
+inline constexpr double kMaxColliderExtent = 1e9;
+inline bool collider_usable(const Capsule& c) {
+  // |x| <= bound is false for NaN; one pass with no early exit (the batch
+  // solver checks every collider of every chain every frame).
+  const double v[8] = {c.a.x(), c.a.y(), c.a.z(), c.b.x(), c.b.y(), c.b.z(), c.radius_a, c.radius_b};
+  bool ok = c.radius_a >= 0.0 && c.radius_b >= 0.0;
+  for (double x : v) ok &= (x <= kMaxColliderExtent) & (x >= -kMaxColliderExtent);
+  return ok;
+}
+
 // One frame's input: the hips' world transform (rig units) and the colliders
 // where they are at the end of the frame (rig units, world). The solver
 // interpolates both across its internal steps from the previous frame's, so
 // give the same colliders in the same order every frame (another count
-// starts them where they are; so does a teleport). A collider with a
-// non-finite value or a negative radius is ignored.
+// starts them where they are; so does a teleport). A collider that is not
+// collider_usable() is ignored.
 struct FrameInput {
   Eigen::Affine3d hips_world = Eigen::Affine3d::Identity();
   std::span<const Capsule> capsules;
