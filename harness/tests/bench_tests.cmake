@@ -6,7 +6,7 @@ add_test(NAME harness_bench_quick
   COMMAND sh -c "rm -rf \"${bench_work}\" && \"$<TARGET_FILE:harness>\" bench --quick --no-plot --out \"${bench_work}\" --json \"${bench_work}/bench.json\" && /usr/bin/python3 -c \"
 import csv, json, sys
 rows = list(csv.DictReader(open('${bench_work}/bench.csv')))
-need = ['case','solver','isa','bones','tails','threads','iterations','cpu_ns_per_joint_step','real_ns_per_joint_step','cpu_ms_per_frame','thread_ms_per_frame','target_ns_per_joint_step','target_ms_per_frame','pass','note','reference_ns_per_point','ratio_to_reference']
+need = ['case','solver','isa','bones','tails','threads','iterations','cpu_ns_per_joint_step','real_ns_per_joint_step','cpu_ms_per_frame','thread_ms_per_frame','target_ns_per_joint_step','target_ms_per_frame','pass','note','reference_ns_per_point','ratio_to_reference','capsules_per_tail','relative_to','ratio_to_relative','target_ratio_to_relative']
 assert rows and list(rows[0].keys()) == need, rows[:1]
 names = [r['case'] for r in rows]
 assert len(set(names)) == len(names) and len(names) >= 7, names
@@ -19,6 +19,9 @@ assert any(r['solver'] == 'batch' and r['target_ms_per_frame'] == '4.0' for r in
 crowd = [r for r in rows if r['tails'] == '100000']
 assert len(crowd) == 1 and crowd[0]['threads'] == '2' and crowd[0]['target_ms_per_frame'] == '16.6', crowd
 assert crowd[0]['note'] or float(crowd[0]['thread_ms_per_frame']) > 0, crowd
+caps = [r for r in rows if r['capsules_per_tail'] == '4']
+assert len(caps) == 1 and caps[0]['relative_to'] in names and caps[0]['target_ratio_to_relative'] == '1.30', caps
+assert caps[0]['note'] or float(caps[0]['ratio_to_relative']) > 0, caps
 j = json.load(open('${bench_work}/bench.json'))
 assert len(j['cases']) == len(rows)
 assert j['reference']['cpu_ns_per_point'] > 0 and j['machine']['batch_isa'] in ('baseline', 'avx2', 'avx512'), j['machine']
