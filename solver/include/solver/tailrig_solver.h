@@ -170,7 +170,9 @@ typedef struct tailrig_capsule {
  * across its internal steps from the previous frame's. Give the same
  * capsules in the same order every frame (a different count, a teleport or
  * a tailrig_chain_step in between starts them where they are, without a
- * sweep). Nothing is kept after the call. Fill with
+ * sweep). tailrig_chain_reset takes no colliders: it poses the tail without
+ * them and the next step turns it out. The capsules array is not referenced
+ * after the call. Fill with
  * tailrig_frame_input_default(), or set version yourself. Layout without
  * implicit padding (C# [StructLayout(Sequential)]: uint, int, 16 doubles,
  * IntPtr). */
