@@ -65,8 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<double> ibm;
   for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
   tailrig_chain* chain = nullptr;
-  if (tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(), static_cast<int32_t>(names.size()), -1,
-                           nullptr, &chain) != TAILRIG_OK)
+  if (tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(),
+                           static_cast<int32_t>(names.size()), -1, nullptr, &chain) != TAILRIG_OK)
     std::abort();
 
   r.wild = true;
@@ -98,20 +98,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tailrig_capsule& k = capsules[c];
       for (int i = 0; i < 3; ++i) {
         k.a[i] = in.hips_world[12 + i] + r.mostly(-1, 1);
-        k.b[i] = r.byte() % 4 == 0 ? k.a[i] : in.hips_world[12 + i] + r.mostly(-1, 1);  // spheres too
+        k.b[i] =
+            r.byte() % 4 == 0 ? k.a[i] : in.hips_world[12 + i] + r.mostly(-1, 1);  // spheres too
       }
       k.radius_a = r.mostly(0.0, 0.3);
       k.radius_b = r.mostly(0.0, 0.3);
     }
     in.capsules = r.wild && r.byte() % 8 == 0 ? nullptr : capsules;
     const double raw_dt = r.next();
-    const double dt = r.wild ? raw_dt : std::isfinite(raw_dt) ? std::fmod(std::fabs(raw_dt), 0.2) : 0.0;
+    const double dt = r.wild                  ? raw_dt
+                      : std::isfinite(raw_dt) ? std::fmod(std::fabs(raw_dt), 0.2)
+                                              : 0.0;
 
     if (tailrig_chain_local_rotations(chain, before.data(), bones) != TAILRIG_OK) std::abort();
     const tailrig_status s = tailrig_chain_step_frame(chain, dt, &in);
     check_result(s);
     if (tailrig_chain_local_rotations(chain, after.data(), bones) != TAILRIG_OK) std::abort();
-    if (s != TAILRIG_OK && std::memcmp(before.data(), after.data(), after.size() * sizeof(double)) != 0)
+    if (s != TAILRIG_OK &&
+        std::memcmp(before.data(), after.data(), after.size() * sizeof(double)) != 0)
       std::abort();  // a refused frame changed the chain
     for (const double v : after)
       if (!std::isfinite(v)) std::abort();

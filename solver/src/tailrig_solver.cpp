@@ -165,25 +165,30 @@ constexpr double kMaxCapsuleValue = 1e9;
 // bounded. The message names the first bad capsule and field.
 tailrig_status check_capsules(const tailrig_frame_input& in) {
   if (in.capsule_count < 0 || in.capsule_count > TAILRIG_MAX_CAPSULES) {
-    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "frame.capsule_count " + std::to_string(in.capsule_count) +
-                                                    " is outside 0.." + std::to_string(TAILRIG_MAX_CAPSULES));
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                "frame.capsule_count " + std::to_string(in.capsule_count) + " is outside 0.." +
+                    std::to_string(TAILRIG_MAX_CAPSULES));
   }
   if (in.capsule_count > 0 && !in.capsules) {
-    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "frame.capsules is NULL with capsule_count " +
-                                                    std::to_string(in.capsule_count));
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                "frame.capsules is NULL with capsule_count " + std::to_string(in.capsule_count));
   }
   for (int32_t c = 0; c < in.capsule_count; ++c) {
     const tailrig_capsule& k = in.capsules[c];
-    const double values[8] = {k.a[0], k.a[1], k.a[2], k.b[0], k.b[1], k.b[2], k.radius_a, k.radius_b};
-    static const char* const kFields[8] = {"a[0]", "a[1]", "a[2]", "b[0]", "b[1]", "b[2]", "radius_a", "radius_b"};
+    const double values[8] = {k.a[0], k.a[1], k.a[2],     k.b[0],
+                              k.b[1], k.b[2], k.radius_a, k.radius_b};
+    static const char* const kFields[8] = {"a[0]", "a[1]", "a[2]",     "b[0]",
+                                           "b[1]", "b[2]", "radius_a", "radius_b"};
     for (int f = 0; f < 8; ++f) {
       // The name is built only on failure: the accepted path allocates nothing.
       const auto name = [&] { return "frame.capsules[" + std::to_string(c) + "]." + kFields[f]; };
-      if (!std::isfinite(values[f])) return fail(TAILRIG_ERROR_NON_FINITE, name() + " is not finite");
+      if (!std::isfinite(values[f]))
+        return fail(TAILRIG_ERROR_NON_FINITE, name() + " is not finite");
       const double lo = f >= 6 ? 0.0 : -kMaxCapsuleValue;
       if (values[f] < lo || values[f] > kMaxCapsuleValue) {
-        return fail(TAILRIG_ERROR_INVALID_ARGUMENT, name() + " = " + std::to_string(values[f]) + " is outside " +
-                                                        std::to_string(lo) + ".." + std::to_string(kMaxCapsuleValue));
+        return fail(TAILRIG_ERROR_INVALID_ARGUMENT, name() + " = " + std::to_string(values[f]) +
+                                                        " is outside " + std::to_string(lo) + ".." +
+                                                        std::to_string(kMaxCapsuleValue));
       }
     }
   }
@@ -192,19 +197,24 @@ tailrig_status check_capsules(const tailrig_frame_input& in) {
 
 tailrig_status check_dt(double dt) {
   if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
-  if (dt < 0.0 || dt > 3600.0) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
+  if (dt < 0.0 || dt > 3600.0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
   return TAILRIG_OK;
 }
 
 tailrig_status check_collider_params(const tailrig_collider_params& p) {
   if (p.version != TAILRIG_COLLIDER_PARAMS_VERSION) {
     return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
-                "collider params version " + std::to_string(p.version) + " is unknown (this library knows " +
+                "collider params version " + std::to_string(p.version) +
+                    " is unknown (this library knows " +
                     std::to_string(TAILRIG_COLLIDER_PARAMS_VERSION) + ")");
   }
-  if (p.reserved != 0) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "collider params reserved must be 0");
-  if (!std::isfinite(p.margin)) return fail(TAILRIG_ERROR_NON_FINITE, "collider params margin is not finite");
-  if (!std::isfinite(p.friction)) return fail(TAILRIG_ERROR_NON_FINITE, "collider params friction is not finite");
+  if (p.reserved != 0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "collider params reserved must be 0");
+  if (!std::isfinite(p.margin))
+    return fail(TAILRIG_ERROR_NON_FINITE, "collider params margin is not finite");
+  if (!std::isfinite(p.friction))
+    return fail(TAILRIG_ERROR_NON_FINITE, "collider params friction is not finite");
   if (p.margin < 0.0 || p.margin > 1e9)
     return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "collider params margin must be 0..1e9 metres");
   if (p.friction < 0.0 || p.friction > 1.0)
@@ -378,12 +388,14 @@ void tailrig_frame_input_default(tailrig_frame_input* out) {
   for (int i = 0; i < 4; ++i) out->hips_world[5 * i] = 1.0;
 }
 
-tailrig_status tailrig_chain_step_frame(tailrig_chain* chain, double dt, const tailrig_frame_input* frame) {
+tailrig_status tailrig_chain_step_frame(tailrig_chain* chain, double dt,
+                                        const tailrig_frame_input* frame) {
   return guarded([&]() -> tailrig_status {
     if (!chain || !frame) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or frame is NULL");
     if (frame->version != TAILRIG_FRAME_INPUT_VERSION) {
       return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
-                  "frame version " + std::to_string(frame->version) + " is unknown (this library knows " +
+                  "frame version " + std::to_string(frame->version) +
+                      " is unknown (this library knows " +
                       std::to_string(TAILRIG_FRAME_INPUT_VERSION) + ")");
     }
     if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
@@ -417,7 +429,8 @@ void tailrig_collider_params_default(tailrig_collider_params* out) {
   out->friction = d.collider_friction;
 }
 
-tailrig_status tailrig_chain_set_collider_params(tailrig_chain* chain, const tailrig_collider_params* params) {
+tailrig_status tailrig_chain_set_collider_params(tailrig_chain* chain,
+                                                 const tailrig_collider_params* params) {
   return guarded([&]() -> tailrig_status {
     if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
     if (const tailrig_status s = check_collider_params(*params); s != TAILRIG_OK) return s;
@@ -427,12 +440,14 @@ tailrig_status tailrig_chain_set_collider_params(tailrig_chain* chain, const tai
   });
 }
 
-tailrig_status tailrig_chain_get_collider_params(const tailrig_chain* chain, tailrig_collider_params* out) {
+tailrig_status tailrig_chain_get_collider_params(const tailrig_chain* chain,
+                                                 tailrig_collider_params* out) {
   return guarded([&]() -> tailrig_status {
     if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_params is NULL");
     if (out->version != TAILRIG_COLLIDER_PARAMS_VERSION) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "out_params->version " + std::to_string(out->version) +
-                                                      " is unknown (set it, e.g. with tailrig_collider_params_default)");
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "out_params->version " + std::to_string(out->version) +
+                      " is unknown (set it, e.g. with tailrig_collider_params_default)");
     }
     out->reserved = 0;
     out->margin = chain->params.collider_margin;

@@ -127,8 +127,8 @@ TEST(Allocation, ColliderStepsDoNotAllocate) {
   std::vector<double> ibm;
   for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
   tailrig_chain* chain = nullptr;
-  ASSERT_EQ(tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(), static_cast<int32_t>(names.size()),
-                                 -1, nullptr, &chain),
+  ASSERT_EQ(tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(),
+                                 static_cast<int32_t>(names.size()), -1, nullptr, &chain),
             TAILRIG_OK);
   tailrig_frame_input in;
   tailrig_frame_input_default(&in);
@@ -138,8 +138,9 @@ TEST(Allocation, ColliderStepsDoNotAllocate) {
   const long before = g_allocations.load();
   for (int f = 0; f < 400; ++f) {
     const double dt = (f % 2) ? 1.0 / 30.0 : 1.0 / 144.0;
-    const Eigen::Affine3d hips = f == 399 ? testing::hips_pose(Eigen::Vector3d(20, 1, 0), 1.0)  // teleport
-                                          : testing::hip_swing(f * 0.01, 1.0);
+    const Eigen::Affine3d hips =
+        f == 399 ? testing::hips_pose(Eigen::Vector3d(20, 1, 0), 1.0)  // teleport
+                 : testing::hip_swing(f * 0.01, 1.0);
     const std::array<Capsule, 2> legs = legs_at(hips);
     step(desc, params, st, dt, FrameInput{hips, legs}, rot);
     step(desc, params, free_st, dt, hips, {});

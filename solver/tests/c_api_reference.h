@@ -42,9 +42,8 @@ typedef struct reference_colliders {
 /* reference_run with solver::step(..., solver::FrameInput, ...) per frame. */
 int32_t reference_run_colliders(const char* const* names, const int32_t* parents,
                                 const double* inverse_bind, int32_t joint_count, double gravity,
-                                const reference_colliders* colliders,
-                                const reference_frame* frames, int32_t frame_count,
-                                double* out_rotations, double* out_heads);
+                                const reference_colliders* colliders, const reference_frame* frames,
+                                int32_t frame_count, double* out_rotations, double* out_heads);
 
 #ifdef __cplusplus
 }

@@ -208,8 +208,8 @@ tailrig_status tailrig_chain_step_frame(tailrig_chain* chain, double dt,
 typedef struct tailrig_collider_params {
   uint32_t version;  /* TAILRIG_COLLIDER_PARAMS_VERSION; others are refused */
   uint32_t reserved; /* 0 (refused otherwise: room for flags) */
-  double margin;     /* clearance between a link's centreline and a collider, metres (0..1e9; 0.03) */
-  double friction;   /* share of sliding velocity removed per internal step in contact (0..1; 0.2) */
+  double margin;     /* link centreline to collider surface, metres (0..1e9; default 0.03) */
+  double friction;   /* share of sliding removed per internal step in contact (0..1; 0.2) */
 } tailrig_collider_params;
 
 /* Version 1 with the defaults of solver::ChainParams. */
