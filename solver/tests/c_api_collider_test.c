@@ -16,9 +16,8 @@
  * passes through it, so without colliders it penetrates. */
 static const double kLegInHips[2][3] = {{0.06, -1.0, -0.45}, {0.06, 1.0, -0.45}};
 static const double kLegRadius = 0.08;
-enum {
-  kLegs = 2
-}; /* the same leg twice, the second a sphere at its foot: two capsules per frame */
+/* Capsules per frame: the leg and a sphere at its foot. */
+enum { kLegs = 2 };
 
 static void transform_point(const double m[16], const double p[3], double out[3]) {
   for (int r = 0; r < 3; ++r) out[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
