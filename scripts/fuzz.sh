@@ -21,7 +21,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=De
   "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
   "-DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
-ninja -C "$build" -j"${TAILRIG_JOBS:-2}" fuzz_load_glb fuzz_load_gltf fuzz_load_bvh fuzz_json fuzz_solver_step fuzz_fix_glb harness rig_tests >/dev/null
+ninja -C "$build" -j"${TAILRIG_JOBS:-2}" fuzz_load_glb fuzz_load_gltf fuzz_load_bvh fuzz_json fuzz_solver_step fuzz_solver_c_api fuzz_fix_glb harness rig_tests >/dev/null
 [ "$secs" = 0 ] && exit 0
 
 # Seeds: small real files only (libFuzzer mutates better from small inputs).
@@ -45,11 +45,12 @@ head -c 4096 /dev/urandom > "$seeds/solver/random"
 # Leaks inside Debian's Assimp are not ours (scripts/lsan_suppressions.txt).
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan_suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 status=0
-for t in glb gltf bvh json solver fix; do
+for t in glb gltf bvh json solver c_api fix; do
   seed_dir="$seeds/$t"
   case $t in
     json) bin=fuzz_json ;;
     solver) bin=fuzz_solver_step ;;
+    c_api) bin=fuzz_solver_c_api; seed_dir="$seeds/solver" ;;  # the C API with colliders
     fix) bin=fuzz_fix_glb; seed_dir="$seeds/glb" ;;  # load + detect::fix + save
     *) bin=fuzz_load_$t ;;
   esac

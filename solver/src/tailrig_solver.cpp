@@ -3,10 +3,12 @@
 // solver and catches every exception, so neither crosses the C boundary.
 #include "solver/tailrig_solver.h"
 
+#include <array>
 #include <cmath>
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -152,6 +154,74 @@ tailrig_status check_hips(const double* hips_world) {
   return TAILRIG_OK;
 }
 
+static_assert(TAILRIG_MAX_CAPSULES == solver::kMaxColliders);
+static_assert(sizeof(tailrig_capsule) == 8 * sizeof(double));
+
+// Coordinates and radii beyond this (rig units) are refused: with
+// meters_per_unit <= 1e9 their squares stay far from overflow in the step.
+constexpr double kMaxCapsuleValue = 1e9;
+
+// The frame's capsules: NULL/count, every value finite, radii >= 0, sizes
+// bounded. The message names the first bad capsule and field.
+tailrig_status check_capsules(const tailrig_frame_input& in) {
+  if (in.capsule_count < 0 || in.capsule_count > TAILRIG_MAX_CAPSULES) {
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                "frame.capsule_count " + std::to_string(in.capsule_count) + " is outside 0.." +
+                    std::to_string(TAILRIG_MAX_CAPSULES));
+  }
+  if (in.capsule_count > 0 && !in.capsules) {
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                "frame.capsules is NULL with capsule_count " + std::to_string(in.capsule_count));
+  }
+  for (int32_t c = 0; c < in.capsule_count; ++c) {
+    const tailrig_capsule& k = in.capsules[c];
+    const double values[8] = {k.a[0], k.a[1], k.a[2],     k.b[0],
+                              k.b[1], k.b[2], k.radius_a, k.radius_b};
+    static const char* const kFields[8] = {"a[0]", "a[1]", "a[2]",     "b[0]",
+                                           "b[1]", "b[2]", "radius_a", "radius_b"};
+    for (int f = 0; f < 8; ++f) {
+      // The name is built only on failure: the accepted path allocates nothing.
+      const auto name = [&] { return "frame.capsules[" + std::to_string(c) + "]." + kFields[f]; };
+      if (!std::isfinite(values[f]))
+        return fail(TAILRIG_ERROR_NON_FINITE, name() + " is not finite");
+      const double lo = f >= 6 ? 0.0 : -kMaxCapsuleValue;
+      if (values[f] < lo || values[f] > kMaxCapsuleValue) {
+        return fail(TAILRIG_ERROR_INVALID_ARGUMENT, name() + " = " + std::to_string(values[f]) +
+                                                        " is outside " + std::to_string(lo) + ".." +
+                                                        std::to_string(kMaxCapsuleValue));
+      }
+    }
+  }
+  return TAILRIG_OK;
+}
+
+tailrig_status check_dt(double dt) {
+  if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
+  if (dt < 0.0 || dt > 3600.0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
+  return TAILRIG_OK;
+}
+
+tailrig_status check_collider_params(const tailrig_collider_params& p) {
+  if (p.version != TAILRIG_COLLIDER_PARAMS_VERSION) {
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                "collider params version " + std::to_string(p.version) +
+                    " is unknown (this library knows " +
+                    std::to_string(TAILRIG_COLLIDER_PARAMS_VERSION) + ")");
+  }
+  if (p.reserved != 0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "collider params reserved must be 0");
+  if (!std::isfinite(p.margin))
+    return fail(TAILRIG_ERROR_NON_FINITE, "collider params margin is not finite");
+  if (!std::isfinite(p.friction))
+    return fail(TAILRIG_ERROR_NON_FINITE, "collider params friction is not finite");
+  if (p.margin < 0.0 || p.margin > 1e9)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "collider params margin must be 0..1e9 metres");
+  if (p.friction < 0.0 || p.friction > 1.0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "collider params friction must be 0..1");
+  return TAILRIG_OK;
+}
+
 // The read-out calls' arguments: a chain, an output array, room for every bone.
 tailrig_status check_output(const tailrig_chain* chain, const double* out, const char* out_name, int32_t capacity) {
   if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, std::string("chain or ") + out_name + " is NULL");
@@ -273,9 +343,12 @@ tailrig_status tailrig_chain_set_params(tailrig_chain* chain, const tailrig_para
   return guarded([&]() -> tailrig_status {
     if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
     if (const tailrig_status s = check_params(*params); s != TAILRIG_OK) return s;
-    // [build] fields stay as the chain was built with (the desc depends on them).
+    // [build] fields stay as the chain was built with (the desc depends on
+    // them); the collider fields are not in tailrig_params (their own setter).
     const solver::ChainParams built = chain->params;
     solver::ChainParams next = to_cpp(*params);
+    next.collider_margin = built.collider_margin;
+    next.collider_friction = built.collider_friction;
     next.carry_deg = built.carry_deg;
     next.rest_curve = built.rest_curve;
     for (int i = 0; i < 3; ++i) {
@@ -301,11 +374,84 @@ tailrig_status tailrig_chain_reset(tailrig_chain* chain, const double hips_world
 tailrig_status tailrig_chain_step(tailrig_chain* chain, double dt, const double hips_world[16]) {
   return guarded([&]() -> tailrig_status {
     if (!chain) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain is NULL");
-    if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
-    if (dt < 0.0 || dt > 3600.0)
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
+    if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
     if (const tailrig_status s = check_hips(hips_world); s != TAILRIG_OK) return s;
     solver::step(chain->desc, chain->params, chain->state, dt, matrix_from(hips_world), {});
+    return TAILRIG_OK;
+  });
+}
+
+void tailrig_frame_input_default(tailrig_frame_input* out) {
+  if (!out) return;
+  *out = tailrig_frame_input{};
+  out->version = TAILRIG_FRAME_INPUT_VERSION;
+  for (int i = 0; i < 4; ++i) out->hips_world[5 * i] = 1.0;
+}
+
+tailrig_status tailrig_chain_step_frame(tailrig_chain* chain, double dt,
+                                        const tailrig_frame_input* frame) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !frame) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or frame is NULL");
+    if (frame->version != TAILRIG_FRAME_INPUT_VERSION) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "frame version " + std::to_string(frame->version) +
+                      " is unknown (this library knows " +
+                      std::to_string(TAILRIG_FRAME_INPUT_VERSION) + ")");
+    }
+    if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
+    if (const tailrig_status s = check_hips(frame->hips_world); s != TAILRIG_OK) return s;
+    if (const tailrig_status s = check_capsules(*frame); s != TAILRIG_OK) return s;
+    // On the stack: no allocation per step.
+    std::array<solver::Capsule, solver::kMaxColliders> capsules;
+    const auto count = static_cast<size_t>(frame->capsule_count);
+    for (size_t c = 0; c < count; ++c) {
+      const tailrig_capsule& k = frame->capsules[c];
+      capsules[c].a = Eigen::Vector3d(k.a[0], k.a[1], k.a[2]);
+      capsules[c].b = Eigen::Vector3d(k.b[0], k.b[1], k.b[2]);
+      capsules[c].radius_a = k.radius_a;
+      capsules[c].radius_b = k.radius_b;
+    }
+    // Affine3d from the matrix as the Matrix4d overload of step() does, so
+    // no capsules is tailrig_chain_step bit for bit.
+    const solver::FrameInput input{Eigen::Affine3d(matrix_from(frame->hips_world)),
+                                   std::span<const solver::Capsule>(capsules.data(), count)};
+    solver::step(chain->desc, chain->params, chain->state, dt, input, {});
+    return TAILRIG_OK;
+  });
+}
+
+void tailrig_collider_params_default(tailrig_collider_params* out) {
+  if (!out) return;
+  const solver::ChainParams d;
+  *out = tailrig_collider_params{};
+  out->version = TAILRIG_COLLIDER_PARAMS_VERSION;
+  out->margin = d.collider_margin;
+  out->friction = d.collider_friction;
+}
+
+tailrig_status tailrig_chain_set_collider_params(tailrig_chain* chain,
+                                                 const tailrig_collider_params* params) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
+    if (const tailrig_status s = check_collider_params(*params); s != TAILRIG_OK) return s;
+    chain->params.collider_margin = params->margin;
+    chain->params.collider_friction = params->friction;
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_chain_get_collider_params(const tailrig_chain* chain,
+                                                 tailrig_collider_params* out) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_params is NULL");
+    if (out->version != TAILRIG_COLLIDER_PARAMS_VERSION) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "out_params->version " + std::to_string(out->version) +
+                      " is unknown (set it, e.g. with tailrig_collider_params_default)");
+    }
+    out->reserved = 0;
+    out->margin = chain->params.collider_margin;
+    out->friction = chain->params.collider_friction;
     return TAILRIG_OK;
   });
 }

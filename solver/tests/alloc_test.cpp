@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 
 #include "solver/batch.h"
 #include "solver/solver.h"
+#include "solver/tailrig_solver.h"
 #include "test_rig.h"
 
 namespace {
@@ -97,6 +99,72 @@ TEST(Allocation, ThreadedBatchStepDoesNotAllocate) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_EQ(batch.rejected_hips(30), 1);
+}
+
+// A leg the swinging tail runs into (fixed in the hips frame, crossing the
+// carry arc) and a sphere at its foot, where they are for these hips.
+std::array<Capsule, 2> legs_at(const Eigen::Affine3d& hips) {
+  const Eigen::Vector3d top = hips * Eigen::Vector3d(0.06, 1.0, -0.45);
+  const Eigen::Vector3d foot = hips * Eigen::Vector3d(0.06, -1.0, -0.45);
+  return {Capsule{foot, top, 0.08, 0.08}, Capsule{foot, foot, 0.05, 0.05}};
+}
+
+// Colliders (issue 46): the scalar step with a FrameInput and the C API's
+// tailrig_chain_step_frame (checks and capsules converted on the stack)
+// allocate nothing either, while the tail is pushed out of the leg.
+TEST(Allocation, ColliderStepsDoNotAllocate) {
+  const auto rig = testing::make_rig(8, true);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  ChainState st, free_st;
+  init_state(desc, st);
+  init_state(desc, free_st);
+  std::vector<Eigen::Quaterniond> rot(8);
+  ChainParams params;
+
+  std::vector<const char*> names;
+  for (const std::string& name : rig.names) names.push_back(name.c_str());
+  std::vector<double> ibm;
+  for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
+  tailrig_chain* chain = nullptr;
+  ASSERT_EQ(tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(),
+                                 static_cast<int32_t>(names.size()), -1, nullptr, &chain),
+            TAILRIG_OK);
+  tailrig_frame_input in;
+  tailrig_frame_input_default(&in);
+  std::array<double, 8 * 4> c_rot{};
+
+  bool pushed = false;  // the leg changed the pose at least once
+  const long before = g_allocations.load();
+  for (int f = 0; f < 400; ++f) {
+    const double dt = (f % 2) ? 1.0 / 30.0 : 1.0 / 144.0;
+    const Eigen::Affine3d hips =
+        f == 399 ? testing::hips_pose(Eigen::Vector3d(20, 1, 0), 1.0)  // teleport
+                 : testing::hip_swing(f * 0.01, 1.0);
+    const std::array<Capsule, 2> legs = legs_at(hips);
+    step(desc, params, st, dt, FrameInput{hips, legs}, rot);
+    step(desc, params, free_st, dt, hips, {});
+    pushed = pushed || !st.out_local[7].isApprox(free_st.out_local[7], 1e-6);
+
+    tailrig_capsule c_legs[2];
+    for (size_t k = 0; k < 2; ++k) {
+      for (int i = 0; i < 3; ++i) {
+        c_legs[k].a[i] = legs[k].a[i];
+        c_legs[k].b[i] = legs[k].b[i];
+      }
+      c_legs[k].radius_a = legs[k].radius_a;
+      c_legs[k].radius_b = legs[k].radius_b;
+    }
+    Eigen::Map<Eigen::Matrix4d>(in.hips_world) = hips.matrix();
+    in.capsules = c_legs;
+    in.capsule_count = 2;
+    ASSERT_EQ(tailrig_chain_step_frame(chain, dt, &in), TAILRIG_OK);
+    ASSERT_EQ(tailrig_chain_local_rotations(chain, c_rot.data(), 8), TAILRIG_OK);
+  }
+  const long after = g_allocations.load();
+  EXPECT_EQ(after - before, 0);
+  EXPECT_TRUE(pushed) << "the leg never touched the tail: the collider path was not exercised";
+  tailrig_chain_destroy(chain);
 }
 
 TEST(Allocation, CounterWorks) {

@@ -2,15 +2,44 @@
 #include "c_api_reference.h"
 
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "solver/solver.h"
 
+namespace {
+
+// Frame f's colliders as the C++ solver takes them.
+std::span<const solver::Capsule> capsules_of(const reference_colliders& c, size_t f,
+                                             std::vector<solver::Capsule>& out) {
+  const auto per_frame = static_cast<size_t>(c.capsules_per_frame);
+  out.resize(per_frame);
+  for (size_t k = 0; k < per_frame; ++k) {
+    const tailrig_capsule& in = c.capsules[f * per_frame + k];
+    out[k].a = Eigen::Vector3d(in.a[0], in.a[1], in.a[2]);
+    out[k].b = Eigen::Vector3d(in.b[0], in.b[1], in.b[2]);
+    out[k].radius_a = in.radius_a;
+    out[k].radius_b = in.radius_b;
+  }
+  return out;
+}
+
+}  // namespace
+
 extern "C" int32_t reference_run(const char* const* names, const int32_t* parents,
                                  const double* inverse_bind, int32_t joint_count, double gravity,
                                  const reference_frame* frames, int32_t frame_count,
                                  double* out_rotations, double* out_heads) {
+  return reference_run_colliders(names, parents, inverse_bind, joint_count, gravity, nullptr,
+                                 frames, frame_count, out_rotations, out_heads);
+}
+
+extern "C" int32_t reference_run_colliders(const char* const* names, const int32_t* parents,
+                                           const double* inverse_bind, int32_t joint_count,
+                                           double gravity, const reference_colliders* colliders,
+                                           const reference_frame* frames, int32_t frame_count,
+                                           double* out_rotations, double* out_heads) {
   const auto count = static_cast<size_t>(joint_count);
   std::vector<std::string> name_list(names, names + count);
   std::vector<int> parent_list(parents, parents + count);
@@ -23,6 +52,10 @@ extern "C" int32_t reference_run(const char* const* names, const int32_t* parent
   in.inverse_bind = ibm;
   solver::ChainParams params;
   params.gravity = gravity;
+  if (colliders) {
+    params.collider_margin = colliders->margin;
+    params.collider_friction = colliders->friction;
+  }
   solver::ChainDesc desc;
   const solver::ChainStatus status = solver::build_chain(in, params, desc);
   if (!status.ok()) {
@@ -33,11 +66,15 @@ extern "C" int32_t reference_run(const char* const* names, const int32_t* parent
   solver::init_state(desc, state);
   const auto n = static_cast<size_t>(desc.size());
   std::vector<Eigen::Quaterniond> rotations(n);
+  std::vector<solver::Capsule> capsules;
   for (size_t f = 0; f < static_cast<size_t>(frame_count); ++f) {
     const Eigen::Matrix4d hips = Eigen::Map<const Eigen::Matrix4d>(frames[f].hips_world);
     if (frames[f].reset) {
       solver::reset(desc, params, state, Eigen::Affine3d(hips));
       rotations = state.out_local;
+    } else if (colliders) {
+      const solver::FrameInput input{Eigen::Affine3d(hips), capsules_of(*colliders, f, capsules)};
+      solver::step(desc, params, state, frames[f].dt, input, rotations);
     } else {
       solver::step(desc, params, state, frames[f].dt, hips, rotations);
     }

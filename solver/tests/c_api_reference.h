@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "solver/tailrig_solver.h" /* tailrig_capsule as plain data */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,6 +28,22 @@ typedef struct reference_frame {
 int32_t reference_run(const char* const* names, const int32_t* parents, const double* inverse_bind,
                       int32_t joint_count, double gravity, const reference_frame* frames,
                       int32_t frame_count, double* out_rotations, double* out_heads);
+
+/* Colliders for reference_run_colliders: ChainParams::collider_margin and
+ * collider_friction, and capsules_per_frame capsules per frame (frame f's at
+ * capsules + f * capsules_per_frame), converted to solver::Capsule here. */
+typedef struct reference_colliders {
+  double margin;
+  double friction;
+  const tailrig_capsule* capsules;
+  int32_t capsules_per_frame;
+} reference_colliders;
+
+/* reference_run with solver::step(..., solver::FrameInput, ...) per frame. */
+int32_t reference_run_colliders(const char* const* names, const int32_t* parents,
+                                const double* inverse_bind, int32_t joint_count, double gravity,
+                                const reference_colliders* colliders, const reference_frame* frames,
+                                int32_t frame_count, double* out_rotations, double* out_heads);
 
 #ifdef __cplusplus
 }

@@ -2,37 +2,26 @@
  * checks it against the C++ solver on the same rig and hips motion, bit for
  * bit: 600 frames of a walking, bobbing, yawing hips with mixed frame times,
  * a teleport, a zero dt and a reset. Also every refused input: NULLs,
- * NaN/inf in matrices, dt and params, a rig without a tail. Exit 0 pass,
- * 1 fail (each failure printed). */
+ * NaN/inf in matrices, dt and params, a rig without a tail. The colliders'
+ * checks are in c_api_collider_test.c. Exit 0 pass, 1 fail (each failure
+ * printed). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "c_api_reference.h"
-#include "solver/tailrig_solver.h"
+#include "c_api_test_rig.h"
 
-enum { kJoints = 13, kBones = 5, kFrames = 600 };
+int g_failures = 0;
 
-static int g_failures = 0;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      ++g_failures;                                        \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fprintf(stderr, "\n");                               \
-    }                                                      \
-  } while (0)
-
-static const char* const kNames[kJoints] = {
-    "Root",   "Hips",   "Spine",  "LeftUpLeg", "LeftLeg", "RightUpLeg", "RightLeg",
-    "Tail_1", "Tail_2", "Tail_3", "Tail_4",    "Tail_5",  "Tail_End"};
-static const int32_t kParents[kJoints] = {-1, 0, 1, 1, 3, 1, 5, 1, 7, 8, 9, 10, 11};
+const char* const kNames[kJoints] = {"Root",       "Hips",     "Spine",   "LeftUpLeg", "LeftLeg",
+                                     "RightUpLeg", "RightLeg", "Tail_1",  "Tail_2",    "Tail_3",
+                                     "Tail_4",     "Tail_5",   "Tail_End"};
+const int32_t kParents[kJoints] = {-1, 0, 1, 1, 3, 1, 5, 1, 7, 8, 9, 10, 11};
 
 /* Column-major rigid transform: rotation about unit axis (x, y, z) by angle,
  * then translation t. */
-static void rigid(double angle, double ax, double ay, double az, const double t[3], double m[16]) {
+void rigid(double angle, double ax, double ay, double az, const double t[3], double m[16]) {
   const double c = cos(angle), s = sin(angle), k = 1.0 - c;
   const double len = sqrt(ax * ax + ay * ay + az * az);
   ax /= len;
@@ -51,7 +40,7 @@ static void rigid(double angle, double ax, double ay, double az, const double t[
 }
 
 /* Inverse of a rigid column-major transform. */
-static void rigid_inverse(const double m[16], double out[16]) {
+void rigid_inverse(const double m[16], double out[16]) {
   for (int row = 0; row < 3; ++row) {
     for (int col = 0; col < 3; ++col) out[col * 4 + row] = m[row * 4 + col];
     out[row * 4 + 3] = 0.0;
@@ -65,7 +54,7 @@ static void rigid_inverse(const double m[16], double out[16]) {
 /* Bind pose: hips at 1 m, legs, a 0.8 m five-bone tail hanging back and down
  * with a different bind rotation per tail bone (so local rotations are not
  * trivially world ones). */
-static void make_inverse_binds(double inverse_bind[kJoints * 16]) {
+void make_inverse_binds(double inverse_bind[kJoints * 16]) {
   const double positions[7][3] = {{0, 0, 0},     {0, 1, 0},       {0, 1.2, 0},   {0.1, 0.95, 0},
                                   {0.1, 0.5, 0}, {-0.1, 0.95, 0}, {-0.1, 0.5, 0}};
   double world[16];
@@ -86,7 +75,7 @@ static void make_inverse_binds(double inverse_bind[kJoints * 16]) {
 /* A walk: forward 1.2 m/s, sideways sway, vertical bob, yaw sway, a teleport
  * (+5 m in x from frame 250 on), mixed frame times, a zero dt at frame 300 and
  * a reset at frame 400. */
-static void make_frames(reference_frame frames[kFrames]) {
+void make_frames(reference_frame frames[kFrames]) {
   const double dts[4] = {1.0 / 60.0, 1.0 / 30.0, 1.0 / 144.0, 0.05};
   double t = 0.0;
   for (int f = 0; f < kFrames; ++f) {
@@ -238,6 +227,7 @@ static void test_refuses_bad_input(void) {
 int main(void) {
   test_matches_cpp_bit_for_bit();
   test_refuses_bad_input();
+  test_colliders();
   if (g_failures) {
     fprintf(stderr, "c_api: %d failure(s)\n", g_failures);
     return 1;

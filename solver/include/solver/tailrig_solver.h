@@ -22,11 +22,25 @@
  *   per frame: tailrig_chain_step(c, dt, hips_world);
  *              tailrig_chain_local_rotations(c, rotations, bone_count);
  *   tailrig_chain_destroy(c);
+ * With colliders (legs, trunk) instead of tailrig_chain_step:
+ *   tailrig_frame_input in; tailrig_frame_input_default(&in);
+ *   per frame: copy the hips into in.hips_world, point in.capsules at this
+ *              frame's capsules (world, rig units), set in.capsule_count;
+ *              tailrig_chain_step_frame(c, dt, &in);
+ *
+ * Compatibility: structs passed by pointer never change layout. Fields added
+ * later come in a new struct version (the `version` field first, checked on
+ * every call), so a binary built against an older header keeps working;
+ * TAILRIG_C_API_VERSION counts additions for #if checks.
  */
 #ifndef TAILRIG_SOLVER_H
 #define TAILRIG_SOLVER_H
 
 #include <stdint.h>
+
+/* 1: chains, params, step, reset, read-out. 2: colliders (tailrig_capsule,
+ * tailrig_frame_input, tailrig_chain_step_frame, tailrig_collider_params). */
+#define TAILRIG_C_API_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +142,90 @@ tailrig_status tailrig_chain_local_rotations(const tailrig_chain* chain, double*
  * and Tail_1 are taken at their bind pose relative to the hips. */
 tailrig_status tailrig_chain_world_matrices(const tailrig_chain* chain, double* out_matrices,
                                             int32_t capacity);
+
+/* --- Colliders (issue 46) ---------------------------------------------------
+ * Shapes the tail must not pass through, given per frame in world space with
+ * the hips. Each link is tested as a segment and along its swing, and turned
+ * about its head out of a capsule it touches, keeping its length (see
+ * solver/colliders.h). */
+
+/* Most capsules one frame may carry; more are refused (not silently dropped:
+ * a leg the tail passed through without a word would be harder to find). */
+#define TAILRIG_MAX_CAPSULES 16
+
+/* A tapered capsule: the segment a..b (world, rig units) with radius radius_a
+ * at a and radius_b at b (rig units, >= 0). a == b is a sphere. Every
+ * coordinate and radius must be finite and within +-1e9 rig units. */
+typedef struct tailrig_capsule {
+  double a[3];
+  double b[3];
+  double radius_a;
+  double radius_b;
+} tailrig_capsule; /* 64 bytes */
+
+#define TAILRIG_FRAME_INPUT_VERSION 1
+
+/* One frame's input to tailrig_chain_step_frame: the hips and the colliders
+ * where they are at the END of the frame; the solver interpolates both
+ * across its internal steps from the previous frame's. Give the same
+ * capsules in the same order every frame (a different count, a teleport or
+ * a tailrig_chain_step in between starts them where they are, without a
+ * sweep). tailrig_chain_reset takes no colliders: it poses the tail without
+ * them and the next step turns it out. The capsules array is not referenced
+ * after the call. Fill with
+ * tailrig_frame_input_default(), or set version yourself. Layout without
+ * implicit padding (C# [StructLayout(Sequential)]: uint, int, 16 doubles,
+ * IntPtr). */
+typedef struct tailrig_frame_input {
+  uint32_t version;                /* TAILRIG_FRAME_INPUT_VERSION; others are refused */
+  int32_t capsule_count;           /* 0..TAILRIG_MAX_CAPSULES */
+  double hips_world[16];           /* column-major, rig units, as tailrig_chain_step */
+  const tailrig_capsule* capsules; /* capsule_count of them; may be NULL when 0 */
+} tailrig_frame_input;
+
+/* Version 1, identity hips, no capsules. */
+void tailrig_frame_input_default(tailrig_frame_input* out_input);
+
+/* tailrig_chain_step with colliders: dt and frame->hips_world as there, plus
+ * frame->capsules. With no capsules it is tailrig_chain_step, bit for bit.
+ * Refused, state kept: NULL chain or frame, an unknown version, a
+ * capsule_count outside 0..TAILRIG_MAX_CAPSULES, NULL capsules with a count,
+ * a negative or too large value (TAILRIG_ERROR_INVALID_ARGUMENT); NaN or
+ * infinity in dt, the hips or a capsule (TAILRIG_ERROR_NON_FINITE). */
+tailrig_status tailrig_chain_step_frame(tailrig_chain* chain, double dt,
+                                        const tailrig_frame_input* frame);
+
+#define TAILRIG_COLLIDER_PARAMS_VERSION 1
+
+/* How the tail meets colliders; per chain, read on every step. A versioned
+ * struct of its own, not fields of tailrig_params: binaries built against
+ * the first header pass a tailrig_params of its size, unversioned, so it
+ * cannot grow without the library reading past their structs. Not in
+ * tailrig_frame_input either: that says where things are this frame, not
+ * how the tail behaves, and a frame filled field by field from an engine
+ * would silently get no margin. A chain starts with the defaults;
+ * tailrig_chain_set_params leaves these alone. */
+typedef struct tailrig_collider_params {
+  uint32_t version;  /* TAILRIG_COLLIDER_PARAMS_VERSION; others are refused */
+  uint32_t reserved; /* 0 (refused otherwise: room for flags) */
+  double margin;     /* link centreline to collider surface, metres (0..1e9; default 0.03) */
+  double friction;   /* share of sliding removed per internal step in contact (0..1; 0.2) */
+} tailrig_collider_params;
+
+/* Version 1 with the defaults of solver::ChainParams. */
+void tailrig_collider_params_default(tailrig_collider_params* out_params);
+
+/* Replaces the chain's collider parameters. Refused, chain kept: NULL, an
+ * unknown version, reserved != 0, out of range (TAILRIG_ERROR_INVALID_ARGUMENT),
+ * NaN or infinity (TAILRIG_ERROR_NON_FINITE). */
+tailrig_status tailrig_chain_set_collider_params(tailrig_chain* chain,
+                                                 const tailrig_collider_params* params);
+
+/* The chain's current collider parameters. Set out_params->version first
+ * (tailrig_collider_params_default does): it says which layout the caller's
+ * struct has, so a later library never writes past an older one. */
+tailrig_status tailrig_chain_get_collider_params(const tailrig_chain* chain,
+                                                 tailrig_collider_params* out_params);
 
 /* One-line description of the latest error on this thread ("" if none). */
 const char* tailrig_last_error(void);
