@@ -63,12 +63,15 @@ BakeColliders bake_colliders(const rig::Character& c, const solver::ChainDesc& d
   if (given_margin_m >= 0) {
     out.margin_m = given_margin_m;
     out.margin_source = "given";
-  } else if (const double r = tail_root_radius(c, desc); r > 0) {
+  } else if (const double r = tail_root_radius(c, desc); r > 0 && r <= kMaxMarginOfH * height_units) {
     out.margin_m = r * mpu;
     out.margin_source = "tail root radius";
+  } else if (r > 0) {
+    out.margin_m = kMaxMarginOfH * height_units * mpu;
+    out.margin_source = "2.8 % of H (the tail root's skin measures more: rump skin)";
   } else {
     out.margin_m = kMarginOfHWithoutSkin * height_units * mpu;
-    out.margin_source = "of H";
+    out.margin_source = "2.8 % of H (no tail root skin to measure)";
   }
   const size_t nv = std::min(c.mesh.positions.size(), c.skin.influences.size());
   for (size_t v = 0; v < nv; ++v) {

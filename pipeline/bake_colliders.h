@@ -29,14 +29,20 @@
 namespace pipeline {
 
 // Fallback margin where the tail's root has too little skin to measure:
-// the fox fixture's root radius relative to its height.
-inline constexpr double kMarginOfHWithoutSkin = 0.047;
+// the fox fixture's root radius relative to its height (0.053 m of 1.91 m).
+inline constexpr double kMarginOfHWithoutSkin = 0.028;
+// The margin is at most this share of H: the fox fixture's brush of a tail
+// measures 2.8 % of H at its root; a larger "root radius" is rump skin the
+// first tail bone dominates (the Rat's measures 20 % of H, the T-Rex's 21 %),
+// and a margin that size shoves the tail about (the Rat's attack: tail skin
+// 6.4 % of H in the legs with it, none without).
+inline constexpr double kMaxMarginOfH = 0.028;
 
 struct BakeColliders {
   std::vector<rig::JointCapsule> capsules;  // bind space, rig units
   std::string source;                       // "stored" (the file's), "fitted" or "none"
   double margin_m = 0.0;                    // the clearance the chain keeps
-  std::string margin_source;                // "tail root radius", "of H" or "given"
+  std::string margin_source;                // "tail root radius", "of H" (capped or no skin) or "given"
   // Measuring: the tail's vertices (dominated by a tail bone), and per one
   // whether it is outside every capsule at bind (seam skin is not counted).
   std::vector<int> tail_vertices;
