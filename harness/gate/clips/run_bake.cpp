@@ -139,6 +139,9 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
   pipeline::BakeClipsOptions warm;
   warm.fps = s.raw.value("fps", 30.0);
   warm.clips = s.raw.value("clips", std::vector<std::string>{});
+  // "colliders": false bakes without the leg colliders (harness bake
+  // --no-colliders); default: as the product bakes, with them.
+  warm.colliders = s.raw.value("colliders", true);
   if (warm.clips.empty()) return bad(s, "no \"clips\" to bake");
   for (const std::string& name : warm.clips)  // a clip the fixture lacks is bad input, not a regression
     if (!find_clip(chained, name)) return bad(s, "character has no clip '" + name + "'");
