@@ -7,6 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -15,6 +19,7 @@
 #include "fixtures/fixtures.h"
 #include "pipeline/bake_clips.h"
 #include "pipeline/fix.h"
+#include "rig/io/gltf/gltf_colliders.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/io.h"
 
@@ -92,6 +97,62 @@ TEST(LegColliders, FixStoresTheLegsCapsulesAndTheyReadBackAsWritten) {
     EXPECT_EQ(extras.Get("artist").Get<std::string>(), "kept");
     EXPECT_EQ(extras.Get("tailrig_collider").Get("version").GetNumberAsInt(), 1);
   }
+}
+
+TEST(LegColliders, AMalformedStoredColliderIsReadAsAbsentWithANote) {
+  const Fixed f = fix_and_read("fox_fixed_malformed.glb");
+  ASSERT_EQ(f.written.colliders.size(), 4u);
+  tinygltf::Model m = f.written.gltf->model;
+  const int joint = f.written.colliders[0].joint, other = f.written.colliders[1].joint;
+  auto set = [&](int j, const std::string& key, tinygltf::Value v) {
+    const size_t node = static_cast<size_t>(f.written.gltf->joint_nodes[static_cast<size_t>(j)]);
+    tinygltf::Value& node_extras = m.nodes[node].extras;
+    tinygltf::Value::Object extras = node_extras.Get<tinygltf::Value::Object>();
+    tinygltf::Value::Object c = extras["tailrig_collider"].Get<tinygltf::Value::Object>();
+    c[key] = std::move(v);
+    extras["tailrig_collider"] = tinygltf::Value(std::move(c));
+    node_extras = tinygltf::Value(std::move(extras));
+  };
+  set(joint, "version", tinygltf::Value(2));                     // a later schema: not ours to guess
+  set(other, "radius_a", tinygltf::Value(std::string("thick")));  // not a number
+  std::vector<std::string> notes;
+  const std::vector<rig::JointCapsule> read =
+      rig::read_collider_extras("f.glb", m, f.written.gltf->joint_nodes, f.written.skeleton, notes);
+  EXPECT_EQ(read.size(), 2u);
+  for (const rig::JointCapsule& k : read) EXPECT_TRUE(k.joint != joint && k.joint != other);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("2 joints' tailrig_collider not read"), std::string::npos) << notes[0];
+}
+
+TEST(LegColliders, ExtrasThatAreNoObjectAreLeftAsTheyAre) {
+  rig::Character in = fox_file();
+  auto src = std::make_shared<rig::GltfSource>(*in.gltf);
+  const std::vector<int> marked = src->joint_nodes;  // an in-place write keeps these node indices
+  for (int node : marked) src->model.nodes[static_cast<size_t>(node)].extras = tinygltf::Value(7);
+  in.gltf = std::move(src);
+  FixOutcome out;
+  ASSERT_TRUE(fix_character(std::move(in), FixOptions{}, out).ok());
+  ASSERT_EQ(out.result.character.colliders.size(), 4u);
+  const fs::path path = scratch("fox_fixed_number_extras.glb");
+  const rig::Status saved = rig::save_glb(out.result.character, path.string());
+  ASSERT_TRUE(saved.ok());
+  bool noted = false;
+  for (const std::string& n : saved.notes) noted = noted || n.find("4 colliders not stored") != std::string::npos;
+  EXPECT_TRUE(noted) << "the user is told the colliders were not stored";
+  rig::Character back;
+  ASSERT_TRUE(rig::load(path.string(), back).ok());
+  EXPECT_TRUE(back.colliders.empty());
+  // The written document (its GLB JSON chunk) holds the number as it was
+  // (tinygltf drops non-object node extras when it reads a file, so only an
+  // edit like this one reaches the writer with them).
+  std::ifstream in_file(path, std::ios::binary);
+  const std::string glb{std::istreambuf_iterator<char>(in_file), std::istreambuf_iterator<char>()};
+  ASSERT_GT(glb.size(), 20u);
+  uint32_t json_bytes = 0;
+  std::memcpy(&json_bytes, glb.data() + 12, 4);
+  const nlohmann::json doc = nlohmann::json::parse(glb.substr(20, json_bytes));
+  for (int node : marked)
+    EXPECT_EQ(doc["nodes"][static_cast<size_t>(node)].value("extras", nlohmann::json()), 7) << node;
 }
 
 // The sprint baked on the fixed file: with its stored colliders, and without.

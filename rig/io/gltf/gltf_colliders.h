@@ -10,7 +10,8 @@
 // moves rigidly with the joint whatever the pose; radius_a and radius_b are
 // the radii at a and b in that space's units (a scaled joint scales them).
 // Other extras of a node are kept; a node whose extras are not a JSON
-// object gets no collider (noted).
+// object gets no collider (noted). (tinygltf itself drops a node's extras
+// that are not an object, or an empty object, when it reads a file.)
 #pragma once
 
 #include <string>
