@@ -5,11 +5,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "pipeline/bake_colliders.h"
+#include "pipeline/posed_capsules.h"
 #include "rig/retarget/clip_transfer.h"
 #include "rig/anatomy/facing.h"
 #include "rig/model/pose.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/weld.h"
+#include "measure/tail_penetration.h"
 #include "solver/bake.h"
 
 namespace pipeline {
@@ -41,15 +44,6 @@ solver::ChainRigInput rig_input(const rig::Skeleton& sk) {
   return in;
 }
 
-// Tail bones and every joint below them.
-std::vector<char> tail_mask(const rig::Skeleton& sk, const solver::ChainDesc& desc) {
-  std::vector<char> tail(static_cast<size_t>(sk.size()), 0);
-  for (const auto& l : desc.links) tail[static_cast<size_t>(l.joint)] = 1;
-  for (int j = 0; j < sk.size(); ++j)
-    if (sk.parents[j] >= 0 && tail[static_cast<size_t>(sk.parents[j])]) tail[static_cast<size_t>(j)] = 1;
-  return tail;
-}
-
 // First and last body pose of the clip compared (tail excluded): largest
 // joint position difference (rig units) and rotation difference (degrees).
 void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double start, const std::vector<char>& tail,
@@ -63,6 +57,27 @@ void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double star
     const double c = std::clamp((r.trace() - 1.0) / 2.0, -1.0, 1.0);
     ang_err = std::max(ang_err, std::acos(c) * 180.0 / kPi);
   }
+}
+
+// Tail into the legs over the baked keys: the body as the clip poses it,
+// the tail bones as baked (before the keys are written into the clip).
+void measure_legs(const rig::Character& c, const rig::Clip& clip, const solver::ChainDesc& desc,
+                  const BakeColliders& legs, const solver::BakeResult& br, double start, double height_units,
+                  ClipBakeReport& r) {
+  const rig::Skeleton& sk = c.skeleton;
+  const size_t n = desc.links.size();
+  std::vector<double> depths;
+  for (int k = 0; k < br.frames; ++k) {
+    std::vector<rig::Transform> locals = sk.stored_local;
+    rig::apply_clip(clip, start + br.times[static_cast<size_t>(k)], locals);
+    for (size_t i = 0; i < n; ++i)
+      locals[static_cast<size_t>(desc.links[i].joint)].rotation = br.rotations[static_cast<size_t>(k) * n + i];
+    depths.push_back(tail_depth(c, legs, rig::local_to_world(sk, locals)));
+  }
+  const measure::Penetration p = measure::penetration(depths, 0.01 * height_units);
+  r.legs_measured = true;
+  r.tail_in_legs_keys_fraction = p.frames_over_fraction;
+  r.tail_in_legs_max_rel_H = height_units > 0 ? p.max_depth / height_units : 0.0;
 }
 
 }  // namespace
@@ -128,6 +143,16 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   report.height_m = H;
   report.meters_per_unit = mpu;
   for (const auto& l : desc.links) report.bones.push_back(sk.names[l.joint]);
+  const std::vector<char> tail = chain_joints(sk, desc);
+  // The legs the tail must stay out of (issue 46; bake_colliders.h).
+  const BakeColliders legs = bake_colliders(c, desc, H / mpu, o.collider_margin_m);
+  const bool use_legs = o.colliders && !legs.capsules.empty();
+  if (use_legs) params.collider_margin = legs.margin_m;
+  report.colliders = static_cast<int>(legs.capsules.size());
+  report.colliders_source = legs.source;
+  report.colliders_used = use_legs;
+  report.collider_margin_m = use_legs ? legs.margin_m : 0.0;
+  report.margin_source = use_legs ? legs.margin_source : "";
 
   std::vector<size_t> which;
   for (const std::string& name : o.clips) {
@@ -142,7 +167,6 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   if (o.clips.empty())
     for (size_t i = 0; i < c.clips.size(); ++i) which.push_back(i);
 
-  const std::vector<char> tail = tail_mask(sk, desc);
   const size_t n = desc.links.size();
   std::vector<rig::Clip> baked = c.clips;  // written back only when every clip succeeded
   for (size_t ci : which) {
@@ -163,19 +187,24 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     const bool still = !(span > 0);
     if (still) r.looping = false;
     const int m = still ? 0 : std::max(1, static_cast<int>(std::lround(span * o.fps)));
-    auto hips_at = [&](double t) {
-      Affine3d a;
-      a.matrix() = rig::pose_at(sk, clip, t)[desc.hips];
-      return a;
-    };
+    // One pose per sample: the hips, and the leg colliders (sample-major).
     std::vector<Affine3d> hips;
+    std::vector<solver::Capsule> capsules;
     const int samples = r.looping ? m : m + 1;
-    for (int k = 0; k < samples; ++k) hips.push_back(hips_at(m > 0 ? start + span * k / m : start));
+    for (int k = 0; k < samples; ++k) {
+      const std::vector<rig::Mat4> world = rig::pose_at(sk, clip, m > 0 ? start + span * k / m : start);
+      Affine3d a;
+      a.matrix() = world[static_cast<size_t>(desc.hips)];
+      hips.push_back(a);
+      if (use_legs) posed_capsules(sk, world, legs.capsules, capsules);
+    }
     solver::BakeOptions bo;
     bo.sample_rate = m > 0 ? m / span : o.fps;
     bo.model_height = H;
     bo.tolerance = o.warmup_tolerance;
     bo.max_passes = o.warm_up ? o.max_warmup_passes : 0;
+    bo.capsules = capsules;
+    bo.capsules_per_frame = use_legs ? static_cast<int>(capsules.size()) / samples : 0;
     solver::BakeResult br;
     const bool ok = r.looping ? solver::bake_loop(desc, params, hips, bo, br)
                               : solver::bake_clip(desc, params, hips, bo, br);
@@ -192,6 +221,7 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     for (const auto& a : br.tip_in_hips)
       for (const auto& b : br.tip_in_hips) r.tip_range_m = std::max(r.tip_range_m, (a - b).norm());
     r.tip_range_rel_H = r.tip_range_m / H;
+    if (!legs.capsules.empty()) measure_legs(c, clip, desc, legs, br, start, H / mpu, r);
 
     // Tracks: times start + k * span / M exactly (the last key at the clip's
     // end), one sign-continuous rotation track per tail bone, replacing any
@@ -225,7 +255,7 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
 
 nlohmann::json bake_report_json(const BakeClipsReport& r) {
   nlohmann::json clips = nlohmann::json::array();
-  for (const ClipBakeReport& k : r.clips)
+  for (const ClipBakeReport& k : r.clips) {
     clips.push_back({{"name", k.name},
                      {"duration_s", k.duration},
                      {"looping", k.looping},
@@ -241,8 +271,22 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
                      {"keys", k.keys},
                      {"tip_range_m", k.tip_range_m},
                      {"tip_range_percent_H", 100.0 * k.tip_range_rel_H}});
-  return {{"height_m", r.height_m},   {"meters_per_unit", r.meters_per_unit}, {"tail_bones", r.bones},
-          {"forward_axis", r.forward_axis}, {"clips", clips}};
+    if (k.legs_measured) {
+      clips.back()["tail_in_legs_keys_percent"] = 100.0 * k.tail_in_legs_keys_fraction;
+      clips.back()["tail_in_legs_max_percent_H"] = 100.0 * k.tail_in_legs_max_rel_H;
+    }
+  }
+  return {{"height_m", r.height_m},
+          {"meters_per_unit", r.meters_per_unit},
+          {"tail_bones", r.bones},
+          {"forward_axis", r.forward_axis},
+          {"leg_colliders",
+           {{"count", r.colliders},
+            {"source", r.colliders_source},
+            {"used", r.colliders_used},
+            {"margin_m", r.collider_margin_m},
+            {"margin_source", r.margin_source}}},
+          {"clips", clips}};
 }
 
 std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
@@ -251,6 +295,16 @@ std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
   std::snprintf(b, sizeof b, "baked %zu clip%s, %zu tail bones (%s..%s), H=%.4g m, facing %s", r.clips.size(),
                 r.clips.size() == 1 ? "" : "s", r.bones.size(), r.bones.empty() ? "" : r.bones.front().c_str(),
                 r.bones.empty() ? "" : r.bones.back().c_str(), r.height_m, r.forward_axis.c_str());
+  out.push_back(b);
+  if (r.colliders_used)
+    std::snprintf(b, sizeof b, "  stepped with %d leg collider%s (%s), margin %.3g m (%s)", r.colliders,
+                  r.colliders == 1 ? "" : "s", r.colliders_source.c_str(), r.collider_margin_m,
+                  r.margin_source.c_str());
+  else if (r.colliders > 0)
+    std::snprintf(b, sizeof b, "  no leg colliders (--no-colliders); the tail measured against %d %s capsule%s",
+                  r.colliders, r.colliders_source.c_str(), r.colliders == 1 ? "" : "s");
+  else
+    std::snprintf(b, sizeof b, "  no leg colliders: no leg with enough skin of its own");
   out.push_back(b);
   for (const ClipBakeReport& k : r.clips) {
     std::string seam;
@@ -268,7 +322,13 @@ std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
     else
       std::snprintf(b, sizeof b, "  %-16s once%s   from the settled carry pose, %d keys, tip range %.3g m (%.1f %% of H)",
                     k.name.c_str(), k.loop_forced ? "*" : " ", k.keys, k.tip_range_m, 100.0 * k.tip_range_rel_H);
-    out.push_back(b);
+    std::string line = b;
+    if (k.legs_measured) {
+      std::snprintf(b, sizeof b, ", tail in legs %.0f %% of keys (max %.2f %% of H)",
+                    100.0 * k.tail_in_legs_keys_fraction, 100.0 * k.tail_in_legs_max_rel_H);
+      line += b;
+    }
+    out.push_back(line);
   }
   return out;
 }

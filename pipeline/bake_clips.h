@@ -37,6 +37,14 @@ struct BakeClipsOptions {
   bool warm_up = true;
   double warmup_tolerance = 1e-4;
   int max_warmup_passes = 30;
+  // Leg colliders (issue 46; bake_colliders.h): the chain is stepped with
+  // the character's colliders (the ones it carries, else fitted to its leg
+  // skin) posed every frame. false: without (to compare; the baked tail is
+  // still measured against them).
+  bool colliders = true;
+  // Clearance between a link's centreline and a collider, metres (overrides
+  // params.collider_margin); < 0: the tail skin's radius at its root.
+  double collider_margin_m = -1;
   // Spring parameters; meters_per_unit, forward_axis and lateral_axis are
   // overwritten from the character (its metres per unit; forward = away from
   // where the bind tail points, snapped to a horizontal model axis).
@@ -59,6 +67,12 @@ struct ClipBakeReport {
   int keys = 0;                  // per tail bone
   double tip_range_m = 0;        // largest distance between two tip positions, hips frame
   double tip_range_rel_H = 0;
+  // Tail into the legs over the baked keys (measure/tail_penetration.h),
+  // when the character has leg colliders: keys with tail skin deeper than
+  // 1 % of H in a leg capsule / keys, and the deepest / H.
+  bool legs_measured = false;
+  double tail_in_legs_keys_fraction = 0;
+  double tail_in_legs_max_rel_H = 0;
 };
 
 struct BakeClipsReport {
@@ -66,6 +80,11 @@ struct BakeClipsReport {
   double meters_per_unit = 1;
   std::vector<std::string> bones;  // baked tail bones, root first
   std::string forward_axis;        // "+Z", "-Z", "+X", "-X" or "(x, 0, z)"
+  int colliders = 0;               // leg capsules known (stepped with when colliders_used)
+  std::string colliders_source;    // "stored", "fitted" or "none"
+  bool colliders_used = false;
+  double collider_margin_m = 0;
+  std::string margin_source;       // "tail root radius", "of H" or "given"
   std::vector<ClipBakeReport> clips;
 };
 

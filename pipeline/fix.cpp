@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "detect/appendage_report.h"
+#include "pipeline/leg_colliders.h"
 
 namespace pipeline {
 
@@ -18,6 +19,20 @@ rig::Status fix_character(rig::Character character, const FixOptions& options, F
                                         {"given_a_joint", w.given_a_joint},
                                         {"worst_sum_error", w.worst_sum_error}};
   if (options.mode == detect::Mode::kReport) return rig::Status::Ok();
+  // A tail chain (written now or the file's) gets the legs it must stay out
+  // of, fitted to the skin the legs dominate without any appendage region's
+  // (the rigger's tail on the thighs is no thigh) or the tail's.
+  rig::Character& fixed = result.character;
+  if (!fixed.colliders.empty()) {
+    outcome.colliders_source = "stored";
+  } else if (has_tail_chain(fixed)) {
+    std::vector<std::vector<int>> regions;
+    for (const detect::Region& r : result.analysis.regions) regions.push_back(r.vertices);
+    fixed.colliders = fit_leg_colliders(fixed, tail_skin(fixed, regions, tail_joints(fixed.skeleton)));
+    if (!fixed.colliders.empty()) outcome.colliders_source = "fitted";
+  }
+  if (!outcome.colliders_source.empty())
+    outcome.report["leg_colliders"] = colliders_json(fixed, outcome.colliders_source);
   if (!options.bake) {
     // Viewers play only keys: an unbaked chain rides the hips rigidly.
     if (result.chains > 0 && !result.character.clips.empty())

@@ -62,6 +62,7 @@ PreparedTarget prepare_retarget_target(const rig::Character& target, const Retar
   // A Tail_* chain the spring bake keys afterwards gets the solver's own
   // ground contact; an artist's tail (or an unbaked chain) is turned up.
   p.bake = o.bake && has_tail_chain(target);
+  p.bake_colliders = o.bake_colliders;
   to.tails_above_floor = !p.bake;
   to.copy_own_rig_clips = o.copy_own_rig;
   to.legs_by_ankle = o.legs;
@@ -91,6 +92,7 @@ rig::Status add_retargeted_clip(rig::Character& target, const PreparedTarget& pr
   BakeClipsOptions bake;
   bake.fps = bake_fps;
   bake.clips = {free_name};
+  bake.colliders = prepared.bake_colliders;
   if (rig::Status s = bake_clips(target, bake, outcome.bake); !s.ok())
     return rig::Status::Error(s.code, "bake: " + s.message);
   outcome.baked = true;

@@ -27,6 +27,7 @@ struct RetargetOptions {
   bool copy_own_rig = true;          // a clip made for this very rig is copied as authored
   bool bake = true;                  // bake the tail spring when the target has a Tail_* chain
   double bake_fps = 30.0;            // keys per second of the baked tail tracks
+  bool bake_colliders = true;        // bake with the leg colliders (BakeClipsOptions::colliders)
 };
 
 // A target prepared once for any number of clips: its transfer options,
@@ -38,6 +39,7 @@ struct PreparedTarget {
   int rigger_tail = 0;  // vertices of a boneless tail left out of grounding; -1: detection failed
   size_t cloth = 0;     // vertices of cloth past the knees left out of grounding
   bool bake = false;    // the target has a Tail_* chain and options.bake: clips get baked tail keys
+  bool bake_colliders = true;  // options.bake_colliders
 };
 
 PreparedTarget prepare_retarget_target(const rig::Character& target, const RetargetOptions& options);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "pipeline/leg_colliders.h"
 #include "rig/anatomy/facing.h"
 #include "rig/anatomy/figures.h"
 #include "rig/retarget/contact/placement.h"
@@ -78,6 +79,10 @@ nlohmann::json summarize(const rig::Character& c) {
   for (const auto& clip : c.clips)
     clips.push_back({{"name", clip.name}, {"duration_s", clip.duration}, {"tracks", clip.tracks.size()}});
   s["clips"] = clips;
+  if (!c.colliders.empty()) {  // issue 46: what a fixed file stores (extras.tailrig_collider)
+    s["leg_colliders"] = colliders_json(c, "stored");
+    s["leg_colliders"]["line"] = colliders_line(c, "stored in the file");
+  }
   return s;
 }
 
@@ -128,6 +133,8 @@ void print_summary(const nlohmann::json& s, std::FILE* out) {
   };
   for (size_t j = 0; j < joints.size(); ++j)
     if (joints[j]["parent"].get<int>() < 0) tree(static_cast<int>(j), 0);
+  if (s.contains("leg_colliders"))
+    std::fprintf(out, "  %s\n", s["leg_colliders"]["line"].get<std::string>().c_str());
   std::fprintf(out, "  clips: %zu\n", s["clips"].size());
   for (const auto& c : s["clips"])
     std::fprintf(out, "    %-24s %8.3f s  %d tracks\n", c["name"].get<std::string>().c_str(),

@@ -44,4 +44,10 @@ def card_lines(report, scale_length=1.0):
         if r["action"] == "unchanged":
             line += ", left alone: " + why_left_alone(r.get("reason", ""))
         lines.append(line)
+    # Issue 46: the legs the baked tail stays out of, stored on the leg bones
+    # (custom property tailrig_collider after import).
+    colliders = (report.get("leg_colliders") or {}).get("capsules") or []
+    if colliders:
+        lines.append("leg colliders: %d capsule%s on %s" % (len(colliders), "" if len(colliders) == 1 else "s",
+                                                            ", ".join(c["joint"] for c in colliders)))
     return lines

@@ -43,10 +43,14 @@ report = {"H": 2.0, "pelvis": "Hips", "tail_bones": [], "appendages": [
     {"id": 0, "class": "tail", "action": "chain", "vertex_count": 900, "length": 1.5, "bones": 6,
      "chain_parent": "Hips", "attachment": "Back", "reason": "hangs from Back; long and protruding"},
     {"id": 1, "class": "worn", "action": "unchanged", "vertex_count": 40, "length": 0.0, "bones": 0,
-     "attachment": "Spine", "reason": "round, on the spine (its class was switched off for this fix)"}]}
+     "attachment": "Spine", "reason": "round, on the spine (its class was switched off for this fix)"}],
+    "leg_colliders": {"count": 2, "source": "fitted", "capsules": [
+        {"joint": "UpLeg.L", "a_m": [0, 1, 0], "b_m": [0, 0.5, 0], "radius_a_m": 0.1, "radius_b_m": 0.08},
+        {"joint": "Leg.L", "a_m": [0, 0.5, 0], "b_m": [0, 0.1, 0], "radius_a_m": 0.08, "radius_b_m": 0.05}]}}
 lines = card.card_lines(report, scale_length=0.01)  # centimetre scene: lengths x100
 text = "\n".join(lines)
 print(text)
+check("leg colliders: 2 capsules on UpLeg.L, Leg.L" in text, "the stored leg colliders named (issue 46)")
 check("region 0 tail -> chain: length 150, K = 6, attaches to Hips" in text,
       "tail line: class, length in scene units, K, attachment")
 check("region 1 worn -> unchanged at Spine, left alone: round, on the spine (its class was switched off for this fix)"

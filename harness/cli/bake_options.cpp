@@ -14,6 +14,8 @@ void add_bake_cli_options(CLI::App* app, BakeCliOptions& o) {
   app->add_flag("--no-loop", o.no_loop, "treat no clip as a loop (start from the settled carry pose)");
   app->add_option("--solver", o.solver,
                   "spring parameters as a JSON object, e.g. '{\"damping_ratio\": 0.8}' (names of solver/params.h)");
+  app->add_flag("--no-colliders", o.no_colliders,
+                "bake without the leg colliders (the tail may swing into the legs; to compare)");
 }
 
 rig::Status bake_options_from_cli(const BakeCliOptions& cli, pipeline::BakeClipsOptions& out) {
@@ -32,7 +34,10 @@ rig::Status bake_options_from_cli(const BakeCliOptions& cli, pipeline::BakeClips
     if (j.is_discarded() || !j.is_object()) return usage("--solver must be a JSON object");
     std::string err;
     if (!pipeline::apply_solver_overrides(j, out.params, err)) return usage("--solver: " + err);
+    // A margin given is used as given (else the tail's root radius).
+    if (j.contains("collider_margin")) out.collider_margin_m = out.params.collider_margin;
   }
+  out.colliders = !cli.no_colliders;
   return rig::Status::Ok();
 }
 

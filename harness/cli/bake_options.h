@@ -18,9 +18,10 @@ struct BakeCliOptions {
   bool loop = false;
   bool no_loop = false;
   std::string solver;  // JSON object of solver::ChainParams overrides (field names of solver/params.h)
+  bool no_colliders = false;  // bake without the leg colliders (issue 46), to compare
 };
 
-// Adds --clips, --fps, --loop, --no-loop, --solver to `app`.
+// Adds --clips, --fps, --loop, --no-loop, --solver, --no-colliders to `app`.
 void add_bake_cli_options(CLI::App* app, BakeCliOptions& o);
 
 // Checks the CLI values and fills `out` (usage errors: a one-line status).

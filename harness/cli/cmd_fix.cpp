@@ -20,6 +20,7 @@
 #include "detect/find_appendages.h"
 #include "detect/appendage_report.h"
 #include "pipeline/fix.h"
+#include "pipeline/leg_colliders.h"
 #include "rig/io/file_weights.h"
 #include "rig/io/io.h"
 #include "rig/io/safe_write.h"
@@ -122,6 +123,9 @@ Command add_fix_command(CLI::App& root) {
     std::printf("%s: H=%.4g m, %s, %d chain, %d rigid%s%s\n", opt->in.c_str(),
                 result.analysis.height * result.character.meters_per_unit, regions.c_str(), result.chains,
                 result.rigid, opt->out.empty() ? "" : " -> ", opt->out.c_str());
+    if (!outcome.colliders_source.empty())
+      std::printf("  %s%s\n", pipeline::colliders_line(result.character, outcome.colliders_source).c_str(),
+                  opt->out.empty() ? "" : ", stored on the joints (extras.tailrig_collider)");
     for (const std::string& line : bake_lines) std::printf("%s\n", line.c_str());
     if (result.chains + result.rigid > 0 && outcome.weights_on_write.total() > 0)
       std::printf("  besides the rewritten regions: %s\n", rig::weight_changes_text(outcome.weights_on_write).c_str());

@@ -41,6 +41,7 @@ struct Options {
   std::string own_rig = "copy";  // rig::TransferOptions::copy_own_rig_clips
   bool bake = false, no_bake = false;  // issue 12: bake by default when the target has a Tail_* chain
   double bake_fps = 30.0;
+  bool no_colliders = false;  // issue 46: bake without the leg colliders (to compare)
 };
 
 // A file when one exists at that path, else a fixture of that name.
@@ -95,6 +96,7 @@ int run(const Options& o) {
   ro.copy_own_rig = o.own_rig == "copy";
   ro.bake = !o.no_bake;
   ro.bake_fps = o.bake_fps;
+  ro.bake_colliders = !o.no_colliders;
   pipeline::RetargetOutcome outcome;
   const rig::Status retargeted = pipeline::retarget_character(target, source, *clip, ro, o.name, outcome);
   const int rigger_tail = outcome.rigger_tail;
@@ -230,6 +232,8 @@ Command add_retarget_command(CLI::App& root) {
       ->check(CLI::IsMember({"copy", "retarget"}));
   c.app->add_flag("--bake", opt->bake, "bake the tail spring into the new clip (default when the character has a Tail_* chain)");
   c.app->add_flag("--no-bake", opt->no_bake, "do not bake the tail into the new clip");
+  c.app->add_flag("--no-colliders", opt->no_colliders,
+                  "bake without the leg colliders (the tail may swing into the legs; to compare)");
   c.app->add_option("--bake-fps", opt->bake_fps, "keys per second of the baked tail tracks (default 30)")
       ->check(CLI::Range(0.001, 1000.0));
   c.run = [opt] { return run(*opt); };

@@ -15,13 +15,10 @@
 
 namespace rig {
 
-struct LegCapsule {
-  int joint = -1;               // the bone it follows (thigh or shin)
-  Vec3 a = Vec3::Zero();        // bind space: the bone's joint
-  Vec3 b = Vec3::Zero();        // bind space: the next joint of the leg (knee, ankle)
-  double radius_a = 0.0;        // model units, at a
-  double radius_b = 0.0;        // at b
-};
+// A leg capsule follows its thigh or shin: a at the bone's joint, b at the
+// next joint of the leg (knee, ankle). The model's JointCapsule, so that a
+// character carries the ones fitted (Character::colliders).
+using LegCapsule = JointCapsule;
 
 // Capsules of every leg rig::find_legs reads; skin per bone from the
 // vertices it dominates that `exclude` does not mark (per vertex; empty: none

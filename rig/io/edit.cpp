@@ -66,6 +66,9 @@ Status remove_joints(Character& c, std::span<const int> joints) {
       }
     clip.tracks = std::move(next);
   }
+  // A collider goes with its bone.
+  std::erase_if(c.colliders, [&](const JointCapsule& k) { return k.joint < 0 || k.joint >= n || gone[k.joint]; });
+  for (JointCapsule& k : c.colliders) k.joint = new_index[k.joint];
   if (c.gltf) {
     auto src = std::make_shared<GltfSource>(*c.gltf);
     keep(src->joint_nodes);

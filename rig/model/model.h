@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "rig/model/joint_capsule.h"
 #include "rig/model/role.h"
 
 namespace rig {
@@ -128,6 +129,10 @@ struct Character {
   Mesh mesh;
   Skin skin;
   std::vector<Clip> clips;
+  // What a tail must stay out of (issue 46): `fix` fits the legs' capsules,
+  // a glTF file stores them on its joint nodes (gltf_colliders.h). Bind
+  // space, model units; empty: none known.
+  std::vector<JointCapsule> colliders;
   // Set by the glTF loader; rig::save edits this document instead of building
   // a new one, so materials, textures and extensions survive.
   std::shared_ptr<const GltfSource> gltf;

@@ -16,6 +16,12 @@ void express_in_metres(Character& c) {
   for (Clip& clip : c.clips)
     for (JointTracks& jt : clip.tracks)
       for (Vec3& v : jt.translation.values) v *= s;
+  for (JointCapsule& k : c.colliders) {
+    k.a *= s;
+    k.b *= s;
+    k.radius_a *= s;
+    k.radius_b *= s;
+  }
   c.meters_per_unit = 1.0;
 }
 

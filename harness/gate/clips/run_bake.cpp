@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "pipeline/bake_clips.h"
+#include "pipeline/bake_colliders.h"
+#include "pipeline/posed_capsules.h"
 #include "detect/find_appendages.h"
 #include "rig/model/pose.h"
 #include "harness/gate/runners.h"
@@ -51,7 +53,8 @@ struct Replay {
 };
 
 Status replay(const Scenario& s, const rig::Character& chained, const rig::Character& reread,
-              const pipeline::ClipBakeReport& rep, const pipeline::BakeClipsOptions& bo, Replay& out) {
+              const pipeline::BakeClipsReport& bake, const pipeline::ClipBakeReport& rep,
+              const pipeline::BakeClipsOptions& bo, Replay& out) {
   solver::ChainParams p = bo.params;
   solver::ChainDesc desc;
   if (Status st = pipeline::character_chain(chained, p, desc); !st.ok()) fail_regression(s.name, st.message);
@@ -63,7 +66,25 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
   if (m < 1 || !rep.looping) fail_regression(s.name, "clip '" + rep.name + "' was not baked as a loop");
   const double D = rep.duration;
   std::vector<Affine3d> hips(static_cast<size_t>(m));
-  for (int k = 0; k < m; ++k) hips[k].matrix() = rig::pose_at(sk, *src, D * k / m)[desc.hips];
+  // The bake's leg colliders (issue 46), chosen and posed as it does.
+  std::vector<solver::Capsule> caps;  // sample-major
+  size_t per = 0;
+  pipeline::BakeColliders legs;
+  if (bake.colliders_used) {
+    legs = pipeline::bake_colliders(chained, desc, bake.height_m / bake.meters_per_unit, bo.collider_margin_m);
+    p.collider_margin = legs.margin_m;
+    per = legs.capsules.size();
+  }
+  for (int k = 0; k < m; ++k) {
+    const std::vector<rig::Mat4> world = rig::pose_at(sk, *src, D * k / m);
+    hips[k].matrix() = world[desc.hips];
+    if (per > 0) pipeline::posed_capsules(sk, world, legs.capsules, caps);
+  }
+  auto frame = [&](int k) {
+    const std::span<const solver::Capsule> all(caps);
+    return solver::FrameInput{hips[static_cast<size_t>(k)],
+                              per > 0 ? all.subspan(static_cast<size_t>(k) * per, per) : all.first(0)};
+  };
   const double dt = D / m;
   const size_t n = desc.links.size();
   solver::ChainState st;
@@ -71,7 +92,7 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
   solver::reset(desc, p, st, hips[0]);
   std::vector<Quaterniond> rot(n);
   for (int pass = 0; pass < rep.warmup_passes; ++pass)
-    for (int k = 1; k <= m; ++k) solver::step(desc, p, st, dt, hips[k % m], rot);
+    for (int k = 1; k <= m; ++k) solver::step(desc, p, st, dt, frame(k % m), rot);
   rot = st.out_local;
   // Key counts on the re-read tail tracks.
   out.min_keys = 1 << 30;
@@ -84,7 +105,7 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
     out.max_keys = std::max(out.max_keys, keys);
   }
   for (int k = 0; k <= m; ++k) {
-    if (k > 0) solver::step(desc, p, st, dt, hips[k % m], rot);
+    if (k > 0) solver::step(desc, p, st, dt, frame(k % m), rot);
     const double t = k == m ? D : D * k / m;
     std::vector<rig::Transform> live = sk.stored_local;
     rig::apply_clip(*src, t, live);
@@ -118,6 +139,9 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
   pipeline::BakeClipsOptions warm;
   warm.fps = s.raw.value("fps", 30.0);
   warm.clips = s.raw.value("clips", std::vector<std::string>{});
+  // "colliders": false bakes without the leg colliders (harness bake
+  // --no-colliders); default: as the product bakes, with them.
+  warm.colliders = s.raw.value("colliders", true);
   if (warm.clips.empty()) return bad(s, "no \"clips\" to bake");
   for (const std::string& name : warm.clips)  // a clip the fixture lacks is bad input, not a regression
     if (!find_clip(chained, name)) return bad(s, "character has no clip '" + name + "'");
@@ -168,7 +192,7 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
       continue;
     }
     Replay r;
-    if (Status st = replay(s, chained, reread, w, warm, r); !st.ok()) return st;
+    if (Status st = replay(s, chained, reread, rw, w, warm, r); !st.ok()) return st;
     out.metrics[pre + "replay_max_error_rel_H"] = r.max_error * rw.meters_per_unit / rw.height_m;
     out.metrics[pre + "replay_worst_key"] = r.worst_key;
     out.metrics[pre + "reread_keys_min"] = r.min_keys;

@@ -19,6 +19,7 @@
 #include "harness/gate/runners.h"
 #include "solver/bake.h"
 #include "solver/step.h"
+#include "pipeline/posed_capsules.h"
 #include "pipeline/solver_params.h"
 
 namespace harness {
@@ -45,15 +46,6 @@ struct ChainMotion {
   int warmup_passes = 0;
 };
 
-// The leg capsules posed by joint world matrices `world` (rig units), appended to `out`.
-void posed_capsules(const rig::Skeleton& sk, const std::vector<rig::Mat4>& world,
-                    std::span<const rig::LegCapsule> legs, std::vector<solver::Capsule>& out) {
-  for (const rig::LegCapsule& k : legs) {
-    const rig::Mat4 m = world[static_cast<size_t>(k.joint)] * sk.inverse_bind[static_cast<size_t>(k.joint)];
-    out.push_back({(m * k.a.homogeneous()).head<3>(), (m * k.b.homogeneous()).head<3>(), k.radius_a, k.radius_b});
-  }
-}
-
 // `legs`: colliders the chain is stepped with (empty: none).
 Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std::vector<double>& times,
                       bool loop, const solver::ChainParams& params, double height_m, ChainMotion& out,
@@ -78,7 +70,7 @@ Status simulate_chain(const rig::Character& ch, const rig::Clip& clip, const std
     const std::vector<rig::Mat4> w = rig::pose_at(sk, clip, t);
     Eigen::Affine3d a;
     a.matrix() = w[desc.hips];
-    posed_capsules(sk, w, legs, capsules);
+    pipeline::posed_capsules(sk, w, legs, capsules);
     return a;
   };
   auto hips_at = [&](double t) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "rig/anatomy/roles.h"
+#include "rig/io/gltf/gltf_colliders.h"
 #include "rig/io/gltf/gltf_read_clips.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/gltf/gltf_weights.h"
@@ -568,6 +569,7 @@ Status load_gltf(const std::string& path, Character& out) {
                     sum_text(settled.worst_sum_error) + "); a written file holds them renormalised");
   if (Status s = read_gltf_clips(path, m, skeleton_index_of_node, out.clips, notes); !s.ok()) return s;
 
+  out.colliders = read_collider_extras(path, m, src->joint_nodes, sk, notes);
   src->animation_count = static_cast<int>(m.animations.size());
   out.meters_per_unit = 1.0;  // glTF is metres by specification
   out.gltf = std::move(src);

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "rig/io/gltf/gltf_colliders.h"
 #include "rig/io/gltf/gltf_document.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/gltf/gltf_weights.h"
@@ -274,6 +275,7 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
   }
   m.scenes.push_back(scene);
   m.defaultScene = 0;
+  write_collider_extras(m, joint_node, c, notes);
   Status written = write_file(m, path, notes);
   written.notes = std::move(notes);
   return written;
@@ -550,6 +552,7 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
     drop_unused_samplers(m);
     if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
   }
+  write_collider_extras(m, joint_node, c, notes);
   Status written = write_file(m, path, notes);
   written.notes = std::move(notes);
   return written;
