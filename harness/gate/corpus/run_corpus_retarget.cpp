@@ -313,6 +313,7 @@ BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, c
   for (int i = 0; i < kTornSamples && n > 0; ++i) torn_times.push_back(t.clip.duration * i / kTornSamples);
   s.samples = torn_times.size();
   s.torn_by_joint.assign(sk.size(), 0);
+  s.ratios.reserve(torn_times.size() * b.body_edges.size());  // one allocation, not a doubling series
   std::vector<Vec3> posed_w(w.count());
   for (double time : torn_times) {
     std::vector<rig::Transform> locals = sk.neutral_local;
@@ -413,7 +414,7 @@ ArtistClip artist_clip_torn(const rig::Character& c, const std::string& gait, co
       for (int q = 0; q < w.count(); ++q) posed_w[q] = pos[w.representative[q]];
       measure::append_edge_ratios(b.bind_w, posed_w, b.body_edges, own_ratios);
     }
-    own.torn = measure::stretch_stats(own_ratios).torn_fraction;
+    own.torn = measure::torn_fraction(own_ratios);  // no percentiles needed
   }
   return own;
 }
@@ -586,7 +587,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   m.stance = source_stance(src, run.t);
   m.stretch = sample_body_stretch(c, target.welded, b, run.t);
   m.floor = measure_floor_contact(c, target.prop, b, m.stance, run.t);
-  m.torn = measure::stretch_stats(m.stretch.ratios);
+  m.torn = measure::stretch_stats(std::move(m.stretch.ratios));  // not read again: no copy of millions
   m.own = artist_clip_torn(c, src.gait, target.welded, b);
   m.worst = worst_torn_joints(c.skeleton, m.stretch.torn_by_joint);
   check_floor_contact(e, c, b, m, run, r);
