@@ -1,7 +1,9 @@
 // The lowest of a set of skinned vertices (see lowest_skin.h).
 #include "rig/model/lowest_skin.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <Eigen/Geometry>
 
@@ -16,6 +18,44 @@ int dominant(const std::vector<Influence>& in) {
   for (const Influence& x : in)
     if (x.weight > w) w = x.weight, best = x.joint;
   return best;
+}
+
+// A dominant joint's skin is split into parts of at most this many items:
+// a foot's skin, near the floor at every stance key, would otherwise be
+// skinned whole at each query; a part's bound excludes most of it.
+constexpr size_t kLeafItems = 32;
+
+// Splits items[lo, hi) (positions in `vertices`) at the median of their
+// bind box's longest side until each part holds at most kLeafItems, into
+// `parts` (each ascending). Any split gives the same answers (each part is
+// bounded on its own vertices); a non-finite bind position leaves the list
+// whole (no ordering along the axis).
+void split_items(const Character& c, std::span<const int> vertices, std::vector<int>& items, size_t lo, size_t hi,
+                 std::vector<std::vector<int>>& parts) {
+  const auto pos = [&](int i) -> const Vec3& {
+    return c.mesh.positions[static_cast<size_t>(vertices[static_cast<size_t>(i)])];
+  };
+  Eigen::AlignedBox3d box;
+  bool finite = true;
+  for (size_t k = lo; k < hi && finite; ++k) {
+    finite = pos(items[k]).allFinite();
+    box.extend(pos(items[k]));
+  }
+  if (hi - lo <= kLeafItems || !finite) {
+    parts.emplace_back(items.begin() + static_cast<std::ptrdiff_t>(lo), items.begin() + static_cast<std::ptrdiff_t>(hi));
+    std::sort(parts.back().begin(), parts.back().end());
+    return;
+  }
+  int axis = 0;
+  box.sizes().maxCoeff(&axis);
+  const size_t mid = lo + (hi - lo) / 2;
+  const auto at = [&](size_t k) { return items.begin() + static_cast<std::ptrdiff_t>(k); };
+  std::nth_element(at(lo), at(mid), at(hi), [&](int a, int b) {
+    const double pa = pos(a)[axis], pb = pos(b)[axis];
+    return pa < pb || (pa == pb && a < b);
+  });
+  split_items(c, vertices, items, lo, mid, parts);
+  split_items(c, vertices, items, mid, hi, parts);
 }
 
 }  // namespace
@@ -36,6 +76,21 @@ LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> verti
     out.groups[static_cast<size_t>(g)].items.push_back(static_cast<int>(i));
   }
   if (unbound >= 0) out.groups[static_cast<size_t>(unbound)].unbounded = true;
+  // Each joint's skin in spatial parts (the unbounded group stays whole: it
+  // is searched every time anyway).
+  std::vector<LowestSkinIndex::Group> whole = std::move(out.groups);
+  out.groups.clear();
+  std::vector<std::vector<int>> parts;
+  for (LowestSkinIndex::Group& g : whole) {
+    parts.clear();
+    if (g.unbounded) parts.push_back(std::move(g.items));
+    else split_items(c, vertices, g.items, 0, g.items.size(), parts);
+    for (std::vector<int>& items : parts) {
+      out.groups.emplace_back();
+      out.groups.back().items = std::move(items);
+      out.groups.back().unbounded = g.unbounded;
+    }
+  }
   std::vector<char> seen(static_cast<size_t>(nj), 0);
   for (LowestSkinIndex::Group& g : out.groups) {
     Eigen::AlignedBox3d box;

@@ -2,7 +2,9 @@
 // all: floor tests (the whole body, a grounding sample, an arm's skin) ask it
 // at every key, and most of a body is far above its lowest point.
 //
-// The vertices are grouped by dominant joint, each group with a bind
+// The vertices are grouped by dominant joint, each group split into
+// spatial parts of a few dozen (a foot's skin is near the floor at every
+// stance key: only its low parts are skinned), each part with a bind
 // bounding sphere (c, r) and the joints that move it. Linear blend skinning
 // puts a vertex at a convex combination of its joints' transforms of it, so
 // its height is at least the least of h_j . c - |h_j.xyz| r over those

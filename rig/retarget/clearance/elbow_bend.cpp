@@ -10,13 +10,11 @@
 namespace rig {
 namespace {
 
-// Fraction of `e`'s edges torn under world matrices `world`; each vertex is
-// skinned once (`skinned` is scratch).
-double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat4> world, const ElbowBendOptions& o,
-                     std::vector<Mat4>& skinning, std::vector<Vec3>& skinned) {
-  const Skeleton& sk = c.skeleton;
-  skinning.resize(world.size());
-  for (size_t j = 0; j < world.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
+// Fraction of `e`'s edges torn under the skinning matrices `skinning`
+// (world * inverse bind; only the joints influencing e's skin are read);
+// each vertex is skinned once (`skinned` is scratch).
+double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat4> skinning, const ElbowBendOptions& o,
+                     std::vector<Vec3>& skinned) {
   skinned.resize(e.vertices.size());
   for (size_t i = 0; i < e.vertices.size(); ++i) {
     Eigen::Vector4d p = Eigen::Vector4d::Zero();
@@ -30,6 +28,31 @@ double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat
     torn += !(ratio <= o.max_stretch && ratio >= o.min_stretch);
   }
   return e.edges.empty() ? 0.0 : static_cast<double>(torn) / static_cast<double>(e.edges.size());
+}
+
+// The joints a trial bend of one elbow touches: the forearm and the joints
+// below it (their world matrices change; every other joint keeps the
+// sample's), ascending (parents first), and the joints influencing the
+// elbow's skin (the only skinning matrices read). A bisection poses the
+// same sample a dozen times: only these are recomputed, by the same
+// products local_to_world and skinning make, so the bits are the same.
+struct TrialJoints {
+  std::vector<int> moved, used;
+};
+
+TrialJoints trial_joints(const Character& c, const ElbowSkin& e) {
+  const Skeleton& sk = c.skeleton;
+  TrialJoints t;
+  std::vector<char> below(static_cast<size_t>(sk.size()), 0), used(static_cast<size_t>(sk.size()), 0);
+  for (int i = e.forearm; i < sk.size(); ++i) {
+    below[i] = i == e.forearm || (sk.parents[i] >= 0 && below[sk.parents[i]]);
+    if (below[i]) t.moved.push_back(i);
+  }
+  for (int v : e.vertices)
+    for (const Influence& in : c.skin.influences[v]) used[in.joint] = 1;
+  for (int j = 0; j < sk.size(); ++j)
+    if (used[j]) t.used.push_back(j);
+  return t;
 }
 
 // The forearm's local rotation with `share` of its bend from `bind`.
@@ -132,22 +155,33 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   // Per elbow, per sample: the share of the bend removed, and the bend.
   std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
   std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
+  std::vector<TrialJoints> trial(elbows.size());
+  for (size_t e = 0; e < elbows.size(); ++e)
+    if (usable[e]) trial[e] = trial_joints(c, elbows[e]);
   std::vector<Transform> locals;
-  std::vector<Mat4> world, skinning;
+  std::vector<Mat4> pose(static_cast<size_t>(sk.size())), world, skinning(static_cast<size_t>(sk.size()));
   std::vector<Vec3> skinned;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
+    local_to_world(sk, locals, pose);
     for (size_t e = 0; e < elbows.size(); ++e) {
       const int j = elbows[e].forearm;
       if (!usable[e]) continue;
       const Quat bind = sk.neutral_local[j].rotation;
       rel[e][k] = relative(bind, locals[j].rotation);
+      world = pose;
+      // local_to_world and the skinning matrices of the trial pose (the
+      // sample's locals, the forearm's rotation bent), where they change.
       auto torn_at = [&](double share) {
-        std::vector<Transform> trial = locals;
-        trial[j].rotation = bent(bind, rel[e][k], share);
-        world = local_to_world(sk, trial);
-        return torn_fraction(c, elbows[e], world, o, skinning, skinned);
+        for (int i : trial[e].moved) {
+          Transform local = locals[i];
+          if (i == j) local.rotation = bent(bind, rel[e][k], share);
+          const int p = sk.parents[i];
+          world[i] = (p < 0 ? sk.root_parent_world[i] : world[p]) * local.matrix();
+        }
+        for (int u : trial[e].used) skinning[u] = world[u] * sk.inverse_bind[u];
+        return torn_fraction(c, elbows[e], skinning, o, skinned);
       };
       if (torn_at(1.0) <= o.max_torn_fraction) continue;
       if (torn_at(0.0) > o.max_torn_fraction) continue;  // not the elbow's doing
