@@ -23,7 +23,7 @@ int dominant(const std::vector<Influence>& in) {
 // A dominant joint's skin is split into parts of at most this many items:
 // a foot's skin, near the floor at every stance key, would otherwise be
 // skinned whole at each query; a part's bound excludes most of it.
-constexpr size_t kLeafItems = 32;
+constexpr size_t kLeafItems = 64;
 
 // Splits items[lo, hi) (positions in `vertices`) at the median of their
 // bind box's longest side until each part holds at most kLeafItems, into

@@ -10,11 +10,26 @@
 namespace rig {
 namespace {
 
-// Fraction of `e`'s edges torn under the skinning matrices `skinning`
-// (world * inverse bind; only the joints influencing e's skin are read);
-// each vertex is skinned once (`skinned` is scratch).
-double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat4> skinning, const ElbowBendOptions& o,
-                     std::vector<Vec3>& skinned) {
+// The most torn edges of `edges` for which torn / edges <= max_fraction
+// (-1 when none is): the count the bisection compares with, found as the
+// fraction itself is compared (the same double division), so that counting
+// may stop once it is passed.
+long most_torn_allowed(size_t edges, double max_fraction) {
+  const double n = static_cast<double>(edges);
+  long k = static_cast<long>(std::min(n, std::floor(max_fraction * n)));
+  while (k < static_cast<long>(edges) && static_cast<double>(k + 1) / n <= max_fraction) ++k;
+  while (k >= 0 && static_cast<double>(k) / n > max_fraction) --k;
+  return k;
+}
+
+// Whether at most max_torn_fraction of `e`'s edges are torn under the
+// skinning matrices `skinning` (world * inverse bind; only the joints
+// influencing e's skin are read): torn / edges <= max_torn_fraction, the
+// count stopping once it passes `allowed` (most_torn_allowed). Each vertex is
+// skinned once (`skinned` is scratch).
+bool skin_holds(const Character& c, const ElbowSkin& e, std::span<const Mat4> skinning, const ElbowBendOptions& o,
+                long allowed, std::vector<Vec3>& skinned) {
+  if (e.edges.empty()) return true;  // a fraction of 0
   skinned.resize(e.vertices.size());
   for (size_t i = 0; i < e.vertices.size(); ++i) {
     Eigen::Vector4d p = Eigen::Vector4d::Zero();
@@ -22,12 +37,13 @@ double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat
     for (const Influence& in : c.skin.influences[e.vertices[i]]) p += in.weight * (skinning[in.joint] * bind);
     skinned[i] = p.head<3>();
   }
-  int torn = 0;
+  long torn = 0;
   for (size_t i = 0; i < e.edges.size(); ++i) {
     const double ratio = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).norm() / e.bind_length[i];
     torn += !(ratio <= o.max_stretch && ratio >= o.min_stretch);
+    if (torn > allowed) return false;
   }
-  return e.edges.empty() ? 0.0 : static_cast<double>(torn) / static_cast<double>(e.edges.size());
+  return true;
 }
 
 // The joints a trial bend of one elbow touches: the forearm and the joints
@@ -171,9 +187,11 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
       const Quat bind = sk.neutral_local[j].rotation;
       rel[e][k] = relative(bind, locals[j].rotation);
       world = pose;
-      // local_to_world and the skinning matrices of the trial pose (the
-      // sample's locals, the forearm's rotation bent), where they change.
-      auto torn_at = [&](double share) {
+      const long allowed = most_torn_allowed(elbows[e].edges.size(), o.max_torn_fraction);
+      // Whether the skin holds with `share` of the bend: local_to_world and
+      // the skinning matrices of the trial pose (the sample's locals, the
+      // forearm's rotation bent), where they change.
+      auto holds_at = [&](double share) {
         for (int i : trial[e].moved) {
           Transform local = locals[i];
           if (i == j) local.rotation = bent(bind, rel[e][k], share);
@@ -181,14 +199,14 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
           world[i] = (p < 0 ? sk.root_parent_world[i] : world[p]) * local.matrix();
         }
         for (int u : trial[e].used) skinning[u] = world[u] * sk.inverse_bind[u];
-        return torn_fraction(c, elbows[e], skinning, o, skinned);
+        return skin_holds(c, elbows[e], skinning, o, allowed, skinned);
       };
-      if (torn_at(1.0) <= o.max_torn_fraction) continue;
-      if (torn_at(0.0) > o.max_torn_fraction) continue;  // not the elbow's doing
+      if (holds_at(1.0)) continue;
+      if (!holds_at(0.0)) continue;  // not the elbow's doing
       double lo = 0.0, hi = 1.0;  // lo keeps the skin, hi tears it
       for (int s = 0; s < steps; ++s) {
         const double mid = 0.5 * (lo + hi);
-        (torn_at(mid) <= o.max_torn_fraction ? lo : hi) = mid;
+        (holds_at(mid) ? lo : hi) = mid;
       }
       cut[e][k] = 1.0 - lo;
     }
