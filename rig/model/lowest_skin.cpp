@@ -25,37 +25,50 @@ int dominant(const std::vector<Influence>& in) {
 // skinned whole at each query; a part's bound excludes most of it.
 constexpr size_t kLeafItems = 64;
 
-// Splits items[lo, hi) (positions in `vertices`) at the median of their
-// bind box's longest side until each part holds at most kLeafItems, into
-// `parts` (each ascending). Any split gives the same answers (each part is
-// bounded on its own vertices); a non-finite bind position leaves the list
-// whole (no ordering along the axis).
-void split_items(const Character& c, std::span<const int> vertices, std::vector<int>& items, size_t lo, size_t hi,
-                 std::vector<std::vector<int>>& parts) {
-  const auto pos = [&](int i) -> const Vec3& {
-    return c.mesh.positions[static_cast<size_t>(vertices[static_cast<size_t>(i)])];
-  };
-  Eigen::AlignedBox3d box;
-  bool finite = true;
-  for (size_t k = lo; k < hi && finite; ++k) {
-    finite = pos(items[k]).allFinite();
-    box.extend(pos(items[k]));
-  }
-  if (hi - lo <= kLeafItems || !finite) {
-    parts.emplace_back(items.begin() + static_cast<std::ptrdiff_t>(lo), items.begin() + static_cast<std::ptrdiff_t>(hi));
+// A vertex of a group being split: its bind position (copied: the split
+// reads it at every level) and its position in the vertex list.
+struct Point {
+  Vec3 at;
+  int item;
+};
+
+// Splits points[lo, hi) at the median of their bind box's longest side
+// until each part holds at most kLeafItems, into `parts` (each ascending).
+// Any split gives the same answers (each part is bounded on its own
+// vertices).
+void split_points(std::vector<Point>& points, size_t lo, size_t hi, std::vector<std::vector<int>>& parts) {
+  const auto at = [&](size_t k) { return points.begin() + static_cast<std::ptrdiff_t>(k); };
+  if (hi - lo <= kLeafItems) {
+    parts.emplace_back();
+    for (size_t k = lo; k < hi; ++k) parts.back().push_back(points[k].item);
     std::sort(parts.back().begin(), parts.back().end());
     return;
   }
+  Eigen::AlignedBox3d box;
+  for (size_t k = lo; k < hi; ++k) box.extend(points[k].at);
   int axis = 0;
   box.sizes().maxCoeff(&axis);
   const size_t mid = lo + (hi - lo) / 2;
-  const auto at = [&](size_t k) { return items.begin() + static_cast<std::ptrdiff_t>(k); };
-  std::nth_element(at(lo), at(mid), at(hi), [&](int a, int b) {
-    const double pa = pos(a)[axis], pb = pos(b)[axis];
-    return pa < pb || (pa == pb && a < b);
+  std::nth_element(at(lo), at(mid), at(hi), [axis](const Point& a, const Point& b) {
+    return a.at[axis] < b.at[axis] || (a.at[axis] == b.at[axis] && a.item < b.item);
   });
-  split_items(c, vertices, items, lo, mid, parts);
-  split_items(c, vertices, items, mid, hi, parts);
+  split_points(points, lo, mid, parts);
+  split_points(points, mid, hi, parts);
+}
+
+// `items` (positions in `vertices`) in spatial parts; a non-finite bind
+// position leaves them whole (no ordering along an axis).
+void split_items(const Character& c, std::span<const int> vertices, std::vector<int>& items,
+                 std::vector<std::vector<int>>& parts) {
+  std::vector<Point> points(items.size());
+  for (size_t k = 0; k < items.size(); ++k) {
+    points[k] = {c.mesh.positions[static_cast<size_t>(vertices[static_cast<size_t>(items[k])])], items[k]};
+    if (!points[k].at.allFinite()) {
+      parts.push_back(std::move(items));
+      return;
+    }
+  }
+  split_points(points, 0, points.size(), parts);
 }
 
 }  // namespace
@@ -84,7 +97,7 @@ LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> verti
   for (LowestSkinIndex::Group& g : whole) {
     parts.clear();
     if (g.unbounded) parts.push_back(std::move(g.items));
-    else split_items(c, vertices, g.items, 0, g.items.size(), parts);
+    else split_items(c, vertices, g.items, parts);
     for (std::vector<int>& items : parts) {
       out.groups.emplace_back();
       out.groups.back().items = std::move(items);
