@@ -437,7 +437,7 @@ struct ClipMeasures {
   double leg_range = kNaN;  // degrees
   SourceStance stance;
   BodyStretch stretch;
-  measure::StretchStats torn;  // of stretch.ratios
+  measure::StretchStats torn;  // of stretch.ratios: samples, p99 and torn_fraction only
   FloorContact floor;
   ArtistClip own;
   std::string worst;  // worst_torn_joints
@@ -587,7 +587,11 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   m.stance = source_stance(src, run.t);
   m.stretch = sample_body_stretch(c, target.welded, b, run.t);
   m.floor = measure_floor_contact(c, target.prop, b, m.stance, run.t);
-  m.torn = measure::stretch_stats(std::move(m.stretch.ratios));  // not read again: no copy of millions
+  // Only p99 and the torn fraction are read (check_body_torn, report_clip):
+  // two ranks placed, not all of stretch_stats'; the ratios are not read again.
+  m.torn.samples = static_cast<long>(m.stretch.ratios.size());
+  m.torn.torn_fraction = measure::torn_fraction(m.stretch.ratios);
+  m.torn.p99 = measure::percentile(std::move(m.stretch.ratios), 99);
   m.own = artist_clip_torn(c, src.gait, target.welded, b);
   m.worst = worst_torn_joints(c.skeleton, m.stretch.torn_by_joint);
   check_floor_contact(e, c, b, m, run, r);
