@@ -27,6 +27,10 @@ struct StretchStats {
 
 StretchStats stretch_stats(std::vector<double> ratios);
 
+// StretchStats::torn_fraction alone (no percentiles: no reordering, no copy);
+// 0 for an empty list.
+double torn_fraction(std::span<const double> ratios);
+
 // Appends |posed[a]-posed[b]| / |bind[a]-bind[b]| for each edge (a, b) with a
 // non-zero bind length. Positions indexed by the edges' vertex ids.
 void append_edge_ratios(std::span<const Eigen::Vector3d> bind, std::span<const Eigen::Vector3d> posed,

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 #include "measure/edge_stretch.h"
 #include "measure/tail_motion.h"
 
@@ -58,6 +62,34 @@ TEST(StretchStats, TornBoundariesAreStrict) {
   EXPECT_DOUBLE_EQ(s.min, 0.6699999);
   EXPECT_DOUBLE_EQ(measure::stretch_stats({1.5, 0.67}).torn_fraction, 0.0);
   EXPECT_DOUBLE_EQ(measure::stretch_stats({}).torn_fraction, 0.0);
+}
+
+// stretch_stats and percentile place only the ranks they read (a divide
+// and conquer selection): the same numbers, bit for bit, as reading them off
+// a fully sorted copy, for any size (ranks at the ends, ranks coinciding)
+// and with many repeated values.
+TEST(StretchStats, SameAsAFullSort) {
+  std::mt19937 rng(7);
+  for (size_t n : {1u, 2u, 3u, 5u, 17u, 100u, 101u, 1000u, 4099u}) {
+    for (int repeats : {0, 1}) {
+      std::vector<double> v(n);
+      std::uniform_real_distribution<double> u(0.2, 2.5);
+      for (double& x : v) x = repeats ? std::round(u(rng) * 4) / 4 : u(rng);
+      std::vector<double> sorted = v;
+      std::sort(sorted.begin(), sorted.end());
+      const measure::StretchStats s = measure::stretch_stats(v);
+      EXPECT_EQ(s.min, sorted.front()) << n;
+      EXPECT_EQ(s.max, sorted.back()) << n;
+      EXPECT_EQ(s.p01, measure::percentile_sorted(sorted, 1)) << n;
+      EXPECT_EQ(s.p25, measure::percentile_sorted(sorted, 25)) << n;
+      EXPECT_EQ(s.p50, measure::percentile_sorted(sorted, 50)) << n;
+      EXPECT_EQ(s.p75, measure::percentile_sorted(sorted, 75)) << n;
+      EXPECT_EQ(s.p95, measure::percentile_sorted(sorted, 95)) << n;
+      EXPECT_EQ(s.p99, measure::percentile_sorted(sorted, 99)) << n;
+      EXPECT_EQ(s.torn_fraction, measure::torn_fraction(v)) << n;
+      for (double q : {0.0, 0.5, 33.3, 99.9, 100.0}) EXPECT_EQ(measure::percentile(v, q), measure::percentile_sorted(sorted, q));
+    }
+  }
 }
 
 TEST(TailMotion, RangeRmsAndAngles) {

@@ -1,7 +1,9 @@
 // The lowest of a set of skinned vertices (see lowest_skin.h).
 #include "rig/model/lowest_skin.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <Eigen/Geometry>
 
@@ -16,6 +18,57 @@ int dominant(const std::vector<Influence>& in) {
   for (const Influence& x : in)
     if (x.weight > w) w = x.weight, best = x.joint;
   return best;
+}
+
+// A dominant joint's skin is split into parts of at most this many items:
+// a foot's skin, near the floor at every stance key, would otherwise be
+// skinned whole at each query; a part's bound excludes most of it.
+constexpr size_t kLeafItems = 64;
+
+// A vertex of a group being split: its bind position (copied: the split
+// reads it at every level) and its position in the vertex list.
+struct Point {
+  Vec3 at;
+  int item;
+};
+
+// Splits points[lo, hi) at the median of their bind box's longest side
+// until each part holds at most kLeafItems, into `parts` (each ascending).
+// Any split gives the same answers (each part is bounded on its own
+// vertices).
+void split_points(std::vector<Point>& points, size_t lo, size_t hi, std::vector<std::vector<int>>& parts) {
+  const auto at = [&](size_t k) { return points.begin() + static_cast<std::ptrdiff_t>(k); };
+  if (hi - lo <= kLeafItems) {
+    parts.emplace_back();
+    for (size_t k = lo; k < hi; ++k) parts.back().push_back(points[k].item);
+    std::sort(parts.back().begin(), parts.back().end());
+    return;
+  }
+  Eigen::AlignedBox3d box;
+  for (size_t k = lo; k < hi; ++k) box.extend(points[k].at);
+  int axis = 0;
+  box.sizes().maxCoeff(&axis);
+  const size_t mid = lo + (hi - lo) / 2;
+  std::nth_element(at(lo), at(mid), at(hi), [axis](const Point& a, const Point& b) {
+    return a.at[axis] < b.at[axis] || (a.at[axis] == b.at[axis] && a.item < b.item);
+  });
+  split_points(points, lo, mid, parts);
+  split_points(points, mid, hi, parts);
+}
+
+// `items` (positions in `vertices`) in spatial parts; a non-finite bind
+// position leaves them whole (no ordering along an axis).
+void split_items(const Character& c, std::span<const int> vertices, std::vector<int>& items,
+                 std::vector<std::vector<int>>& parts) {
+  std::vector<Point> points(items.size());
+  for (size_t k = 0; k < items.size(); ++k) {
+    points[k] = {c.mesh.positions[static_cast<size_t>(vertices[static_cast<size_t>(items[k])])], items[k]};
+    if (!points[k].at.allFinite()) {
+      parts.push_back(std::move(items));
+      return;
+    }
+  }
+  split_points(points, 0, points.size(), parts);
 }
 
 }  // namespace
@@ -36,6 +89,21 @@ LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> verti
     out.groups[static_cast<size_t>(g)].items.push_back(static_cast<int>(i));
   }
   if (unbound >= 0) out.groups[static_cast<size_t>(unbound)].unbounded = true;
+  // Each joint's skin in spatial parts (the unbounded group stays whole: it
+  // is searched every time anyway).
+  std::vector<LowestSkinIndex::Group> whole = std::move(out.groups);
+  out.groups.clear();
+  std::vector<std::vector<int>> parts;
+  for (LowestSkinIndex::Group& g : whole) {
+    parts.clear();
+    if (g.unbounded) parts.push_back(std::move(g.items));
+    else split_items(c, vertices, g.items, parts);
+    for (std::vector<int>& items : parts) {
+      out.groups.emplace_back();
+      out.groups.back().items = std::move(items);
+      out.groups.back().unbounded = g.unbounded;
+    }
+  }
   std::vector<char> seen(static_cast<size_t>(nj), 0);
   for (LowestSkinIndex::Group& g : out.groups) {
     Eigen::AlignedBox3d box;

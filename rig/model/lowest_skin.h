@@ -2,7 +2,9 @@
 // all: floor tests (the whole body, a grounding sample, an arm's skin) ask it
 // at every key, and most of a body is far above its lowest point.
 //
-// The vertices are grouped by dominant joint, each group with a bind
+// The vertices are grouped by dominant joint, each group split into
+// spatial parts of at most 64 (a foot's skin is near the floor at every
+// stance key: only its low parts are skinned), each part with a bind
 // bounding sphere (c, r) and the joints that move it. Linear blend skinning
 // puts a vertex at a convex combination of its joints' transforms of it, so
 // its height is at least the least of h_j . c - |h_j.xyz| r over those
@@ -71,9 +73,14 @@ LowestItem lowest_skinned(const LowestSkinIndex& index, std::span<const Eigen::R
                           HeightOf&& y_of, std::vector<std::pair<double, int>>& order) {
   order.resize(index.groups.size());
   for (size_t g = 0; g < index.groups.size(); ++g) order[g] = {lowest_possible(index.groups[g], height), static_cast<int>(g)};
-  std::sort(order.begin(), order.end());
+  // Lowest bound first, from a heap: a query stops after a few parts, and a
+  // full sort of every part's bound cost more than the search.
+  const auto later = [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a > b; };
+  std::make_heap(order.begin(), order.end(), later);
   LowestItem out;
-  for (const auto& [bound, g] : order) {
+  for (auto end = order.end(); end != order.begin(); --end) {
+    std::pop_heap(order.begin(), end, later);
+    const auto& [bound, g] = *(end - 1);
     if (bound > out.y) break;
     for (int i : index.groups[static_cast<size_t>(g)].items) {
       if (!keep(i)) continue;

@@ -1,6 +1,7 @@
 #include "rig/retarget/clip_transfer.h"
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -179,6 +180,9 @@ bool fits(const TargetSupport& prepared, const Character& target) {
   for (const std::vector<int>* vs : {&prepared.body, &prepared.whole_body.vertices})
     for (int v : *vs)
       if (v < 0 || v >= nv) return false;
+  // The indexes are of those lists (a support assembled by hand must index them).
+  if (prepared.body_index.vertices != prepared.body || prepared.whole_body_index.vertices != prepared.whole_body.vertices)
+    return false;
   return true;
 }
 
@@ -288,6 +292,8 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
     t.height = model_height(target.mesh.positions);
     t.body = body_floor_vertices(target, opt.grounding, kWeldFraction * t.height);
     if (opt.body_above_floor) t.whole_body = whole_body_support(target, t.groups, opt.grounding);
+    t.body_index = index_lowest_skin(target, t.body);
+    t.whole_body_index = index_lowest_skin(target, t.whole_body.vertices);
   }
   t.several_characters = several_figures_reason(target.skeleton, skinned_figures(target, target_cal.roles));
   for (const Leg& leg : find_legs(target.skeleton))
@@ -359,7 +365,7 @@ TransferResult copy_as_authored(TransferResult r, const Skeleton& source, const 
   r.body_floor_lift.assign(r.times.size(), 0.0);
   r.floor_y = prepared.floor_y;
   r.height = prepared.height;
-  r.under_floor = body_under_floor(target, prepared.body, r.clip, r.times, r.floor_y);
+  r.under_floor = body_under_floor(target, prepared.body_index, r.clip, r.times, r.floor_y);
   r.diagnostics.own_rig_joints = static_cast<int>(std::count_if(same.begin(), same.end(), [](int s) { return s >= 0; }));
   r.limbs_note = "the clip's own rig: copied as authored";
   return r;
@@ -573,7 +579,7 @@ void lift_whole_body(const Character& target, const TargetSupport& prepared, Gro
   // The depth itself (no sink allowed), then the lift past the tolerance:
   // max(0, -tolerance - c) = max(0, depth - tolerance).
   g.allowed_sink = 0.0;
-  std::vector<double> raw = ground_lift_raw(target, prepared.whole_body, out, times,
+  std::vector<double> raw = ground_lift_raw(target, prepared.whole_body, prepared.whole_body_index, out, times,
                                             with_contacts(g, static_cast<int>(times.size()), phases, phases_from_source));
   bool any = false;
   for (double& d : raw) {
@@ -592,30 +598,38 @@ void lift_whole_body(const Character& target, const TargetSupport& prepared, Gro
 // where some body vertex (a pinned foot's included) is still more than
 // `tolerance` under the floor, the hips rise by the excess, smoothed
 // (body_floor_lift); the feet's reported clearances rise with them. Adds
-// the lift to `total`; the depth it found into the diagnostics.
-void keep_body_above(const Character& target, const TargetSupport& prepared, double tolerance,
+// the lift to `total`; the depth it found into the diagnostics and `depth`.
+// Returns whether it lifted (else `out` is as it was and `depth` is its
+// body_under_floor: the last measurement need not pose every key again).
+bool keep_body_above(const Character& target, const TargetSupport& prepared, double tolerance,
                      double smoothing_radius_s, int hips, double floor_y, const std::vector<double>& times, Clip& out,
-                     std::vector<double>& total, std::vector<FootReport>& feet, TransferDiagnostics& diagnostics) {
-  const BodyFloorDepth depth = body_under_floor(target, prepared.body, out, times, floor_y);
+                     std::vector<double>& total, std::vector<FootReport>& feet, TransferDiagnostics& diagnostics,
+                     BodyFloorDepth& depth) {
+  depth = body_under_floor(target, prepared.body_index, out, times, floor_y);
   diagnostics.max_body_floor_depth_before = std::max(diagnostics.max_body_floor_depth_before, depth.max_depth);
   const std::vector<double> lift = body_floor_lift(depth, times, tolerance, smoothing_radius_s);
-  if (std::none_of(lift.begin(), lift.end(), [](double l) { return l > 0.0; })) return;
+  if (std::none_of(lift.begin(), lift.end(), [](double l) { return l > 0.0; })) return false;
   // Every foot rises with the hips (add_hips_world_y moves feet hung
   // outside their leg too).
   add_hips_world_y(target.skeleton, hips, times, lift, out);
   for (size_t k = 0; k < total.size() && k < lift.size(); ++k) total[k] += lift[k];
   for (FootReport& f : feet)
     for (size_t k = 0; k < f.clearance_after.size() && k < lift.size(); ++k) f.clearance_after[k] += lift[k];
+  return true;
 }
 
 // Turns tails out of the floor on the final body (they follow the pelvis
-// and the grounding left them out); no body or foot moves.
-void keep_tails_above(const Character& target, const TargetSupport& prepared, ArmClearanceOptions to, double floor_y,
+// and the grounding left them out); no body or foot moves. Returns whether
+// some tail turned (else `out` is as it was: keep_tails_above_floor copies
+// the clip untouched when every angle is 0).
+bool keep_tails_above(const Character& target, const TargetSupport& prepared, ArmClearanceOptions to, double floor_y,
                       const std::vector<double>& times, Clip& out, TransferDiagnostics& diagnostics) {
   to.floor_y = floor_y;
   ArmClearanceResult tr = keep_tails_above_floor(target, prepared.tails, out, times, to);
   out = std::move(tr.clip);
   add_largest_per_key(tr.angle, times.size(), diagnostics.max_tail_turn, diagnostics.tail_turn_keys);
+  return std::any_of(tr.angle.begin(), tr.angle.end(),
+                     [](const std::vector<double>& a) { return std::any_of(a.begin(), a.end(), [](double x) { return x != 0.0; }); });
 }
 
 // Sums up the lift and the pinned feet into r.diagnostics: the largest lift,
@@ -705,17 +719,23 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     lift_whole_body(target, prepared, opt.grounding, body_tolerance, hips, r.times, lo.phases, phases_from_source,
                     out, r.body_floor_lift, r.diagnostics);
   if (opt.reconcile_limbs) pin_feet(sk, r.times, lo, out, r);
-  if (whole_body)
-    keep_body_above(target, prepared, body_tolerance, opt.grounding.smoothing_radius_s, hips, r.floor_y, r.times, out,
-                    r.body_floor_lift, r.feet, r.diagnostics);
+  // The body measured on `out` as it still is (none once the clip changes).
+  std::optional<BodyFloorDepth> measured;
+  if (whole_body) {
+    BodyFloorDepth depth;
+    if (!keep_body_above(target, prepared, body_tolerance, opt.grounding.smoothing_radius_s, hips, r.floor_y, r.times,
+                         out, r.body_floor_lift, r.feet, r.diagnostics, depth))
+      measured = std::move(depth);
+  }
   for (double l : r.body_floor_lift) {
     r.diagnostics.max_body_floor_lift = std::max(r.diagnostics.max_body_floor_lift, l);
     r.diagnostics.body_floor_lift_keys += l > 0.0 ? 1 : 0;
   }
-  if (opt.tails_above_floor && !prepared.tails.empty())
-    keep_tails_above(target, prepared, opt.tails, r.floor_y, r.times, out, r.diagnostics);
+  if (opt.tails_above_floor && !prepared.tails.empty() &&
+      keep_tails_above(target, prepared, opt.tails, r.floor_y, r.times, out, r.diagnostics))
+    measured.reset();
   add_lift_and_feet_diagnostics(r);
-  r.under_floor = body_under_floor(target, prepared.body, out, r.times, r.floor_y);
+  r.under_floor = measured ? std::move(*measured) : body_under_floor(target, prepared.body_index, out, r.times, r.floor_y);
   r.clip = std::move(out);
   return r;
 }

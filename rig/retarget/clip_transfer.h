@@ -244,6 +244,9 @@ struct TargetSupport {
   // sample_support with every vertex of every joint (body_above_floor):
   // the whole-body grounding pass before the feet are pinned.
   SupportPoints whole_body;
+  // index_lowest_skin of `body` and of whole_body.vertices: every clip's
+  // floor steps query the same skin (built once, not at each step).
+  LowestSkinIndex body_index, whole_body_index;
   double height = 0.0;                        // model_height of the target's mesh (0 without one)
   // several_figures_reason of the target's skinned_figures: non-empty when
   // the file holds more than one character (transfer_clip refuses it).

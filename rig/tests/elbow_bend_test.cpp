@@ -2,6 +2,7 @@
 // would tear, and only there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -106,6 +107,98 @@ TEST(ElbowBend, ADeepBendIsCutToWhatTheSkinTakes) {
   EXPECT_LE(torn(c, e[0], s.clip, 1.0), o.max_torn_fraction);
   EXPECT_GT(s.removed[0][2], 0.0);
   EXPECT_GT(s.removed[0][4], 0.0);
+}
+
+// The bisection as first written: every trial poses the whole skeleton
+// (local_to_world), skins every elbow vertex and counts every edge, then
+// compares the fraction. limit_elbow_bends recomputes only what a bend
+// moves and stops counting once the allowed count is passed: the same
+// decisions, so the same cuts, bit for bit.
+std::vector<double> reference_cuts(const Character& c, const ElbowSkin& e, const Clip& clip,
+                                   const std::vector<double>& times, const ElbowBendOptions& o) {
+  const Skeleton& sk = c.skeleton;
+  std::vector<double> cut(times.size(), 0.0);
+  auto fraction = [&](const std::vector<Transform>& locals) {
+    const std::vector<Mat4> world = local_to_world(sk, locals);
+    std::vector<Vec3> p(e.vertices.size());
+    for (size_t i = 0; i < e.vertices.size(); ++i) {
+      Eigen::Vector4d acc = Eigen::Vector4d::Zero();
+      const Eigen::Vector4d bind = c.mesh.positions[e.vertices[i]].homogeneous();
+      for (const Influence& in : c.skin.influences[e.vertices[i]])
+        acc += in.weight * (Mat4(world[in.joint] * sk.inverse_bind[in.joint]) * bind);
+      p[i] = acc.head<3>();
+    }
+    int torn = 0;
+    for (size_t i = 0; i < e.edges.size(); ++i) {
+      const double r = (p[e.edges[i].first] - p[e.edges[i].second]).norm() / e.bind_length[i];
+      torn += !(r <= o.max_stretch && r >= o.min_stretch);
+    }
+    return static_cast<double>(torn) / static_cast<double>(e.edges.size());
+  };
+  for (size_t k = 0; k < times.size(); ++k) {
+    std::vector<Transform> locals = sk.neutral_local;
+    apply_clip(clip, times[k], locals);
+    const Quat bind = sk.neutral_local[e.forearm].rotation;
+    Quat rel = (bind.conjugate() * locals[e.forearm].rotation).normalized();
+    if (rel.w() < 0.0) rel.coeffs() *= -1.0;
+    auto torn_at = [&](double share) {
+      std::vector<Transform> trial = locals;
+      trial[e.forearm].rotation = (bind * Quat::Identity().slerp(share, rel)).normalized();
+      return fraction(trial);
+    };
+    if (torn_at(1.0) <= o.max_torn_fraction || torn_at(0.0) > o.max_torn_fraction) continue;
+    double lo = 0.0, hi = 1.0;
+    for (int s = 0; s < o.bisection_steps; ++s) {
+      const double mid = 0.5 * (lo + hi);
+      (torn_at(mid) <= o.max_torn_fraction ? lo : hi) = mid;
+    }
+    cut[k] = 1.0 - lo;
+  }
+  return cut;
+}
+
+TEST(ElbowBend, SameCutsAsPosingEveryTrialWhole) {
+  Character c = tube_armed_biped();
+  // Skin near the elbow blended over both bones: some of the skin moves
+  // with every trial bend, some only partly, the upper arm not at all.
+  for (size_t v = 0; v < c.mesh.positions.size(); ++v) {
+    const double x = c.mesh.positions[v].x(), w = std::clamp((x - 0.49) / 0.12, 0.0, 1.0);
+    if (w > 0.0 && w < 1.0) c.skin.influences[v] = {{9, 1.0 - w}, {10, w}};
+  }
+  const std::vector<ElbowSkin> e = elbow_skins(c, arm_skins(c, {}));
+  ASSERT_EQ(e.size(), 1u);
+  Clip clip;
+  clip.duration = 2.0;
+  JointTracks fore;
+  fore.joint = 10;
+  std::vector<double> key_times, times;
+  std::vector<Quat> keys;
+  for (int k = 0; k <= 8; ++k) {
+    key_times.push_back(0.25 * k);
+    keys.push_back(Quat(Eigen::AngleAxisd((20.0 + 17.0 * k) * kPi / 180.0, Vec3(0.2 * (k % 3), 0.3, 1.0).normalized())));
+  }
+  fore.rotation = {key_times, keys};
+  clip.tracks = {fore};
+  for (int k = 0; k <= 40; ++k) times.push_back(0.05 * k);
+  int cut_samples = 0;
+  for (double max_torn : {0.0, 0.005, 0.01, 0.03, 0.2}) {
+    ElbowBendOptions o;
+    o.smoothing_radius_s = 0.0;  // the raw cuts (removed = angle x cut)
+    o.max_torn_fraction = max_torn;
+    const ElbowBendResult r = limit_elbow_bends(c, e, clip, times, o);
+    const std::vector<double> want = reference_cuts(c, e[0], clip, times, o);
+    for (size_t k = 0; k < times.size(); ++k) {
+      const Quat rel = (c.skeleton.neutral_local[10].rotation.conjugate() * sample(clip.tracks[0].rotation, times[k]))
+                           .normalized();
+      const double angle = 2.0 * std::acos(std::clamp(std::abs(rel.w()), 0.0, 1.0));
+      EXPECT_EQ(r.removed[0][k] > 0.0, want[k] > 0.0) << max_torn << " at " << times[k];
+      if (want[k] > 0.0) {
+        EXPECT_NEAR(r.removed[0][k], angle * want[k], 1e-12) << max_torn << " at " << times[k];
+      }
+      cut_samples += want[k] > 0.0;
+    }
+  }
+  EXPECT_GT(cut_samples, 10) << "the clip must need cuts for this to compare anything";
 }
 
 TEST(ElbowBend, KeysKeepTheirHemisphere) {

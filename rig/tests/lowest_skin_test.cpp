@@ -17,14 +17,16 @@ namespace {
 
 // A biped with random skin: several influences per vertex, weights summing
 // to 1 or (built in memory) not, some vertices sharing a height.
-Character random_character(std::mt19937& rng, bool normalised) {
+// `homes` > 0: every vertex's home among the first `homes` joints (large
+// groups, split into parts by the index).
+Character random_character(std::mt19937& rng, bool normalised, int vertices = 2000, int homes = 0) {
   Character c;
   c.skeleton = test::mixamo_biped();
   const int nj = c.skeleton.size();
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::uniform_int_distribution<int> joint(0, nj - 1);
-  for (int v = 0; v < 2000; ++v) {
-    const int home = joint(rng);
+  std::uniform_int_distribution<int> joint(0, nj - 1), home_joint(0, homes > 0 ? std::min(homes, nj) - 1 : nj - 1);
+  for (int v = 0; v < vertices; ++v) {
+    const int home = home_joint(rng);
     const Vec3 at = c.skeleton.bind_world[home].block<3, 1>(0, 3) + 0.1 * Vec3(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
     c.mesh.positions.push_back(v % 97 == 0 && v > 0 ? c.mesh.positions[v - 1] : at);  // ties
     // As riggers weight: the home joint, its parent, and now and then a
@@ -39,11 +41,12 @@ Character random_character(std::mt19937& rng, bool normalised) {
   return c;
 }
 
-TEST(LowestSkin, SameAsAScanOfEveryVertex) {
+// Every pose's lowest kept item, by the index and by a scan of every vertex.
+void expect_same_as_a_scan(int vertices_count, int homes) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> angle(-1.0, 1.0);
   for (const bool normalised : {true, false}) {
-    const Character c = random_character(rng, normalised);
+    const Character c = random_character(rng, normalised, vertices_count, homes);
     std::vector<int> vertices;
     for (int v = c.mesh.vertex_count() - 1; v >= 0; v -= 2) vertices.push_back(v);  // any order
     const LowestSkinIndex index = index_lowest_skin(c, vertices);
@@ -74,6 +77,24 @@ TEST(LowestSkin, SameAsAScanOfEveryVertex) {
     // The bound must also prune: otherwise this is only a slower scan.
     EXPECT_GT(searched_less, 100) << "poses in which fewer vertices were skinned than a scan skins";
   }
+}
+
+TEST(LowestSkin, SameAsAScanOfEveryVertex) { expect_same_as_a_scan(2000, 0); }
+
+// Hundreds of vertices per dominant joint: each group is split into parts
+// (index_lowest_skin), still the scan's answer bit for bit.
+TEST(LowestSkin, SameAsAScanWithGroupsSplitIntoParts) {
+  expect_same_as_a_scan(6000, 4);
+  Character c;
+  std::mt19937 rng(3);
+  c = random_character(rng, true, 3000, 2);
+  std::vector<int> all(static_cast<size_t>(c.mesh.vertex_count()));
+  for (int v = 0; v < c.mesh.vertex_count(); ++v) all[static_cast<size_t>(v)] = v;
+  const LowestSkinIndex index = index_lowest_skin(c, all);
+  EXPECT_GT(index.groups.size(), 20u) << "large groups are split";
+  size_t items = 0;
+  for (const LowestSkinIndex::Group& g : index.groups) items += g.items.size();
+  EXPECT_EQ(items, all.size()) << "every vertex in exactly one part";
 }
 
 }  // namespace

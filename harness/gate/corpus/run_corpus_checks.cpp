@@ -466,7 +466,7 @@ TailStretch tail_stretch(const rig::Character& c, const rig::Clip& clip, const s
     for (int w = 0; w < nw; ++w) posed_w[w] = skinned[rep[w]];
     measure::append_edge_ratios(bind_w, posed_w, edges, ratios);
   }
-  const measure::StretchStats st = measure::stretch_stats(ratios);
+  const measure::StretchStats st = measure::stretch_stats(std::move(ratios));
   out.p99 = st.p99;
   out.max = st.max;
   out.torn = st.torn_fraction;

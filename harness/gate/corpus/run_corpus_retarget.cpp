@@ -313,6 +313,7 @@ BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, c
   for (int i = 0; i < kTornSamples && n > 0; ++i) torn_times.push_back(t.clip.duration * i / kTornSamples);
   s.samples = torn_times.size();
   s.torn_by_joint.assign(sk.size(), 0);
+  s.ratios.reserve(torn_times.size() * b.body_edges.size());  // one allocation, not a doubling series
   std::vector<Vec3> posed_w(w.count());
   for (double time : torn_times) {
     std::vector<rig::Transform> locals = sk.neutral_local;
@@ -413,7 +414,7 @@ ArtistClip artist_clip_torn(const rig::Character& c, const std::string& gait, co
       for (int q = 0; q < w.count(); ++q) posed_w[q] = pos[w.representative[q]];
       measure::append_edge_ratios(b.bind_w, posed_w, b.body_edges, own_ratios);
     }
-    own.torn = measure::stretch_stats(own_ratios).torn_fraction;
+    own.torn = measure::torn_fraction(own_ratios);  // no percentiles needed
   }
   return own;
 }
@@ -436,7 +437,7 @@ struct ClipMeasures {
   double leg_range = kNaN;  // degrees
   SourceStance stance;
   BodyStretch stretch;
-  measure::StretchStats torn;  // of stretch.ratios
+  measure::StretchStats torn;  // of stretch.ratios: samples, p99 and torn_fraction only
   FloorContact floor;
   ArtistClip own;
   std::string worst;  // worst_torn_joints
@@ -586,7 +587,11 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   m.stance = source_stance(src, run.t);
   m.stretch = sample_body_stretch(c, target.welded, b, run.t);
   m.floor = measure_floor_contact(c, target.prop, b, m.stance, run.t);
-  m.torn = measure::stretch_stats(m.stretch.ratios);
+  // Only p99 and the torn fraction are read (check_body_torn, report_clip):
+  // two ranks placed, not all of stretch_stats'; the ratios are not read again.
+  m.torn.samples = static_cast<long>(m.stretch.ratios.size());
+  m.torn.torn_fraction = measure::torn_fraction(m.stretch.ratios);
+  m.torn.p99 = measure::percentile(std::move(m.stretch.ratios), 99);
   m.own = artist_clip_torn(c, src.gait, target.welded, b);
   m.worst = worst_torn_joints(c.skeleton, m.stretch.torn_by_joint);
   check_floor_contact(e, c, b, m, run, r);

@@ -94,8 +94,7 @@ rig::GroundingOptions grounding_from(const Scenario& s, double mpu, bool count_t
   return g;
 }
 
-Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
-                  const rig::Calibration& dst_cal, const rig::GroundingOptions& g, double rate) {
+rig::TransferOptions transfer_options(const rig::GroundingOptions& g, double rate) {
   rig::TransferOptions to;
   to.sample_rate = rate;
   to.grounding = g;
@@ -103,7 +102,23 @@ Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig:
   // stand for library clips on its own skeleton, retargeted as the article's
   // were, not copied as authored.
   to.copy_own_rig_clips = false;
-  rig::TransferResult r = rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, to);
+  return to;
+}
+
+rig::TargetSupport prepare(const rig::Character& target, const rig::Calibration& dst_cal,
+                           const rig::GroundingOptions& g, double rate) {
+  return rig::prepare_target_support(target, dst_cal, transfer_options(g, rate));
+}
+
+Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                  const rig::Calibration& dst_cal, const rig::GroundingOptions& g, double rate) {
+  return transfer(src, src_cal, target, dst_cal, prepare(target, dst_cal, g, rate), g, rate);
+}
+
+Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                  const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
+                  double rate) {
+  rig::TransferResult r = rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, prepared, transfer_options(g, rate));
   Transfer out;
   if (!r.status.ok() || r.times.size() < 2) return out;
   out.clip = std::move(r.clip);

@@ -68,6 +68,14 @@ struct Transfer {
 // bind data and `dst_cal` may be read). Empty clip on an error status.
 Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
                   const rig::Calibration& dst_cal, const rig::GroundingOptions& g, double rate);
+// The same with the target prepared once (prepare, for these `g` and
+// `rate`): a scenario sending several clips onto one character and
+// grounding reads its skin once (rig::prepare_target_support).
+rig::TargetSupport prepare(const rig::Character& target, const rig::Calibration& dst_cal,
+                           const rig::GroundingOptions& g, double rate);
+Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                  const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
+                  double rate);
 
 // The scenario kinds, one per "grounding_*" kind: run_grounding_lift.cpp,
 // run_grounding_tail_skin.cpp and run_grounding_isolation.cpp.

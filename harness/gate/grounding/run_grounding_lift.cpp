@@ -95,12 +95,16 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
   out.metrics["reference_floor_body_m"] = bind.body_bottom * mpu;
   out.metrics["reference_floor_whole_mesh_m"] = bind.mesh_bottom * mpu;
   out.metrics["hips_bind_height_m"] = t.fixed.skeleton.bind_world[t.hips](1, 3) * mpu;
+  // The target prepared once per grounding for every source.
+  const rig::GroundingOptions counting = grounding_from(s, mpu, true), excluding = grounding_from(s, mpu, false);
+  const rig::TargetSupport prepared_counting = prepare(t.fixed, dst_cal, counting, rate);
+  const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
   for (const json& spec : s.raw["sources"]) {
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
-    const Transfer counted = transfer(src, src_cal, t.fixed, dst_cal, grounding_from(s, mpu, true), rate);
-    const Transfer excluded = transfer(src, src_cal, t.fixed, dst_cal, grounding_from(s, mpu, false), rate);
+    const Transfer counted = transfer(src, src_cal, t.fixed, dst_cal, prepared_counting, counting, rate);
+    const Transfer excluded = transfer(src, src_cal, t.fixed, dst_cal, prepared_excluding, excluding, rate);
     if (counted.times.empty() || excluded.times.empty() || counted.times != excluded.times)
       return bad(s, src.label + ": retarget gave no hips motion");
     const std::vector<double>& times = excluded.times;

@@ -131,23 +131,35 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
     }
     variants.push_back(var);
   }
+  // Each variant's five (character, grounding) targets, prepared once for
+  // every source.
+  struct Prepared {
+    rig::TargetSupport full, no_region, no_skin, no_skin_counted, counted;
+  };
+  std::vector<Prepared> prepared;
+  for (const Variant& v : variants)
+    prepared.push_back({prepare(t.fixed, dst_cal, v.excl, rate), prepare(no_region, dst_cal, v.excl, rate),
+                        prepare(no_skin, dst_cal, v.excl, rate), prepare(no_skin, dst_cal, v.cnt, rate),
+                        prepare(t.fixed, dst_cal, v.cnt, rate)});
   long mism_region = 0, mism_skin = 0;
   double max_region = 0, max_skin = 0, max_counted = 0;
-  for (const json& spec : s.raw["sources"]) for (const Variant& variant : variants) {
+  for (const json& spec : s.raw["sources"]) for (size_t vi = 0; vi < variants.size(); ++vi) {
+    const Variant& variant = variants[vi];
+    const Prepared& p = prepared[vi];
     const rig::GroundingOptions &excl = variant.excl, &cnt = variant.cnt;
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
-    auto run = [&](const rig::Character& c, const rig::GroundingOptions& g) {
-      return transfer(src, src_cal, c, dst_cal, g, rate);
+    auto run = [&](const rig::Character& c, const rig::TargetSupport& support, const rig::GroundingOptions& g) {
+      return transfer(src, src_cal, c, dst_cal, support, g, rate);
     };
-    const Transfer full = run(t.fixed, excl);
+    const Transfer full = run(t.fixed, p.full, excl);
     if (full.times.empty()) return bad(s, src.label + ": retarget gave no hips motion");
-    const HipsDiff dr = compare_hips(full, run(no_region, excl));
-    const HipsDiff ds = compare_hips(full, run(no_skin, excl));
+    const HipsDiff dr = compare_hips(full, run(no_region, p.no_region, excl));
+    const HipsDiff ds = compare_hips(full, run(no_skin, p.no_skin, excl));
     // With the tail skin gone there is nothing left to count.
-    const HipsDiff dsc = compare_hips(full, run(no_skin, cnt));
-    const Transfer counted = run(t.fixed, cnt);
+    const HipsDiff dsc = compare_hips(full, run(no_skin, p.no_skin_counted, cnt));
+    const Transfer counted = run(t.fixed, p.counted, cnt);
     const HipsDiff dc = compare_hips(full, counted);
     const std::string pre = variant.key + src.key + ".";
     out.metrics[pre + "hips_keys"] = dr.keys;

@@ -34,11 +34,17 @@ std::vector<int> body_floor_vertices(const Character& c, const GroundingOptions&
 
 BodyFloorDepth body_under_floor(const Character& c, std::span<const int> vertices, const Clip& clip,
                                 std::span<const double> times, double floor_y) {
+  if (vertices.empty() || !c.has_skin() || !std::isfinite(floor_y)) return body_under_floor(c, LowestSkinIndex{}, clip, times, floor_y);
+  return body_under_floor(c, index_lowest_skin(c, vertices), clip, times, floor_y);
+}
+
+BodyFloorDepth body_under_floor(const Character& c, const LowestSkinIndex& index, const Clip& clip,
+                                std::span<const double> times, double floor_y) {
   BodyFloorDepth out;
   out.depth.assign(times.size(), 0.0);
   const Skeleton& sk = c.skeleton;
+  const std::span<const int> vertices = index.vertices;
   if (vertices.empty() || !c.has_skin() || !std::isfinite(floor_y)) return out;
-  const LowestSkinIndex index = index_lowest_skin(c, vertices);
   std::vector<std::pair<double, int>> order;
   std::vector<Transform> locals;
   std::vector<Mat4> world(static_cast<size_t>(sk.size()));

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "rig/model/lowest_skin.h"
 #include "rig/model/model.h"
 #include "rig/retarget/contact/grounding.h"
 
@@ -40,6 +41,10 @@ struct BodyFloorDepth {
 // depth(t) of `vertices` (body_floor_vertices) at each of `times`; poses
 // use the clip on top of the neutral (bind) locals, as grounding does.
 BodyFloorDepth body_under_floor(const Character& character, std::span<const int> vertices, const Clip& clip,
+                                std::span<const double> times, double floor_y);
+// The same with the vertices indexed once (index_lowest_skin of `character`
+// and them): a transfer measures the same body at several steps and clips.
+BodyFloorDepth body_under_floor(const Character& character, const LowestSkinIndex& index, const Clip& clip,
                                 std::span<const double> times, double floor_y);
 
 // The lift that keeps the body within `tolerance` (model units) of the

@@ -10,26 +10,71 @@
 namespace rig {
 namespace {
 
-// Fraction of `e`'s edges torn under world matrices `world`; each vertex is
-// skinned once (`skinned` is scratch).
-double torn_fraction(const Character& c, const ElbowSkin& e, std::span<const Mat4> world, const ElbowBendOptions& o,
-                     std::vector<Mat4>& skinning, std::vector<Vec3>& skinned) {
+// The most torn edges of `edges` for which torn / edges <= max_fraction
+// (-1 when none is): the count the bisection compares with, found as the
+// fraction itself is compared (the same double division), so that counting
+// may stop once it is passed.
+long most_torn_allowed(size_t edges, double max_fraction) {
+  const double n = static_cast<double>(edges);
+  long k = static_cast<long>(std::min(n, std::floor(max_fraction * n)));
+  while (k < static_cast<long>(edges) && static_cast<double>(k + 1) / n <= max_fraction) ++k;
+  while (k >= 0 && static_cast<double>(k) / n > max_fraction) --k;
+  return k;
+}
+
+// Where vertex `v` goes under the skinning matrices `skinning` (world *
+// inverse bind), summed as linear blend skinning sums it here.
+Vec3 skinned_vertex(const Character& c, int v, std::span<const Mat4> skinning) {
+  Eigen::Vector4d p = Eigen::Vector4d::Zero();
+  const Eigen::Vector4d bind = c.mesh.positions[v].homogeneous();
+  for (const Influence& in : c.skin.influences[v]) p += in.weight * (skinning[in.joint] * bind);
+  return p.head<3>();
+}
+
+// Whether edge i of `e` is torn with its ends at `skinned`.
+bool torn_edge(const ElbowSkin& e, size_t i, std::span<const Vec3> skinned, const ElbowBendOptions& o) {
+  const double ratio = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).norm() / e.bind_length[i];
+  return !(ratio <= o.max_stretch && ratio >= o.min_stretch);
+}
+
+// What a trial bend of one elbow touches: the forearm and the joints below
+// it (their world matrices change; every other joint keeps the sample's),
+// ascending (parents first); the joints influencing the elbow's skin (the
+// only skinning matrices read); the skin those moved joints influence and
+// the edges with an end on it. A bisection poses the same sample a dozen
+// times: only these are recomputed, by the same products local_to_world
+// and skinning make, so the bits are the same; the rest of the skin and its
+// edges are skinned and counted once per sample.
+struct TrialJoints {
+  std::vector<int> moved, used, used_moved;
+  std::vector<int> moving;  // positions in e.vertices
+  std::vector<size_t> still_edges, moving_edges;  // positions in e.edges
+};
+
+TrialJoints trial_joints(const Character& c, const ElbowSkin& e) {
   const Skeleton& sk = c.skeleton;
-  skinning.resize(world.size());
-  for (size_t j = 0; j < world.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
-  skinned.resize(e.vertices.size());
-  for (size_t i = 0; i < e.vertices.size(); ++i) {
-    Eigen::Vector4d p = Eigen::Vector4d::Zero();
-    const Eigen::Vector4d bind = c.mesh.positions[e.vertices[i]].homogeneous();
-    for (const Influence& in : c.skin.influences[e.vertices[i]]) p += in.weight * (skinning[in.joint] * bind);
-    skinned[i] = p.head<3>();
+  TrialJoints t;
+  std::vector<char> below(static_cast<size_t>(sk.size()), 0), used(static_cast<size_t>(sk.size()), 0);
+  for (int i = e.forearm; i < sk.size(); ++i) {
+    below[i] = i == e.forearm || (sk.parents[i] >= 0 && below[sk.parents[i]]);
+    if (below[i]) t.moved.push_back(i);
   }
-  int torn = 0;
-  for (size_t i = 0; i < e.edges.size(); ++i) {
-    const double ratio = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).norm() / e.bind_length[i];
-    torn += !(ratio <= o.max_stretch && ratio >= o.min_stretch);
-  }
-  return e.edges.empty() ? 0.0 : static_cast<double>(torn) / static_cast<double>(e.edges.size());
+  std::vector<char> moving(e.vertices.size(), 0);
+  for (size_t i = 0; i < e.vertices.size(); ++i)
+    for (const Influence& in : c.skin.influences[e.vertices[i]]) {
+      used[in.joint] = 1;
+      moving[i] |= below[in.joint];
+    }
+  for (int j = 0; j < sk.size(); ++j)
+    if (used[j]) {
+      t.used.push_back(j);
+      if (below[j]) t.used_moved.push_back(j);
+    }
+  for (size_t i = 0; i < e.vertices.size(); ++i)
+    if (moving[i]) t.moving.push_back(static_cast<int>(i));
+  for (size_t i = 0; i < e.edges.size(); ++i)
+    (moving[e.edges[i].first] || moving[e.edges[i].second] ? t.moving_edges : t.still_edges).push_back(i);
+  return t;
 }
 
 // The forearm's local rotation with `share` of its bend from `bind`.
@@ -132,29 +177,56 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   // Per elbow, per sample: the share of the bend removed, and the bend.
   std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
   std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
+  std::vector<TrialJoints> trial(elbows.size());
+  for (size_t e = 0; e < elbows.size(); ++e)
+    if (usable[e]) trial[e] = trial_joints(c, elbows[e]);
   std::vector<Transform> locals;
-  std::vector<Mat4> world, skinning;
+  std::vector<Mat4> pose(static_cast<size_t>(sk.size())), world, skinning(static_cast<size_t>(sk.size()));
   std::vector<Vec3> skinned;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
+    local_to_world(sk, locals, pose);
     for (size_t e = 0; e < elbows.size(); ++e) {
       const int j = elbows[e].forearm;
       if (!usable[e]) continue;
       const Quat bind = sk.neutral_local[j].rotation;
       rel[e][k] = relative(bind, locals[j].rotation);
-      auto torn_at = [&](double share) {
-        std::vector<Transform> trial = locals;
-        trial[j].rotation = bent(bind, rel[e][k], share);
-        world = local_to_world(sk, trial);
-        return torn_fraction(c, elbows[e], world, o, skinning, skinned);
+      world = pose;
+      // The skin at the sample's pose; the torn edges no bend moves.
+      for (int u : trial[e].used) skinning[u] = world[u] * sk.inverse_bind[u];
+      skinned.resize(elbows[e].vertices.size());
+      for (size_t i = 0; i < skinned.size(); ++i) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
+      long still_torn = 0;
+      for (size_t i : trial[e].still_edges) still_torn += torn_edge(elbows[e], i, skinned, o);
+      const long allowed = most_torn_allowed(elbows[e].edges.size(), o.max_torn_fraction);
+      // Whether at most max_torn_fraction of the edges are torn with `share`
+      // of the bend (torn / edges <= max_torn_fraction, counting stopped once
+      // `allowed` is passed): local_to_world, the skinning matrices and the
+      // skin of the trial pose (the sample's locals, the forearm's rotation
+      // bent), where they change.
+      auto holds_at = [&](double share) {
+        if (elbows[e].edges.empty()) return true;  // a fraction of 0
+        if (still_torn > allowed) return false;
+        for (int i : trial[e].moved) {
+          Transform local = locals[i];
+          if (i == j) local.rotation = bent(bind, rel[e][k], share);
+          const int p = sk.parents[i];
+          world[i] = (p < 0 ? sk.root_parent_world[i] : world[p]) * local.matrix();
+        }
+        for (int u : trial[e].used_moved) skinning[u] = world[u] * sk.inverse_bind[u];
+        for (int i : trial[e].moving) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
+        long torn = still_torn;
+        for (size_t i : trial[e].moving_edges)
+          if ((torn += torn_edge(elbows[e], i, skinned, o)) > allowed) return false;
+        return true;
       };
-      if (torn_at(1.0) <= o.max_torn_fraction) continue;
-      if (torn_at(0.0) > o.max_torn_fraction) continue;  // not the elbow's doing
+      if (holds_at(1.0)) continue;
+      if (!holds_at(0.0)) continue;  // not the elbow's doing
       double lo = 0.0, hi = 1.0;  // lo keeps the skin, hi tears it
       for (int s = 0; s < steps; ++s) {
         const double mid = 0.5 * (lo + hi);
-        (torn_at(mid) <= o.max_torn_fraction ? lo : hi) = mid;
+        (holds_at(mid) ? lo : hi) = mid;
       }
       cut[e][k] = 1.0 - lo;
     }

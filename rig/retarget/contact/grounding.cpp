@@ -111,6 +111,11 @@ std::vector<double> ground_lift_raw(const Character& c, const Clip& clip,
 
 std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, const Clip& clip,
                                     std::span<const double> times, const GroundingOptions& opt) {
+  return ground_lift_raw(c, s, index_lowest_skin(c, s.vertices), clip, times, opt);
+}
+
+std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, const LowestSkinIndex& index,
+                                    const Clip& clip, std::span<const double> times, const GroundingOptions& opt) {
   const Skeleton& sk = c.skeleton;
   constexpr double kInf = std::numeric_limits<double>::infinity();
   double floor = kInf;
@@ -120,7 +125,6 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
   }
   std::vector<double> lift(times.size(), 0.0);
   if (floor == kInf) return lift;
-  const LowestSkinIndex index = index_lowest_skin(c, s.vertices);
   std::vector<std::pair<double, int>> order;
   std::vector<Transform> locals;
   std::vector<Mat4> world(sk.size());

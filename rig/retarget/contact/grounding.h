@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rig/anatomy/skin_queries.h"
+#include "rig/model/lowest_skin.h"
 #include "rig/model/model.h"
 
 namespace rig {
@@ -87,6 +88,11 @@ std::vector<double> ground_lift_raw(const Character& character, const Clip& clip
 // that differ from `options` at most in count_tail and leg_contact).
 std::vector<double> ground_lift_raw(const Character& character, const SupportPoints& support, const Clip& clip,
                                     std::span<const double> times, const GroundingOptions& options);
+// The same with the support's vertices indexed once (index_lowest_skin of
+// `character` and support.vertices, the same list in the same order).
+std::vector<double> ground_lift_raw(const Character& character, const SupportPoints& support,
+                                    const LowestSkinIndex& index, const Clip& clip, std::span<const double> times,
+                                    const GroundingOptions& options);
 
 // Smoothed per-sample lift to add to the hips' world y.
 std::vector<double> ground_lift(const Character& character, const Clip& clip,
