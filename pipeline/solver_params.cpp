@@ -20,6 +20,13 @@ bool apply_solver_overrides(const nlohmann::json& j, solver::ChainParams& p, std
       else if (k == "contact_damping") p.contact_damping = v;
       else if (k == "collider_margin") p.collider_margin = v;
       else if (k == "collider_friction") p.collider_friction = v;
+      else if (k == "idle_sway") {
+        if (v.get<bool>()) p = solver::idle_sway(p);  // the named set (params.h)
+      }
+      else if (k == "idle_sway_deg") p.idle_sway_deg = v;
+      else if (k == "idle_sway_period") p.idle_sway_period = v;
+      else if (k == "idle_sway_still_speed") p.idle_sway_still_speed = v;
+      else if (k == "idle_sway_fade") p.idle_sway_fade = v;
       else if (k == "internal_step") p.internal_step = v;
       else if (k == "teleport_distance") p.teleport_distance = v;
       else if (k == "teleport_angle_deg") p.teleport_angle_deg = v;

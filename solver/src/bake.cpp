@@ -64,7 +64,7 @@ void size_result(size_t keys, size_t n, BakeResult& out) {
 
 }  // namespace
 
-bool bake_loop(const ChainDesc& desc, const ChainParams& params,
+bool bake_loop(const ChainDesc& desc, const ChainParams& given,
                std::span<const Eigen::Affine3d> hips, const BakeOptions& options,
                BakeResult& out) {
   out = BakeResult{};
@@ -73,6 +73,13 @@ bool bake_loop(const ChainDesc& desc, const ChainParams& params,
   const size_t n = desc.links.size();
   const double dt = 1.0 / options.sample_rate;
   const double height = options.model_height > 0.0 ? options.model_height : desc.total_length;
+  // Idle sway: a whole number of periods per loop (the nearest to the one
+  // asked for), so the swayed loop closes too.
+  ChainParams params = given;
+  if (params.idle_sway_deg > 0.0 && params.idle_sway_period > 0.0) {
+    const double loop = static_cast<double>(m) * dt;
+    params.idle_sway_period = loop / std::max(1.0, std::round(loop / params.idle_sway_period));
+  }
 
   ChainState st;
   init_state(desc, st);

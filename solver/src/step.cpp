@@ -27,6 +27,7 @@
 #include <cmath>
 
 #include "collide.h"
+#include "idle_sway.h"
 #include "math.h"
 #include "solver/testing/seeded_bugs.h"
 
@@ -162,7 +163,7 @@ V3 floor_direction(const ChainParams& params, const V3& head, double len, const 
 // rotations to rounding; R is used as a matrix (four products per link).
 void internal_step(const ChainDesc& desc, const ChainParams& params, const SeededBugs& bugs,
                    const StepConstants& kc, ChainState& st, double h, double frame_dt, const HipsPose& hp,
-                   std::span<const detail::CapsuleM> capsules) {
+                   std::span<const detail::CapsuleM> capsules, const detail::SwayTurn& sway = {}) {
   const int n = desc.size();
   const double mpu = desc.meters_per_unit;
   const Q4 hips_rot = detail::q4(hp.rot);
@@ -189,8 +190,14 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const Seede
     V3 p = detail::v3(st.pos[ui]);
     V3 v = detail::v3(st.vel[ui]);
     const double len = link.length;
-    const V3 rest_dir = detail::v3(link.rest_dir);
-    const V3 rest_world = parent * rest_dir;
+    V3 rest_dir = detail::v3(link.rest_dir);
+    V3 rest_world = parent * rest_dir;
+    if (sway.on) {
+      // Idle sway turns the rest direction itself (idle_sway.h): the spring,
+      // the bend coupling and the limit all take the swayed one as rest.
+      rest_world = detail::swayed(sway, rest_world);
+      rest_dir = tmul(parent, rest_world);
+    }
 
     // 1-2. Spring towards the rest target T = head + len rest_world,
     // semi-implicit Euler: v += h (w^2 (T - p) - 2 zeta w v + g), p + h v.
@@ -461,6 +468,8 @@ void reset_seeded(const ChainDesc& desc, const ChainParams& params, const Seeded
   st.time = 0.0;
   st.teleports = 0;
   st.last_substeps = 0;
+  st.sway_time = 0.0;
+  st.sway_speed = 0.0;
   st.capsules_prev_count = -1;  // put somewhere new: the colliders start where the next step gives them
   st.initialized = true;
   write_output(desc, params, st, hp, {});
@@ -564,9 +573,21 @@ void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededB
                             : std::clamp((k * h - start_acc) / dt, 0.0, 1.0);
     st.local_prev.swap(st.local_cur);  // internal_step rewrites every local_cur
     std::array<detail::CapsuleM, kMaxColliders> now;
-    internal_step(desc, params, bugs, kc, st, h, dt, interpolate(prev, next, s),
-                  capsules.empty() ? std::span<const detail::CapsuleM>{} : capsules_at(desc, st, capsules, s, now));
+    const HipsPose hp = interpolate(prev, next, s);
+    detail::SwayTurn sway;
+    if (params.idle_sway_deg > 0.0) {
+      const Vector3d up = hp.rot * (desc.hips_frame_local * Vector3d::UnitY());
+      sway = detail::sway_turn(params, st, st.sway_time + s * dt, desc.size(), detail::v3(up));
+    }
+    internal_step(desc, params, bugs, kc, st, h, dt, hp,
+                  capsules.empty() ? std::span<const detail::CapsuleM>{} : capsules_at(desc, st, capsules, s, now),
+                  sway);
     acc -= h;
+  }
+  if (params.idle_sway_deg > 0.0) {
+    const double mpu = desc.meters_per_unit;
+    const Vector3d moved = (next.trans + next.rot * next.offset - prev.trans - prev.rot * prev.offset) * mpu;
+    detail::advance_sway_clock(params, st, dt, moved.norm());
   }
   for (size_t c = 0; c < capsules.size(); ++c) st.capsules_prev[c] = capsules[c];
   st.capsules_prev_count = static_cast<int>(capsules.size());

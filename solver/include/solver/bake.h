@@ -68,6 +68,8 @@ struct BakeResult {
 
 // `hips` holds M >= 1 hips world transforms (rig units) sampled at
 // k / sample_rate over one loop; the loop wraps from sample M-1 to sample 0.
+// With idle sway on (params.h) its period is rounded to a whole number of
+// periods per loop, so the loop closes.
 // Returns false (result empty) only on bad input (empty, non-finite).
 bool bake_loop(const ChainDesc& desc, const ChainParams& params,
                std::span<const Eigen::Affine3d> hips, const BakeOptions& options,

@@ -70,6 +70,10 @@ struct ChainState {
   double accumulator = 0.0;
   // Total simulated time since reset(), seconds.
   double time = 0.0;
+  // Idle sway (params.h): the caller's clock (sum of dt since reset, seconds)
+  // and the tail root's smoothed speed, m/s.
+  double sway_time = 0.0;
+  double sway_speed = 0.0;
   bool initialized = false;
   // Diagnostics: number of teleports handled since reset(), internal steps
   // taken by the latest step() call.
