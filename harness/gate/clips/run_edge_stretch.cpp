@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "harness/gate/stretch_scenario.h"
 
@@ -267,8 +268,9 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
         leg_depths.push_back(measure::tail_in_legs_depth(ch, legs, tail_vertices, counted, world, skinned));
       std::vector<double> ratios;
       measure::append_edge_ratios(bind_w, posed_w, edges, ratios);
-      p99_series.push_back(measure::percentile(ratios, 99));
       all.insert(all.end(), ratios.begin(), ratios.end());
+      // Moved: percentile reorders its own copy; ratios is not read again.
+      p99_series.push_back(measure::percentile(std::move(ratios), 99));
       Eigen::Affine3d hw;
       hw.matrix() = world[hips];
       hips_height.push_back(hw.translation().y() * mpu);
@@ -306,7 +308,7 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
         out.contact[prefix + run.variant].push_back({{"time", times[si]}, {"segments", segs}});
       }
     }
-    Row row{prefix + run.variant, run.body_set ? "body" : "tail", static_cast<long>(edges.size()), measure::stretch_stats(all), run.note};
+    Row row{prefix + run.variant, run.body_set ? "body" : "tail", static_cast<long>(edges.size()), measure::stretch_stats(std::move(all)), run.note};
     const std::string pre = prefix + run.variant + "." + row.set + ".";
     out.metrics[pre + "p50"] = row.stats.p50;
     out.metrics[pre + "p95"] = row.stats.p95;

@@ -240,9 +240,10 @@ std::vector<std::vector<FileResult>> run_checks(const std::vector<Subject>& subj
     auto& p = parts[i];
     tasks.push_back([&sub, &e, &p] { check_roles(e, sub.character, p[0]); });
     tasks.push_back([&sub, &e, &p] {
-      check_fix_original(e, sub.character, sub.entry->fixture.empty() ? nullptr : &sub.truth_tail, sub.truth_length,
-                         p[1]);
-      if (e.tail != "rigger") check_written_weights(e, sub.character, p[1]);
+      pipeline::FixOutcome fixed;
+      const bool ok = check_fix_original(e, sub.character, sub.entry->fixture.empty() ? nullptr : &sub.truth_tail,
+                                         sub.truth_length, p[1], fixed);
+      if (e.tail != "rigger") check_written_weights(e, sub.character, ok ? &fixed : nullptr, p[1]);
     });
     if (e.tail == "bones") tasks.push_back([&sub, &e, &p] { check_strip_fix(e, sub.character, p[2]); });
     if (e.retarget != "skip")

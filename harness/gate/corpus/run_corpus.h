@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "harness/gate/result.h"
+#include "pipeline/fix.h"
 #include "pipeline/retarget_character.h"
 #include "rig/retarget/clip_transfer.h"
 #include "rig/io/io.h"
@@ -121,13 +122,18 @@ struct ClipSource {
 // Work on one file, split in independent tasks so the runner can spread them
 // over threads; each writes only into its own FileResult.
 void check_roles(const Entry& e, const rig::Character& c, FileResult& r);
-void check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
-                        double truth_length, FileResult& r);
+// `fixed` receives `harness fix` of `c` (false when it failed), for
+// check_written_weights to reuse rather than fix the same input again.
+bool check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
+                        double truth_length, FileResult& r, pipeline::FixOutcome& fixed);
 void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r);
 // A character fix leaves alone (tail "none" or "bones"): the file fix writes
 // holds every weight of the input file bit for bit, or the summary names each
 // changed vertex (fix.written_weights_unexplained == 0; issue 45 class 8).
-void check_written_weights(const Entry& e, const rig::Character& c, FileResult& r);
+// `fixed_c`, when not null, is fix of `c` itself (check_fix_original's):
+// used for a character read from glTF, whose input to fix is `c` as it is.
+void check_written_weights(const Entry& e, const rig::Character& c, const pipeline::FixOutcome* fixed_c,
+                           FileResult& r);
 // What every retarget check of one character shares, prepared once: the
 // options (rate, the rigger tail's vertices), calibration and the target's
 // support points, floor and soles (rig::prepare_target_support).

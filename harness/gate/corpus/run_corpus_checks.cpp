@@ -247,12 +247,12 @@ void check_roles(const Entry& e, const rig::Character& c, FileResult& r) {
     if (ch.id.rfind("roles.", 0) == 0 && !ch.pass) r.row["roles_ok"] = false;
 }
 
-void check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
-                        double truth_length, FileResult& r) {
-  pipeline::FixOutcome fixed;  // `harness fix` with its defaults
+bool check_fix_original(const Entry& e, const rig::Character& c, const std::vector<int>* truth_tail,
+                        double truth_length, FileResult& r, pipeline::FixOutcome& fixed) {
+  // `harness fix` with its defaults
   if (rig::Status st = pipeline::fix_character(c, pipeline::FixOptions{}, fixed); !st.ok()) {
     add_check(r, "fix.status_ok", 0, "==", 1, st.message);
-    return;
+    return false;
   }
   const detect::FixResult& fx = fixed.result;
   int changed = 0;
@@ -270,7 +270,7 @@ void check_fix_original(const Entry& e, const rig::Character& c, const std::vect
     add_check(r, "fix.joints_added", added, "==", 0);
     if (e.rigid == 0)
       add_check(r, "fix.changed_vertices", changed, "==", 0, "every influence bit for bit: " + regions_summary(c, fx.analysis));
-    return;
+    return true;
   }
   // A rigger's tail (fixture ground truth): one chain at the pelvis on the tail.
   add_check(r, "fix.chains", fx.chains, "==", 1, regions_summary(c, fx.analysis));
@@ -290,11 +290,11 @@ void check_fix_original(const Entry& e, const rig::Character& c, const std::vect
   r.row["length_ratio"] = ratio;
   r.metrics["fix.chain_length_m"] = g.L * c.meters_per_unit;
   r.metrics["fix.truth_length_m"] = truth_length * c.meters_per_unit;
-  if (e.walk.empty() || !truth_tail) return;
+  if (e.walk.empty() || !truth_tail) return true;
   auto clip = std::find_if(c.clips.begin(), c.clips.end(), [&](const rig::Clip& x) { return x.name == e.walk; });
   if (clip == c.clips.end()) {
     add_check(r, "fix.walk_clip_found", 0, "==", 1, "no clip '" + e.walk + "'");
-    return;
+    return true;
   }
   const rig::Welded w = rig::weld_by_position(c.mesh.positions, c.mesh.triangles,
                                               kWeldFraction * rig::model_height(c.mesh.positions));
@@ -312,6 +312,7 @@ void check_fix_original(const Entry& e, const rig::Character& c, const std::vect
   r.row["stretch_before_torn"] = before.torn;
   r.row["stretch_after_p99"] = after.p99;
   r.row["stretch_after_torn"] = after.torn;
+  return true;
 }
 
 void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r) {

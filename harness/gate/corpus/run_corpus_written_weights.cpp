@@ -34,7 +34,8 @@ std::vector<std::pair<std::string, float>> named(const rig::Skeleton& sk, const 
 
 }  // namespace
 
-void check_written_weights(const Entry& e, const rig::Character& c, FileResult& r) {
+void check_written_weights(const Entry& e, const rig::Character& c, const pipeline::FixOutcome* fixed_c,
+                           FileResult& r) {
   static std::atomic<int> counter{0};
   std::error_code ec;
   const fs::path dir = fs::temp_directory_path(ec) / ("tailrig_corpus_weights_" + std::to_string(::getpid()) + "_" +
@@ -49,8 +50,12 @@ void check_written_weights(const Entry& e, const rig::Character& c, FileResult& 
     if (st.ok()) st = rig::load(in_path, written);
   }
   const rig::Character& in = c.gltf ? c : written;
-  pipeline::FixOutcome fixed;
-  if (st.ok()) st = pipeline::fix_character(in, pipeline::FixOptions{}, fixed);
+  // A character read from glTF is fix's input as it is: its fix is the one
+  // check_fix_original made (fix is a function of its input), not redone.
+  pipeline::FixOutcome own;
+  const bool reuse = c.gltf && fixed_c;
+  if (st.ok() && !reuse) st = pipeline::fix_character(in, pipeline::FixOptions{}, own);
+  const pipeline::FixOutcome& fixed = reuse ? *fixed_c : own;
   const std::string out_path = (dir / "out.glb").string();
   if (st.ok()) st = rig::save_glb(fixed.result.character, out_path);
   rig::Character out;
