@@ -102,8 +102,13 @@ class TAILRIG_OT_fix(_HarnessOperator, bpy.types.Operator):
         name = armature.name
         new_objects = scene_io.import_glb(glb_out)
         new_armature = scene_io.swap_in(armature, meshes, new_objects)
-        # After the swap: it may bring helpers of an earlier fix along.
-        colliders.build(context, new_armature, glb_out)
+        # After the swap: it may bring helpers of an earlier fix along. The
+        # scene is already changed, so a failure here is a warning (the
+        # operator must finish for its undo step to exist).
+        try:
+            colliders.build(context, new_armature, glb_out)
+        except Exception as e:
+            self.report({'WARNING'}, "tailrig: leg colliders not drawn: %s" % scene_io.first_line(str(e)))
         for obj in context.selected_objects:
             obj.select_set(False)
         new_armature.select_set(True)
