@@ -6,7 +6,7 @@ import tempfile
 
 import bpy
 
-from . import card, harness_cli, scene_io
+from . import card, colliders, harness_cli, scene_io
 from .harness_cli import HarnessError
 
 
@@ -102,6 +102,13 @@ class TAILRIG_OT_fix(_HarnessOperator, bpy.types.Operator):
         name = armature.name
         new_objects = scene_io.import_glb(glb_out)
         new_armature = scene_io.swap_in(armature, meshes, new_objects)
+        # After the swap: it may bring helpers of an earlier fix along. The
+        # scene is already changed, so a failure here is a warning (the
+        # operator must finish for its undo step to exist).
+        try:
+            colliders.build(context, new_armature, glb_out)
+        except Exception as e:
+            self.report({'WARNING'}, "tailrig: leg colliders not drawn: %s" % scene_io.first_line(str(e)))
         for obj in context.selected_objects:
             obj.select_set(False)
         new_armature.select_set(True)
@@ -114,4 +121,34 @@ class TAILRIG_OT_fix(_HarnessOperator, bpy.types.Operator):
         return {'FINISHED'}
 
 
-classes = (TAILRIG_OT_detect, TAILRIG_OT_fix)
+class TAILRIG_OT_import_fixed(bpy.types.Operator):
+    """Import a glTF written by harness fix and draw the leg colliders it stores"""
+    bl_idname = "tailrig.import_fixed"
+    bl_label = "Import fixed glTF"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    filepath: bpy.props.StringProperty(subtype='FILE_PATH')
+    filter_glob: bpy.props.StringProperty(default="*.glb;*.gltf", options={'HIDDEN'})
+
+    def invoke(self, context, event):
+        context.window_manager.fileselect_add(self)
+        return {'RUNNING_MODAL'}
+
+    def execute(self, context):
+        try:
+            new_objects = scene_io.import_glb(self.filepath)
+            armatures = [o for o in new_objects if o.type == 'ARMATURE']
+            helpers = []
+            for armature in armatures:
+                helpers += colliders.build(context, armature, self.filepath)
+        except HarnessError as e:
+            self.report({'ERROR'}, str(e))
+            return {'CANCELLED'}
+        except Exception as e:  # the UI boundary: a line, never a traceback
+            self.report({'ERROR'}, "tailrig: %s: %s" % (type(e).__name__, scene_io.first_line(str(e))))
+            return {'CANCELLED'}
+        self.report({'INFO'}, "%d leg collider%s" % (len(helpers), "" if len(helpers) == 1 else "s"))
+        return {'FINISHED'}
+
+
+classes = (TAILRIG_OT_detect, TAILRIG_OT_fix, TAILRIG_OT_import_fixed)

@@ -3,7 +3,13 @@ import json
 
 import bpy
 
-from . import card
+from . import card, colliders
+
+
+def _show_colliders_changed(settings, context):
+    coll = bpy.data.collections.get(colliders.COLLECTION)
+    if coll is not None:
+        coll.hide_viewport = not settings.show_colliders
 
 
 class TailrigSettings(bpy.types.PropertyGroup):
@@ -18,6 +24,10 @@ class TailrigSettings(bpy.types.PropertyGroup):
         description="Bake the tail spring into every action as keyframes")
     fps: bpy.props.IntProperty(name="fps", default=30, min=1, max=240,
                                description="Keyframes per second of the baked tail")
+    show_colliders: bpy.props.BoolProperty(
+        name="Show leg colliders", default=True, update=_show_colliders_changed,
+        description="Show the leg capsules the fixed file stores (wire, never rendered; collection "
+                    "\"tailrig colliders\")")
 
 
 class TailrigPreferences(bpy.types.AddonPreferences):
@@ -51,6 +61,9 @@ class VIEW3D_PT_tailrig(bpy.types.Panel):
         sub.enabled = settings.bake_clips
         sub.prop(settings, "fps")
         box.operator("tailrig.fix", icon='BONE_DATA')
+        row = layout.row()
+        row.operator("tailrig.import_fixed", icon='IMPORT')
+        row.prop(settings, "show_colliders")
         raw = context.window_manager.tailrig_report
         if raw:
             try:

@@ -7,7 +7,9 @@ Installs the add-on from its zip, imports the stripped T-Rex, runs Detect
 (card: one tail with K bones), then Fix with bake, and checks: Tail_1..Tail_K
 and Tail_End bones, rotation fcurves on every tail bone in every new action,
 names, collections and transforms kept; one undo restores the original objects
-with identical vertex weights. Also: a missing harness is one report line.
+with identical vertex weights; Fix draws one wire collider per stored leg
+capsule, starting at its joint, gone again after the undo. Also: a missing
+harness is one report line.
 Exit 0 pass, 1 fail (Blender's --python-exit-code 1 on an exception).
 """
 import argparse
@@ -132,12 +134,33 @@ for action in new_actions:
               "action %s: %s has %d rotation fcurves" % (action.name, bone, len(curves)))
 print("fix: %d tail bones + Tail_End, %d baked actions with tail fcurves" % (k, len(new_actions)))
 
+# --- Fix draws the leg colliders it stored (issue 46) --------------------------
+fix_report = json.loads(bpy.context.window_manager.tailrig_report)
+stored = [c["joint"] for c in (fix_report.get("leg_colliders") or {}).get("capsules") or []]
+coll = bpy.data.collections.get("tailrig colliders")
+helpers = {o.parent_bone: o for o in (coll.objects if coll else [])}
+check(stored and sorted(helpers) == sorted(stored), "collider helpers on %s, report stores %s"
+      % (sorted(helpers), stored))
+arm = bpy.data.objects[armature_name]
+arm.data.pose_position = 'REST'
+bpy.context.view_layer.update()
+extent = max(max(c) - min(c) for c in zip(*[arm.matrix_world @ b.head_local for b in arm.data.bones]))
+for bone, helper in helpers.items():
+    # A leg capsule starts at its joint (README): vertex 0 on the bone head,
+    # whatever the armature's 300x scale and the swap did to the transforms.
+    off = (helper.matrix_world @ helper.data.vertices[0].co - arm.matrix_world @ arm.data.bones[bone].head_local).length
+    check(off <= 1e-3 * extent and helper.hide_render, "collider on %s: %.3g from its joint (extent %.3g) or renders"
+          % (bone, off, extent))
+arm.data.pose_position = 'POSE'
+print("fix: %d collider helpers on %s" % (len(helpers), ", ".join(sorted(helpers))))
+
 # --- Undo: the original objects and weights come back -------------------------
 bpy.ops.ed.undo()
 restored = snapshot(armature_name)
 check(restored["bones"] == original["bones"], "undo: bones differ from the original")
 check(restored["meshes"] == original["meshes"], "undo: vertex weights differ from the original")
 check(restored["collections"] == original["collections"], "undo: collections differ")
+check(not any(o.name.startswith("collider ") for o in bpy.data.objects), "undo: collider helpers remain")
 print("undo: %d meshes, weights identical: %s" % (len(restored["meshes"]), restored["meshes"] == original["meshes"]))
 
 if failures:

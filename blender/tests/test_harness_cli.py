@@ -3,14 +3,19 @@
 blender_addon_cli): a failing harness becomes one HarnessError line (its last
 stderr line, not a `repaired:` note), a missing binary is one line, and the
 card shows class, length in scene units, K, attachment and why a region was
-left alone. Exit 0 pass, 1 fail."""
+left alone; the collider reader gives each joint's bind matrix (inverse of its
+inverse bind matrix) and only version-1 capsules. Exit 0 pass, 1 fail."""
+import base64
+import json
 import os
 import stat
+import struct
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tailrig"))
 import card  # noqa: E402
+import glb_joints  # noqa: E402
 import harness_cli  # noqa: E402
 
 failures = []
@@ -64,6 +69,37 @@ check(card.why_left_alone("hangs from Hips (hips), pelvis zone; centroid/reach 0
                           "its cross-section about the chain is flat (width/thickness 12.46 > 3.00, lower median "
                           "over 3 of its 3 bones), so nothing is rewritten").startswith("a sheet, not a tail"),
       "a sheet decided")
+
+# The collider reader on a .gltf with an embedded buffer: joint 0 at bind is
+# scaled 2x and moved to (1, 2, 3) (its inverse bind matrix undoes that);
+# joint 1 carries a capsule of another version (ignored), joint 2 a
+# malformed one (ignored).
+ibm0 = [0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 0.5, 0, -0.5, -1.0, -1.5, 1]  # column-major
+identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+blob = struct.pack("<48f", *(ibm0 + identity + identity))
+capsule = {"version": 1, "shape": "capsule", "a": [0, 0, 0], "b": [0, 1, 0], "radius_a": 0.2, "radius_b": 0.1}
+doc = {"asset": {"version": "2.0"},
+       "buffers": [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
+                    + base64.b64encode(blob).decode()}],
+       "bufferViews": [{"buffer": 0, "byteLength": len(blob)}],
+       "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "MAT4"}],
+       "nodes": [{"name": "thigh", "extras": {"tailrig_collider": capsule, "other": 1}},
+                 {"name": "shin", "extras": {"tailrig_collider": dict(capsule, version=2)}},
+                 {"name": "foot", "extras": {"tailrig_collider": dict(capsule, b=[0, 1])}}],
+       "skins": [{"joints": [0, 1, 2], "inverseBindMatrices": 0}]}
+with tempfile.TemporaryDirectory() as work:
+    path = os.path.join(work, "joints.gltf")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    joints = glb_joints.read_joint_colliders(path)
+check([j["name"] for j in joints] == ["thigh", "shin", "foot"], "joints: %s" % [j["name"] for j in joints])
+want = [[2, 0, 0, 1], [0, 2, 0, 2], [0, 0, 2, 3], [0, 0, 0, 1]]
+check(all(abs(x - y) < 1e-6 for r, w in zip(joints[0]["bind"], want) for x, y in zip(r, w)),
+      "thigh bind: %s" % joints[0]["bind"])
+check(joints[0]["collider"] == {"a": [0.0, 0.0, 0.0], "b": [0.0, 1.0, 0.0], "radius_a": 0.2, "radius_b": 0.1},
+      "thigh collider: %s" % joints[0]["collider"])
+check(joints[1]["collider"] is None and joints[2]["collider"] is None,
+      "version 2 / malformed capsules read: %s %s" % (joints[1]["collider"], joints[2]["collider"]))
 
 if failures:
     sys.exit(1)
