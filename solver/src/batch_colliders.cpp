@@ -2,8 +2,6 @@
 // gathered into float lanes for the kernel (batch_kernel_collide.inc),
 // where they were at the start of the frame and where they are at its end.
 #include <algorithm>
-#include <cstddef>
-#include <cstring>
 
 #include "solver/batch.h"
 
@@ -26,11 +24,12 @@ Batch::ColliderSides Batch::collider_sides(int b) {
   return {&colliders_[1 - next][first], &colliders_[next][first]};
 }
 
-// load_colliders reads a Capsule as 8 doubles and writes 8 lanes in a row.
-static_assert(sizeof(Capsule) == 8 * sizeof(double) && offsetof(Capsule, radius_b) == 7 * sizeof(double));
-static_assert(sizeof(BatchColliderLanes) == 8 * sizeof(BatchLane));
-
 namespace {
+
+// A slot's 8 lanes in the order load_colliders gathers them.
+BatchLane* slot_lane(BatchColliderLanes& slot, int e) {
+  return e < 3 ? &slot.a[e] : e < 6 ? &slot.b[e - 3] : e == 6 ? &slot.radius_a : &slot.radius_b;
+}
 
 void copy_lane(const BatchColliderLanes& from, BatchColliderLanes& to, int l) {
   for (int e = 0; e < 3; ++e) to.a[e].v[l] = from.a[e].v[l], to.b[e].v[l] = from.b[e].v[l];
@@ -53,8 +52,8 @@ int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int 
         if (n == collider_capacity_) break;
         // The 8 values in order (a, b, radius_a, radius_b; a branch-free
         // check and conversion: every collider of every chain, every frame).
-        double v[8];
-        std::memcpy(v, &cap, sizeof v);
+        const double v[8] = {cap.a.x(), cap.a.y(), cap.a.z(), cap.b.x(),
+                             cap.b.y(), cap.b.z(), cap.radius_a, cap.radius_b};
         float w[8];
         bool usable = (v[6] >= 0.0) & (v[7] >= 0.0);
         for (int e = 0; e < 8; ++e) {
@@ -62,8 +61,8 @@ int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int 
           w[e] = static_cast<float>(v[e]);
         }
         if (!usable) continue;
-        BatchLane* slot = next[n++].a;  // a[3], b[3], radius_a, radius_b: 8 lanes in a row
-        for (int e = 0; e < 8; ++e) slot[e].v[l] = w[e];
+        BatchColliderLanes& slot = next[n++];
+        for (int e = 0; e < 8; ++e) slot_lane(slot, e)->v[l] = w[e];
       }
     }
     for (int s = n; s < collider_capacity_; ++s) next[s].radius_a.v[l] = next[s].radius_b.v[l] = -1.0f;

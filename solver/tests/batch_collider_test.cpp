@@ -157,8 +157,8 @@ TEST(BatchColliders, KeepTheTailOutOfTheShinsAsTheScalarSolverDoes) {
     const SwingRun r = compare(links, 21, 240);
     const double H = 2.0 * kHipsHeight;
     std::printf("[batch colliders] %d links, 21 chains x 4 s: deepest below a shin's surface "
-                "without colliders %.3f m, scalar %.4f m, batch %.4f m; batch vs scalar max %.4f %%, mean %.5f %% of H; scalar vs scalar with hips "
-                "+1 um: max %.4f %%, mean %.5f %% of H\n",
+                "without colliders %.3f m, scalar %.4f m, batch %.4f m; batch vs scalar max %.4f %%, "
+                "mean %.5f %% of H; scalar vs scalar with hips +1 um: max %.4f %%, mean %.5f %% of H\n",
                 links, r.free_depth, r.scalar_depth, r.batch_depth, 100.0 * r.max_point_error / H,
                 100.0 * r.sum_point_error / r.samples / H, 100.0 * r.sensitivity / H,
                 100.0 * r.sum_sensitivity / r.samples / H);
