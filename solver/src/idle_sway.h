@@ -7,9 +7,10 @@
 // and its tip swings by angle(t) = amplitude sin(2 pi t / period) x weight.
 // t is the caller's clock (the sum of dt), so a loop of duration D baked
 // with a period dividing D closes without a seam. weight is 1 while the
-// tail root's smoothed speed is below ChainParams::idle_sway_still_speed and
-// falls to 0 at twice it: a walk's root moves faster than that, a breathing
-// idle's does not.
+// body's smoothed speed at the tail (the root's speed plus the hips' turn
+// rate times the tail's length) is below ChainParams::idle_sway_still_speed
+// and falls to 0 at twice it: a walk, even in place, moves faster than that,
+// a breathing idle does not.
 #pragma once
 
 #include "small_math.h"
@@ -25,7 +26,9 @@ struct SwayTurn {
   double cos_turn = 1.0, sin_turn = 0.0;  // of angle(t) / N
 };
 
-// After a frame of dt seconds whose tail root moved `root_moved` metres:
+// After a frame of dt seconds in which the body carried the tail
+// `root_moved` metres (the root's travel plus the hips' turn times the
+// tail's length):
 // the smoothed speed and the clock of the state advance. Teleports and dt
 // <= 0 leave both alone (the caller does not call it then).
 void advance_sway_clock(const ChainParams& params, ChainState& st, double dt, double root_moved);

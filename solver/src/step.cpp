@@ -585,9 +585,13 @@ void step_seeded(const ChainDesc& desc, const ChainParams& params, const SeededB
     acc -= h;
   }
   if (params.idle_sway_deg > 0.0) {
+    // How far the body carried the tail this frame: the root's travel plus
+    // the hips' turn swept over the tail's length (a walk in place hardly
+    // moves the root but rocks the hips; a breathing idle does neither).
     const double mpu = desc.meters_per_unit;
     const Vector3d moved = (next.trans + next.rot * next.offset - prev.trans - prev.rot * prev.offset) * mpu;
-    detail::advance_sway_clock(params, st, dt, moved.norm());
+    const double turn = next.rot.angularDistance(prev.rot);
+    detail::advance_sway_clock(params, st, dt, moved.norm() + turn * desc.total_length);
   }
   for (size_t c = 0; c < capsules.size(); ++c) st.capsules_prev[c] = capsules[c];
   st.capsules_prev_count = static_cast<int>(capsules.size());

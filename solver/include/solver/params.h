@@ -73,13 +73,14 @@ struct ChainParams {
   // hips' up axis, adding up to idle_sway_deg at the tip (gravity and the
   // bend coupling take part of it: a hanging tail's tip swings less round
   // the vertical than its rest arc turns); the sway fades out over
-  // idle_sway_fade seconds once the tail root moves faster than
-  // idle_sway_still_speed (gone at twice it) and back in when it stops.
+  // idle_sway_fade seconds once the body moves the tail faster than
+  // idle_sway_still_speed (the root's speed plus the hips' turn rate times
+  // the tail's length; gone at twice it) and back in when it stops.
   // 0 = off: today's calm hang, bit for bit. The named set of issue 46 is
   // idle_sway() below.
   double idle_sway_deg = 0.0;          // turn of the rest arc at the tip, degrees (>= 0)
   double idle_sway_period = 2.4;       // seconds per side-to-side cycle (> 0)
-  double idle_sway_still_speed = 0.1;  // tail root speed, m/s, below which the body is still
+  double idle_sway_still_speed = 0.1;  // m/s at the tail (see above) below which the body is still
   double idle_sway_fade = 0.5;         // seconds: smoothing of that speed (fade in / out)
 
   // --- Time stepping (beyond the spec: frame-rate independence) --------------
