@@ -12,34 +12,12 @@
 #include <vector>
 
 #include "solver/tailrig_solver.h"
+#include "fuzz_reader.h"
 #include "test_rig.h"
 
 namespace {
 
-struct Reader {
-  const uint8_t* p;
-  size_t n;
-  double next() {
-    double v = 0;
-    if (n >= sizeof v) {
-      std::memcpy(&v, p, sizeof v);
-      p += sizeof v, n -= sizeof v;
-    } else {
-      n = 0;
-    }
-    return v;
-  }
-  uint8_t byte() {
-    if (n == 0) return 0;
-    --n;
-    return *p++;
-  }
-  // A value in [lo, hi] from the next 8 bytes (finite or not).
-  double in(double lo, double hi) {
-    const double v = next();
-    if (!std::isfinite(v)) return lo;
-    return lo + (hi - lo) * (std::fabs(std::fmod(v, 1.0)));
-  }
+struct Reader : FuzzReader {
   // In a wild frame, now and then the raw double (NaN, infinity, huge,
   // negative); else in [lo, hi]. Tame frames keep every value sane, so
   // counts at and past the bound meet capsules the checks let through.
@@ -57,7 +35,7 @@ void check_result(tailrig_status s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  Reader r{data, size};
+  Reader r{{data, size}};
   const int bones = 1 + r.byte() % 8;
   const auto rig = solver::testing::make_rig(bones);
   std::vector<const char*> names;

@@ -10,30 +10,12 @@
 #include <vector>
 
 #include "solver/solver.h"
+#include "fuzz_reader.h"
 #include "test_rig.h"
 
 namespace {
 
-struct Reader {
-  const uint8_t* p;
-  size_t n;
-  double next() {
-    double v = 0;
-    if (n >= sizeof v) {
-      std::memcpy(&v, p, sizeof v);
-      p += sizeof v, n -= sizeof v;
-    } else {
-      n = 0;
-    }
-    return v;
-  }
-  // A value in [lo, hi] from the next 8 bytes (finite or not).
-  double in(double lo, double hi) {
-    const double v = next();
-    if (!std::isfinite(v)) return lo;
-    return lo + (hi - lo) * (std::fabs(std::fmod(v, 1.0)));
-  }
-};
+using Reader = FuzzReader;
 
 }  // namespace
 
