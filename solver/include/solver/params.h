@@ -108,8 +108,8 @@ struct ChainParams {
 
 // The idle sway of issue 46 on top of `p`: the rest arc turns 20 deg each
 // way every 2.4 s while the body stands still. On the scenario rig (0.8 m
-// tail, hips at 1 m, defaults otherwise) the tip then swings 6.5-7.5 deg
-// round the vertical each way, 4-5 cm to each side (IdleSway tests).
+// tail, hips at 1 m, defaults otherwise) the tip then swings 6.8 deg round
+// the vertical each way (IdleSway holds it to 4-12 deg, as README states).
 inline ChainParams idle_sway(ChainParams p) {
   p.idle_sway_deg = 20.0;
   p.idle_sway_period = 2.4;
