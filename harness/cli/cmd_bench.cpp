@@ -1,4 +1,4 @@
-// `harness bench [--quick] [--check] [--out DIR] [--json F] [--no-plot]`:
+// `harness bench [--quick] [--check] [--filter TEXT] [--out DIR] [--json F] [--no-plot]`:
 // the fixed solver benchmark cases (bench_cases.h) on Google Benchmark,
 // each target printed as measured / target / pass, results in
 // DIR/bench.csv (default reports/) and a plot DIR/bench.png
@@ -41,6 +41,7 @@ struct Options {
   bool detect = false;  // the detection-at-scale cases instead of the solver's
   std::string out_dir = std::string(TAILRIG_SOURCE_DIR) + "/reports";
   std::string json_path;
+  std::string filter;     // only cases whose name contains it (and those they are held to)
   double min_time = 0.5;  // seconds per case
 };
 
@@ -300,6 +301,22 @@ int run_detect(const Options& o, const nlohmann::json& machine) {
   return (o.check && missed > 0) ? kExitRegression : kExitOk;
 }
 
+// The cases whose name contains `filter` (every case when empty), with the
+// cases they are held relative to, in report order.
+std::vector<BenchCase> cases_matching(const std::vector<BenchCase>& all, const std::string& filter) {
+  std::vector<bool> keep(all.size(), false);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].name.find(filter) == std::string::npos) continue;
+    keep[i] = true;
+    for (size_t j = 0; j < all.size(); ++j)
+      if (all[j].name == all[i].relative_to) keep[j] = true;
+  }
+  std::vector<BenchCase> kept;
+  for (size_t i = 0; i < all.size(); ++i)
+    if (keep[i]) kept.push_back(all[i]);
+  return kept;
+}
+
 // Times the reference kernel and says so.
 ReferenceResult time_reference(const Options& o, const char* when) {
   const ReferenceResult r = run_reference_kernel(o.min_time);
@@ -320,7 +337,12 @@ int run(const Options& o) {
   }
   Reference ref;
   ref.before = time_reference(o, "before");
-  const std::vector<BenchResult> results = run_bench_cases(bench_cases(solver::best_batch_isa()), o.min_time);
+  const std::vector<BenchCase> cases = cases_matching(bench_cases(solver::best_batch_isa()), o.filter);
+  if (cases.empty()) {
+    std::fprintf(stderr, "harness bench: no case name contains '%s'\n", o.filter.c_str());
+    return kExitBadInput;
+  }
+  const std::vector<BenchResult> results = run_bench_cases(cases, o.min_time);
   ref.after = time_reference(o, "after");
 
   std::printf("\nreference kernel: %.3f ns per point-step CPU (before %.3f, after %.3f)\n", ref.ns(),
@@ -387,6 +409,9 @@ Command add_bench_command(CLI::App& root) {
   c.app->add_flag("--detect", opt->detect,
                   "detection at scale instead: fix's load / detect / save CPU seconds on the fox fixture from 10 k "
                   "to 1 M vertices, growth exponent; DIR/bench_detect.csv and .png");
+  c.app->add_option("--filter", opt->filter,
+                    "only the cases whose name contains this text (and the cases they are held relative to); "
+                    "e.g. --filter +4caps");
   c.app->add_option("--min-time", opt->min_time, "seconds per case (default 0.5)")->check(CLI::Range(0.001, 60.0));
   c.run = [opt] {
     Options o = *opt;

@@ -51,3 +51,16 @@ assert 'allocator' in j['machine']
 print('bench_detect.csv ok')
 \"")
 set_tests_properties(harness_bench_detect_quick PROPERTIES TIMEOUT 300)
+
+# `harness bench --filter`: only the matching cases run, with the case a
+# ratio is held to; a filter that matches nothing is a usage error (exit 2).
+set(bench_filter_work "${CMAKE_CURRENT_BINARY_DIR}/bench_filter_work")
+add_test(NAME harness_bench_filter
+  COMMAND sh -c "rm -rf \"${bench_filter_work}\" && \"$<TARGET_FILE:harness>\" bench --quick --no-plot --filter +4caps --out \"${bench_filter_work}\" && /usr/bin/python3 -c \"
+import csv
+rows = list(csv.DictReader(open('${bench_filter_work}/bench.csv')))
+names = [r['case'] for r in rows]
+assert len(rows) == 2 and names[1].endswith('+4caps') and names[0] == rows[1]['relative_to'], names
+print('filter ok:', names)
+\" && \"$<TARGET_FILE:harness>\" bench --quick --no-plot --filter no-such-case --out \"${bench_filter_work}\"; test $? -eq 2")
+set_tests_properties(harness_bench_filter PROPERTIES TIMEOUT 120)
