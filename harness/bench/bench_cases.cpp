@@ -184,6 +184,60 @@ std::vector<BenchCase> bench_cases(solver::BatchIsa best) {
   return cases;
 }
 
+namespace {
+
+// One Google Benchmark run of case `c` for `min_time` seconds: its CPU ns
+// per joint-step and the rest of `r` (r.ran false when it did not run).
+void time_case(const BenchCase& c, double min_time, BenchResult& r) {
+  benchmark::ClearRegisteredBenchmarks();
+  double busiest_ms = 0.0;
+  auto* b = benchmark::RegisterBenchmark(c.name.c_str(), [c, &busiest_ms](benchmark::State& s) {
+    if (c.solver == "scalar") {
+      run_scalar(s, c);
+    } else {
+      run_batch(s, c, busiest_ms);
+    }
+  });
+  b->MinTime(min_time)->Unit(benchmark::kNanosecond);
+  if (c.threads > 1) b->MeasureProcessCPUTime();  // CPU time of every thread, not only this one
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  for (const auto& run : collector.runs) {
+    if (run.error_occurred || run.iterations <= 0) continue;
+    r.ran = true;
+    r.iterations = run.iterations;
+    r.cpu_ns_per_joint_step = to_ns(run.GetAdjustedCPUTime(), run.time_unit) / joint_steps(c);
+    r.real_ns_per_joint_step = to_ns(run.GetAdjustedRealTime(), run.time_unit) / joint_steps(c);
+    r.cpu_ms_per_frame = to_ns(run.GetAdjustedCPUTime(), run.time_unit) * 1e-6;
+    // Without /proc: every thread's CPU shared evenly (an idle machine's best case).
+    r.thread_ms_per_frame = c.threads == 1 ? r.cpu_ms_per_frame
+                            : busiest_ms > 0.0 ? busiest_ms
+                                               : r.cpu_ms_per_frame / c.threads;
+  }
+  benchmark::ClearRegisteredBenchmarks();
+}
+
+// A ratio target compares two cases. Timed once each, one after the other,
+// a burst of load on a shared machine lands on one of them and moves the
+// ratio by 20-30 %; so the pair is timed again in alternation, kRatioRounds
+// times each, and the ratio is of the two fastest (load only ever adds).
+constexpr int kRatioRounds = 5;
+double interleaved_ratio(const BenchCase& c, const BenchCase& base, double min_time) {
+  double fastest = 0.0, fastest_base = 0.0;
+  for (int k = 0; k < kRatioRounds; ++k) {
+    for (const BenchCase* one : {&base, &c}) {
+      BenchResult r;
+      time_case(*one, min_time, r);
+      if (!r.ran) return 0.0;
+      double& best = one == &c ? fastest : fastest_base;
+      best = best > 0.0 ? std::min(best, r.cpu_ns_per_joint_step) : r.cpu_ns_per_joint_step;
+    }
+  }
+  return fastest / fastest_base;
+}
+
+}  // namespace
+
 std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, double min_time) {
   std::vector<BenchResult> results;
   for (const BenchCase& c : cases) {
@@ -194,47 +248,24 @@ std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, do
       results.push_back(r);
       continue;
     }
-    benchmark::ClearRegisteredBenchmarks();
-    double busiest_ms = 0.0;
-    auto* b = benchmark::RegisterBenchmark(c.name.c_str(), [c, &busiest_ms](benchmark::State& s) {
-      if (c.solver == "scalar") {
-        run_scalar(s, c);
-      } else {
-        run_batch(s, c, busiest_ms);
-      }
-    });
-    b->MinTime(min_time)->Unit(benchmark::kNanosecond);
-    if (c.threads > 1) b->MeasureProcessCPUTime();  // CPU time of every thread, not only this one
-    Collector collector;
-    benchmark::RunSpecifiedBenchmarks(&collector);
-    for (const auto& run : collector.runs) {
-      if (run.error_occurred || run.iterations <= 0) continue;
-      r.ran = true;
-      r.iterations = run.iterations;
-      r.cpu_ns_per_joint_step = to_ns(run.GetAdjustedCPUTime(), run.time_unit) / joint_steps(c);
-      r.real_ns_per_joint_step = to_ns(run.GetAdjustedRealTime(), run.time_unit) / joint_steps(c);
-      r.cpu_ms_per_frame = to_ns(run.GetAdjustedCPUTime(), run.time_unit) * 1e-6;
-      // Without /proc: every thread's CPU shared evenly (an idle machine's best case).
-      r.thread_ms_per_frame = c.threads == 1 ? r.cpu_ms_per_frame
-                              : busiest_ms > 0.0 ? busiest_ms
-                                                 : r.cpu_ms_per_frame / c.threads;
-    }
+    time_case(c, min_time, r);
     if (!r.ran) r.note = "benchmark did not run";
     for (const BenchResult& other : results)
       if (r.ran && other.ran && !c.relative_to.empty() && other.c.name == c.relative_to)
-        r.ratio_to_relative = r.cpu_ns_per_joint_step / other.cpu_ns_per_joint_step;
+        r.ratio_to_relative = c.target_ratio > 0.0 ? interleaved_ratio(c, other.c, min_time / 2.0)
+                                                   : r.cpu_ns_per_joint_step / other.cpu_ns_per_joint_step;
     std::printf("  %-26s %10.1f ns/joint-step CPU  %8.3f ms/frame", c.name.c_str(), r.cpu_ns_per_joint_step,
                 r.cpu_ms_per_frame);
     if (c.threads > 1)
       std::printf(" (%d threads; busiest %.3f, wall %.3f)", c.threads, r.thread_ms_per_frame,
                   r.real_ns_per_joint_step * joint_steps(c) * 1e-6);
     if (r.ratio_to_relative > 0.0)
-      std::printf(" (%.2fx %s)", r.ratio_to_relative, c.relative_to.c_str());
+      std::printf(" (%.2fx %s%s)", r.ratio_to_relative, c.relative_to.c_str(),
+                  c.target_ratio > 0.0 ? ", fastest of alternating runs" : "");
     std::printf("  (%lld iterations)\n", r.iterations);
     std::fflush(stdout);
     results.push_back(r);
   }
-  benchmark::ClearRegisteredBenchmarks();
   return results;
 }
 

@@ -44,7 +44,11 @@ struct BenchResult {
   double real_ns_per_joint_step = 0.0;
   double cpu_ms_per_frame = 0.0;     // every thread
   double thread_ms_per_frame = 0.0;  // the busiest thread (= cpu_ms_per_frame on one); the frame target's
-  double ratio_to_relative = 0.0;    // cpu_ns_per_joint_step / relative_to's (0: not measured)
+  // cpu_ns_per_joint_step / relative_to's (0: not measured); for a case
+  // with a target_ratio, of the fastest of 5 alternating runs of the two
+  // (bench_cases.cpp interleaved_ratio: a shared machine's load moves a
+  // single pair of runs by 20-30 %).
+  double ratio_to_relative = 0.0;
   bool ran = false;    // false: skipped (e.g. CPU without AVX2)
   std::string note;    // why skipped
   // Every target of the case met (true when it has none).

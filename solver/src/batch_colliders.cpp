@@ -3,6 +3,10 @@
 // where they were at the start of the frame and where they are at its end.
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "solver/batch.h"
 
 namespace solver {
@@ -26,15 +30,30 @@ Batch::ColliderSides Batch::collider_sides(int b) {
 
 namespace {
 
-// A slot's 8 lanes in the order load_colliders gathers them.
-BatchLane* slot_lane(BatchColliderLanes& slot, int e) {
-  return e < 3 ? &slot.a[e] : e < 6 ? &slot.b[e - 3] : e == 6 ? &slot.radius_a : &slot.radius_b;
-}
-
 void copy_lane(const BatchColliderLanes& from, BatchColliderLanes& to, int l) {
   for (int e = 0; e < 3; ++e) to.a[e].v[l] = from.a[e].v[l], to.b[e].v[l] = from.b[e].v[l];
   to.radius_a.v[l] = from.radius_a.v[l];
   to.radius_b.v[l] = from.radius_b.v[l];
+}
+
+// Whether the batch can use a capsule (colliders.h collider_usable): on
+// x86-64 the 16 comparisons as 8 SSE2 ones on pairs (NaN fails each), as
+// every collider of every chain is checked every frame; elsewhere the
+// scalar test itself.
+bool usable(const Capsule& cap) {
+#if defined(__SSE2__)
+  const __m128d a_xy = _mm_loadu_pd(cap.a.data()), b_xy = _mm_loadu_pd(cap.b.data());
+  const __m128d a_zr = _mm_set_pd(cap.radius_a, cap.a.z()), b_zr = _mm_set_pd(cap.radius_b, cap.b.z());
+  const __m128d high = _mm_set1_pd(kMaxColliderExtent), low = _mm_set1_pd(-kMaxColliderExtent);
+  const __m128d low_r = _mm_set_pd(0.0, -kMaxColliderExtent);  // a radius is >= 0
+  const __m128d xy = _mm_and_pd(_mm_and_pd(_mm_cmple_pd(a_xy, high), _mm_cmpge_pd(a_xy, low)),
+                                _mm_and_pd(_mm_cmple_pd(b_xy, high), _mm_cmpge_pd(b_xy, low)));
+  const __m128d zr = _mm_and_pd(_mm_and_pd(_mm_cmple_pd(a_zr, high), _mm_cmpge_pd(a_zr, low_r)),
+                                _mm_and_pd(_mm_cmple_pd(b_zr, high), _mm_cmpge_pd(b_zr, low_r)));
+  return _mm_movemask_pd(_mm_and_pd(xy, zr)) == 3;
+#else
+  return collider_usable(cap);
+#endif
 }
 
 }  // namespace
@@ -50,19 +69,16 @@ int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int 
     if (!held && !inputs.empty()) {
       for (const Capsule& cap : inputs[u].capsules) {
         if (n == collider_capacity_) break;
-        // The 8 values in order (a, b, radius_a, radius_b; a branch-free
-        // check and conversion: every collider of every chain, every frame).
-        const double v[8] = {cap.a.x(), cap.a.y(), cap.a.z(), cap.b.x(),
-                             cap.b.y(), cap.b.z(), cap.radius_a, cap.radius_b};
-        float w[8];
-        bool usable = (v[6] >= 0.0) & (v[7] >= 0.0);
-        for (int e = 0; e < 8; ++e) {
-          usable &= (v[e] <= kMaxColliderExtent) & (v[e] >= -kMaxColliderExtent);
-          w[e] = static_cast<float>(v[e]);
-        }
-        if (!usable) continue;
+        if (!usable(cap)) continue;
         BatchColliderLanes& slot = next[n++];
-        for (int e = 0; e < 8; ++e) slot_lane(slot, e)->v[l] = w[e];
+        slot.a[0].v[l] = static_cast<float>(cap.a.x());
+        slot.a[1].v[l] = static_cast<float>(cap.a.y());
+        slot.a[2].v[l] = static_cast<float>(cap.a.z());
+        slot.b[0].v[l] = static_cast<float>(cap.b.x());
+        slot.b[1].v[l] = static_cast<float>(cap.b.y());
+        slot.b[2].v[l] = static_cast<float>(cap.b.z());
+        slot.radius_a.v[l] = static_cast<float>(cap.radius_a);
+        slot.radius_b.v[l] = static_cast<float>(cap.radius_b);
       }
     }
     for (int s = n; s < collider_capacity_; ++s) next[s].radius_a.v[l] = next[s].radius_b.v[l] = -1.0f;
