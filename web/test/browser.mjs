@@ -41,6 +41,7 @@ export async function runPage(browser, url, timeoutMs = 60000) {
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`http ${r.status()}: ${r.url()}`); });
   page.on('requestfailed', (r) => errors.push(`request: ${r.url()} ${r.failure()?.errorText}`));
   await page.goto(url);
   await page.waitForFunction('window.testResult !== undefined || window.testError !== undefined', { timeout: timeoutMs });
