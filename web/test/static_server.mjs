@@ -10,11 +10,20 @@ const kTypes = {
   '.css': 'text/css', '.png': 'image/png',
 };
 
-/** Starts serving `root`; resolves to { url, close }. */
-export function serveFolder(root) {
+/**
+ * Starts serving `root`, plus `extra` files held in memory ({'/name.glb':
+ * Buffer}); resolves to { url, close }.
+ */
+export function serveFolder(root, extra = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
-    const path = normalize(join(base, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (extra[urlPath]) {
+      res.writeHead(200, { 'content-type': kTypes[extname(urlPath)] ?? 'application/octet-stream' });
+      res.end(extra[urlPath]);
+      return;
+    }
+    const path = normalize(join(base, urlPath));
     if (!path.startsWith(base) || !existsSync(path) || !statSync(path).isFile()) {
       res.writeHead(404).end('not found');
       return;
