@@ -39,7 +39,13 @@ export class TailrigError extends Error {
 export async function loadTailrig(options = {}) {
   const moduleOptions = {};
   if (options.wasmUrl) moduleOptions.locateFile = () => String(options.wasmUrl);
-  if (options.wasmBinary) moduleOptions.wasmBinary = options.wasmBinary;
+  if (options.wasmBinary) {
+    moduleOptions.wasmBinary = options.wasmBinary;
+    // With the bytes at hand no URL is needed; naming the file keeps
+    // emscripten from resolving it against import.meta.url, which a page
+    // that loads this module from a blob: URL cannot be resolved against.
+    moduleOptions.locateFile = (path) => path;
+  }
   else if (!options.wasmUrl && isNode()) moduleOptions.wasmBinary = await readWasmInNode();
   return new Tailrig(await createTailrigModule(moduleOptions));
 }

@@ -13,15 +13,19 @@ export const chromiumPath = process.env.TAILRIG_CHROMIUM || '/usr/bin/chromium';
 /** A skip reason for node:test, or false when the browser is there. */
 export const browserSkip = existsSync(chromiumPath) ? false : `needs ${chromiumPath} (apt-get install chromium)`;
 
-/** Launches chromium; resolves to { browser, close }. */
-export async function launchBrowser() {
+/**
+ * Launches chromium; resolves to { browser, close }. webgl: software WebGL
+ * (SwiftShader through ANGLE), which --disable-gpu alone no longer gives.
+ */
+export async function launchBrowser({ webgl = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'tailrig-chromium-'));
   const browser = await puppeteer.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${profile}`],
+      `--user-data-dir=${profile}`,
+      ...(webgl ? ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'] : [])],
   });
   return {
     browser,
