@@ -231,7 +231,9 @@ export class TailChain {
   localRotations(out = new Float64Array(4 * this.boneCount)) {
     const wasm = this.live();
     check(wasm, wasm._tailrig_chain_local_rotations(this.handle, this.rotationsPtr, this.boneCount));
-    out.set(wasm.HEAPF64.subarray(this.rotationsPtr >> 3, (this.rotationsPtr >> 3) + 4 * this.boneCount));
+    const heap = wasm.HEAPF64;
+    const first = this.rotationsPtr >> 3;
+    for (let i = 0; i < out.length; ++i) out[i] = heap[first + i];
     return out;
   }
 

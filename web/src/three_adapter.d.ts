@@ -28,8 +28,8 @@ export declare class TailrigThreeAdapter {
   readonly hips: Bone;
   /** Tail_1..Tail_N. */
   readonly tailBones: Bone[];
-  /** What the latest update gave the solver. */
-  readonly lastFrame: { dt: number; hips: Float64Array; capsules: Float64Array } | null;
+  /** What the latest update gave the solver (overwritten by the next update: copy to keep). */
+  readonly lastFrame: { dt: number; hips: Float64Array; capsules: Float64Array };
   /** Steps the tail to the body's current pose and writes the tail bones. */
   update(dt: number): void;
   reset(): void;

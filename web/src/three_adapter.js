@@ -13,6 +13,12 @@
 // their bones every frame and given to the solver.
 import { Vector3 } from 'three';
 
+// Scratch for posing colliders: update() allocates nothing (a per-frame
+// allocation per chain is garbage collection per frame with 1,000 chains).
+const scratchA = new Vector3();
+const scratchB = new Vector3();
+const scratchScale = new Vector3();
+
 const kTailName = /(^|[:_])Tail_1$/;
 
 export class TailrigThreeAdapter {
@@ -46,17 +52,19 @@ export class TailrigThreeAdapter {
     this.colliders = collidersFrom(skeleton, options.colliders ?? 'stored');
     this.rotations = new Float64Array(4 * this.chain.boneCount);
     this.capsules = new Float64Array(8 * this.colliders.length);
-    /** What the latest update gave the solver: dt, hips (16), capsules (8 each). */
-    this.lastFrame = null;
+    /** What the latest update gave the solver: dt, hips (16), capsules (8 each); overwritten by each update. */
+    this.lastFrame = { dt: 0, hips: new Float64Array(16), capsules: new Float64Array(8 * this.colliders.length) };
   }
 
   /** Steps the tail by dt seconds to the body's current pose. */
   update(dt) {
     this.hips.updateWorldMatrix(true, false);
     const hips = this.hips.matrixWorld.elements;
-    this.poseColliders();
+    if (this.colliders.length) this.poseColliders();
     this.chain.step(dt, hips, this.colliders.length ? this.capsules : undefined);
-    this.lastFrame = { dt, hips: Float64Array.from(hips), capsules: Float64Array.from(this.capsules) };
+    this.lastFrame.dt = dt;
+    this.lastFrame.hips.set(hips);
+    this.lastFrame.capsules.set(this.capsules);
     this.writeTail();
   }
 
@@ -72,18 +80,14 @@ export class TailrigThreeAdapter {
   }
 
   writeTail() {
-    this.chain.localRotations(this.rotations);
-    this.tailBones.forEach((bone, i) => {
-      const r = this.rotations;
-      bone.quaternion.set(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
-    });
-    this.tailBones[0].updateMatrixWorld(true);
+    const r = this.chain.localRotations(this.rotations);
+    const bones = this.tailBones;
+    for (let i = 0; i < bones.length; ++i) bones[i].quaternion.set(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+    bones[0].updateMatrixWorld(true);
   }
 
   poseColliders() {
-    const a = new Vector3();
-    const b = new Vector3();
-    const scale = new Vector3();
+    const a = scratchA, b = scratchB, scale = scratchScale;
     this.colliders.forEach((c, i) => {
       c.bone.updateWorldMatrix(true, false);
       const m = c.bone.matrixWorld;
