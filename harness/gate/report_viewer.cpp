@@ -79,16 +79,19 @@ rig::Status character_payloads(const std::string& dir, const Scenario& s, std::s
   pipeline::FixOptions options;
   options.bake = true;
   pipeline::FixOutcome outcome;
-  if (rig::Status st = pipeline::fix_character(rig::Character(before), options, outcome); !st.ok()) return st;
+  if (rig::Status st = pipeline::fix_character(rig::Character(before), options, outcome); !st.ok())
+    return st;
   const fs::path before_path = fs::path(dir) / (s.name + ".before.glb");
   const fs::path after_path = fs::path(dir) / (s.name + ".after.glb");
   if (rig::Status st = rig::save_glb(before, before_path.string()); !st.ok()) return st;
   if (rig::Status st = rig::save_glb(outcome.result.character, after_path.string()); !st.ok())
     return st;
   std::string bytes;
-  if (!read_file(before_path, bytes)) return rig::Status::Error(rig::Status::Code::kIoError, "cannot read " + before_path.string());
+  if (!read_file(before_path, bytes))
+    return rig::Status::Error(rig::Status::Code::kIoError, "cannot read " + before_path.string());
   html += payload("glb", "before", bytes);
-  if (!read_file(after_path, bytes)) return rig::Status::Error(rig::Status::Code::kIoError, "cannot read " + after_path.string());
+  if (!read_file(after_path, bytes))
+    return rig::Status::Error(rig::Status::Code::kIoError, "cannot read " + after_path.string());
   html += payload("glb", "after", bytes);
   const nlohmann::json meta = {{"scenario", s.name}, {"clip", s.clip}};
   html += payload("json", "character", meta.dump());
@@ -124,7 +127,8 @@ rig::Status write_viewer(const std::string& dir, const std::vector<Scenario>& sc
   }
   const size_t mark = page.find(kPayloadMark);
   if (mark == std::string::npos)
-    return rig::Status::Error(rig::Status::Code::kIoError, (web / kTemplate).string() + " has no " + kPayloadMark);
+    return rig::Status::Error(rig::Status::Code::kIoError,
+                              (web / kTemplate).string() + " has no " + kPayloadMark);
   page.replace(mark, std::string(kPayloadMark).size(), html);
   return rig::write_file_atomic((fs::path(dir) / "viewer.html").string(), page);
 }

@@ -6,10 +6,9 @@
 // the tail live from the wasm solver beside the baked one, and the tables.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "harness/gate/scenario.h"
 #include "rig/model/status.h"

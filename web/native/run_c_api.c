@@ -111,7 +111,7 @@ static int set_margin(FILE* in, tailrig_chain* chain) {
   tailrig_collider_params_default(&p);
   p.margin = margin;
   return tailrig_chain_set_collider_params(chain, &p) == TAILRIG_OK ? 0
-                                                                      : fail(tailrig_last_error());
+                                                                    : fail(tailrig_last_error());
 }
 
 /* Reads and runs every frame, printing the tail after each; 0 on success. */
