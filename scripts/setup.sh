@@ -37,7 +37,10 @@ if [ -n "$web_missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $web_missing >/dev/null ||
     echo "setup: could not install$web_missing; the web/ tests will skip" >&2
 fi
-if [ ! -d "$root/web/node_modules/puppeteer-core" ]; then
+# npm writes node_modules/.package-lock.json on install: older than the
+# committed lock means packages were added or changed since.
+if [ ! -f "$root/web/node_modules/.package-lock.json" ] ||
+   [ "$root/web/package-lock.json" -nt "$root/web/node_modules/.package-lock.json" ]; then
   echo "setup: installing web/'s pinned npm packages (npm ci)" >&2
   (cd "$root/web" && npm ci --no-audit --no-fund --loglevel=error) ||
     echo "setup: npm ci in web/ failed; the web/ tests will skip" >&2
