@@ -22,6 +22,29 @@ if [ -n "$missing" ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $missing >/dev/null
 fi
+# The WebAssembly package's tests (web/, issue 48): Debian's emscripten
+# and chromium, and web/'s pinned npm packages (puppeteer-core, three,
+# three-vrm's springbone). Optional: if they cannot be installed, `npm test`
+# in web/ skips (exit 77) instead of failing the build.
+web_missing=""
+for p in emscripten chromium; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || web_missing="$web_missing $p"
+done
+if [ -n "$web_missing" ]; then
+  echo "setup: installing$web_missing (web/ tests)" >&2
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  { [ -n "$missing" ] || $sudo_cmd apt-get update -qq; } &&
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq $web_missing >/dev/null ||
+    echo "setup: could not install$web_missing; the web/ tests will skip" >&2
+fi
+# npm writes node_modules/.package-lock.json on install: older than the
+# committed lock means packages were added or changed since.
+if [ ! -f "$root/web/node_modules/.package-lock.json" ] ||
+   [ "$root/web/package-lock.json" -nt "$root/web/node_modules/.package-lock.json" ]; then
+  echo "setup: installing web/'s pinned npm packages (npm ci)" >&2
+  (cd "$root/web" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "setup: npm ci in web/ failed; the web/ tests will skip" >&2
+fi
 if [ ! -d "$root/scripts/node_modules/gltf-validator" ]; then
   echo "setup: installing the pinned Khronos glTF validator (npm ci)" >&2
   (cd "$root/scripts" && npm ci --no-audit --no-fund --loglevel=error)

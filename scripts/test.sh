@@ -22,6 +22,16 @@ build="$root/build/ci"
 TAILRIG_CMAKE_ARGS="-DTAILRIG_WERROR=ON ${TAILRIG_CMAKE_ARGS:-}" "$root/scripts/setup.sh" "$build"
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" --timeout 600
+# The WebAssembly package (web/, issue 48): wasm vs this build's native
+# solver, the three.js adapter on the fixed fox, the same in headless
+# chromium. Exit 77: something it needs is missing (one line says what).
+web_status=0
+if command -v npm >/dev/null 2>&1; then
+  (cd "$root/web" && TAILRIG_BUILD="$build" npm test) || web_status=$?
+else
+  echo "SKIP: web/ tests need npm (scripts/setup.sh installs it)"
+fi
+[ "$web_status" = 0 ] || [ "$web_status" = 77 ] || exit "$web_status"
 
 mode=${TAILRIG_SANITIZE:-1}
 secs=${TAILRIG_FUZZ_SECONDS:-10}

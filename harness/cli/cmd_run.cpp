@@ -12,6 +12,7 @@
 #include "harness/gate/golden.h"
 #include "harness/gate/paths.h"
 #include "harness/gate/report_files.h"
+#include "harness/gate/report_viewer.h"
 #include "rig/io/safe_write.h"
 #include "harness/gate/runners.h"
 #include "harness/gate/version.h"
@@ -197,6 +198,15 @@ int run(const Options& o) {
       }
     doc["scenarios"].push_back(result_json(r));
   }
+  if (!o.report_dir.empty()) {
+    std::string note;
+    if (rig::Status st = write_viewer(o.report_dir, scenarios, doc, note); !st.ok()) {
+      std::fprintf(stderr, "harness run: viewer: %s\n", st.message.c_str());
+      code = kExitBadInput;
+    } else if (!note.empty()) {
+      std::fprintf(stderr, "harness run: %s\n", note.c_str());
+    }
+  }
   if (!o.json_path.empty()) {
     if (rig::Status st = rig::write_file_atomic(o.json_path, doc.dump(2) + "\n"); !st.ok()) {
       std::fprintf(stderr, "harness run: %s\n", st.message.c_str());
@@ -218,7 +228,7 @@ Command add_run_command(CLI::App& root) {
   c.app->add_option("--scenarios", opt->scenarios, "Scenario directory")->capture_default_str();
   c.app->add_option("--golden", opt->golden, "Golden directory")->capture_default_str();
   c.app->add_option("--json", opt->json_path, "Write the machine-readable result here");
-  c.app->add_option("--report", opt->report_dir, "Write Markdown, CSV and JSON reports (and plot data) here");
+  c.app->add_option("--report", opt->report_dir, "Write Markdown, CSV and JSON reports (and plot data) here, and viewer.html (web/ built)");
   c.app->add_flag("--update-golden", opt->update_golden, "Rewrite the goldens from this run and show the diff");
   c.app->add_option("--jobs,-j", opt->jobs, "Scenarios run in parallel (default: one per core)")->check(CLI::Range(1, 64));
   c.app->add_option("--solver", opt->solver,

@@ -1,0 +1,86 @@
+// Browser benchmark: per 60 fps frame, 1,000 chains of 4 bones driven by
+// tailrig's wasm solver and by three-vrm's springbone, in the same page,
+// the same hips motion. Timed: the systems' own update calls (the hips are
+// posed before, untimed). Blocks of frames alternate between the systems so
+// that a slower moment of a shared machine hits both.
+//   wasm solver: TailChain.step per chain (the solver alone, C API calls)
+//   wasm adapter: TailrigThreeAdapter.update per chain (hips matrix in,
+//                 bone quaternions and world matrices out: what an app runs)
+//   three-vrm:    VRMSpringBoneManager.update (writes bones, updates matrices)
+import { Vector3 } from 'three';
+import { VRMSpringBoneJoint, VRMSpringBoneManager } from '@pixiv/three-vrm-springbone';
+
+import { loadTailrig } from '../src/tailrig.js';
+import { TailrigThreeAdapter } from '../src/three_adapter.js';
+import { kBones, makeChains, poseHips } from './chains.js';
+
+const kDt = 1 / 60;
+
+function setUpVrm(chains) {
+  const manager = new VRMSpringBoneManager();
+  const settings = { hitRadius: 0.02, stiffness: 1.0, gravityPower: 0.5, gravityDir: new Vector3(0, -1, 0), dragForce: 0.4 };
+  for (const c of chains) {
+    for (let i = 0; i < kBones; ++i) manager.addJoint(new VRMSpringBoneJoint(c.bones[i], c.bones[i + 1], settings));
+  }
+  manager.setInitState();
+  return { update: () => manager.update(kDt) };
+}
+
+function setUpAdapters(tailrig, chains) {
+  const adapters = chains.map((c) => new TailrigThreeAdapter(tailrig, c.skeleton, { colliders: 'none' }));
+  return { update: () => { for (const a of adapters) a.update(kDt); }, adapters };
+}
+
+// The solver alone: hips matrices read from the posed bones, one step each.
+function setUpSolver(tailrig, chains) {
+  const solver = chains.map((c) => ({ hips: c.hips, chain: new TailrigThreeAdapter(tailrig, c.skeleton, { colliders: 'none' }).chain }));
+  return {
+    update: () => {
+      for (const s of solver) {
+        s.hips.updateWorldMatrix(true, false);
+        s.chain.step(kDt, s.hips.matrixWorld.elements);
+      }
+    },
+  };
+}
+
+/** Runs the benchmark; resolves to the per-frame times in ms and ns per joint-step. */
+export async function runBenchmark({ chains: n = 1000, frames = 300, block = 30 } = {}) {
+  const tailrig = await loadTailrig();
+  const systems = {};
+  const worlds = {};
+  for (const name of ['wasm_solver', 'wasm_adapter', 'three_vrm']) {
+    worlds[name] = makeChains(n);
+    const chains = worlds[name].chains;
+    systems[name] = name === 'three_vrm' ? setUpVrm(chains) : name === 'wasm_adapter' ? setUpAdapters(tailrig, chains) : setUpSolver(tailrig, chains);
+  }
+  const total = Object.fromEntries(Object.keys(systems).map((k) => [k, 0]));
+  const time = Object.fromEntries(Object.keys(systems).map((k) => [k, 0]));
+  const run = (name, count, timed) => {
+    for (let f = 0; f < count; ++f) {
+      time[name] += kDt;
+      poseHips(worlds[name].chains, time[name]);
+      const t0 = performance.now();
+      systems[name].update();
+      if (timed) total[name] += performance.now() - t0;
+    }
+  };
+  for (const name of Object.keys(systems)) run(name, 60, false); // warm-up: JIT, caches
+  for (let done = 0; done < frames; done += block) {
+    for (const name of Object.keys(systems)) run(name, block, true);
+  }
+  const result = { chains: n, bonesPerChain: kBones, frames, msPerFrame: {}, nsPerJointStep: {} };
+  for (const name of Object.keys(systems)) {
+    result.msPerFrame[name] = total[name] / frames;
+    result.nsPerJointStep[name] = (1e6 * total[name]) / (frames * n * kBones);
+  }
+  result.speedup = {
+    solver: result.msPerFrame.three_vrm / result.msPerFrame.wasm_solver,
+    adapter: result.msPerFrame.three_vrm / result.msPerFrame.wasm_adapter,
+  };
+  // The tails moved (a benchmark of chains that do nothing would be no benchmark).
+  const tip = worlds.wasm_adapter.chains[0].bones[kBones].getWorldPosition(new Vector3());
+  const vrmTip = worlds.three_vrm.chains[0].bones[kBones].getWorldPosition(new Vector3());
+  result.tips = { wasm: tip.toArray(), three_vrm: vrmTip.toArray() };
+  return result;
+}

@@ -1,0 +1,178 @@
+/* run_c_api: drives the native solver through its C API (tailrig_solver.h)
+ * over a run described in a text file, and prints every frame's tail.
+ *
+ * Why it exists: the WebAssembly package must give what the native solver
+ * gives. The JavaScript tests write the run they are about to do in wasm
+ * (rig, hips matrices, capsules, frame times) with numbers printed so they
+ * read back to the same doubles, this program replays it natively, and the
+ * test compares. The reference is made at test time from the code being
+ * tested, never a copied golden.
+ *
+ * Input (whitespace-separated tokens; numbers as strtod reads them):
+ *   tailrig-run 1
+ *   joints N            then N lines: name parent ibm[16] (column-major)
+ *   hips H              (-1: found by name)
+ *   collider_margin M   (metres; the C API default when negative)
+ *   capsules C          (0..TAILRIG_MAX_CAPSULES, the same count every frame)
+ *   frames F            then F lines: op dt hips[16] C x (a[3] b[3] ra rb)
+ *                       op: s = step (step_frame when C > 0), r = reset
+ * Output: "bones B", then per frame "frame i" and per bone a line
+ *   x y z qx qy qz qw   (world position of the bone, local rotation)
+ * printed with 17 significant digits (exact for doubles).
+ * Exit 0 ok, 2 bad input or a refused call (message on stderr). C99. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/tailrig_solver.h"
+
+enum { kMaxJoints = 10000, kMaxBones = 256, kNameLength = 256 };
+
+static int fail(const char* what) {
+  fprintf(stderr, "run_c_api: %s\n", what);
+  return 2;
+}
+
+static int read_word(FILE* in, const char* expected) {
+  char word[64];
+  return fscanf(in, "%63s", word) == 1 && strcmp(word, expected) == 0;
+}
+
+static int read_doubles(FILE* in, double* out, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (fscanf(in, "%lf", &out[i]) != 1) return 0;
+  }
+  return 1;
+}
+
+/* Prints the tail after the latest step or reset. */
+static int print_tail(const tailrig_chain* chain, int frame, int bones) {
+  static double world[16 * kMaxBones];
+  static double rotations[4 * kMaxBones];
+  if (tailrig_chain_world_matrices(chain, world, bones) != TAILRIG_OK ||
+      tailrig_chain_local_rotations(chain, rotations, bones) != TAILRIG_OK) {
+    return fail(tailrig_last_error());
+  }
+  printf("frame %d\n", frame);
+  for (int b = 0; b < bones; ++b) {
+    const double* m = world + 16 * b;
+    const double* q = rotations + 4 * b;
+    printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", m[12], m[13], m[14], q[0], q[1], q[2],
+           q[3]);
+  }
+  return 0;
+}
+
+/* Reads the rig and builds the chain; 0 on success. */
+static int create_chain(FILE* in, tailrig_chain** chain) {
+  int joints = 0, hips = -1;
+  if (!read_word(in, "tailrig-run") || !read_word(in, "1")) return fail("not a tailrig-run 1 file");
+  if (!read_word(in, "joints") || fscanf(in, "%d", &joints) != 1 || joints < 1 ||
+      joints > kMaxJoints) {
+    return fail("bad joints line");
+  }
+  char(*names)[kNameLength] = calloc((size_t)joints, kNameLength);
+  const char** name_pointers = calloc((size_t)joints, sizeof(char*));
+  int32_t* parents = calloc((size_t)joints, sizeof(int32_t));
+  double* inverse_bind = calloc((size_t)joints * 16, sizeof(double));
+  int status = 0;
+  if (!names || !name_pointers || !parents || !inverse_bind) status = fail("out of memory");
+  for (int j = 0; status == 0 && j < joints; ++j) {
+    int parent = 0;
+    if (fscanf(in, "%255s %d", names[j], &parent) != 2 ||
+        !read_doubles(in, inverse_bind + 16 * j, 16)) {
+      status = fail("bad joint line");
+    }
+    name_pointers[j] = names[j];
+    parents[j] = parent;
+  }
+  if (status == 0 && (!read_word(in, "hips") || fscanf(in, "%d", &hips) != 1)) {
+    status = fail("bad hips line");
+  }
+  if (status == 0 && tailrig_chain_create(name_pointers, parents, inverse_bind, joints, hips, NULL,
+                                          chain) != TAILRIG_OK) {
+    status = fail(tailrig_last_error());
+  }
+  free(names);
+  free(name_pointers);
+  free(parents);
+  free(inverse_bind);
+  return status;
+}
+
+/* Reads the collider margin line and applies it; 0 on success. */
+static int set_margin(FILE* in, tailrig_chain* chain) {
+  double margin = -1.0;
+  if (!read_word(in, "collider_margin") || !read_doubles(in, &margin, 1)) {
+    return fail("bad collider_margin line");
+  }
+  if (margin < 0.0) return 0;
+  tailrig_collider_params p;
+  tailrig_collider_params_default(&p);
+  p.margin = margin;
+  return tailrig_chain_set_collider_params(chain, &p) == TAILRIG_OK ? 0
+                                                                    : fail(tailrig_last_error());
+}
+
+/* Reads and runs every frame, printing the tail after each; 0 on success. */
+static int run_frames(FILE* in, tailrig_chain* chain) {
+  int capsule_count = 0, frames = 0;
+  if (!read_word(in, "capsules") || fscanf(in, "%d", &capsule_count) != 1 || capsule_count < 0 ||
+      capsule_count > TAILRIG_MAX_CAPSULES) {
+    return fail("bad capsules line");
+  }
+  if (!read_word(in, "frames") || fscanf(in, "%d", &frames) != 1 || frames < 0) {
+    return fail("bad frames line");
+  }
+  const int bones = tailrig_chain_bone_count(chain);
+  if (bones > kMaxBones) return fail("too many tail bones");
+  printf("bones %d\n", bones);
+  tailrig_capsule capsules[TAILRIG_MAX_CAPSULES];
+  tailrig_frame_input frame;
+  tailrig_frame_input_default(&frame);
+  frame.capsules = capsules;
+  frame.capsule_count = capsule_count;
+  for (int f = 0; f < frames; ++f) {
+    char op[8];
+    double dt = 0.0;
+    if (fscanf(in, "%7s", op) != 1 || !read_doubles(in, &dt, 1) ||
+        !read_doubles(in, frame.hips_world, 16)) {
+      return fail("bad frame line");
+    }
+    for (int c = 0; c < capsule_count; ++c) {
+      double v[8];
+      if (!read_doubles(in, v, 8)) return fail("bad capsule values");
+      memcpy(capsules[c].a, v, sizeof(capsules[c].a));
+      memcpy(capsules[c].b, v + 3, sizeof(capsules[c].b));
+      capsules[c].radius_a = v[6];
+      capsules[c].radius_b = v[7];
+    }
+    tailrig_status s;
+    if (strcmp(op, "r") == 0) {
+      s = tailrig_chain_reset(chain, frame.hips_world);
+    } else if (capsule_count > 0) {
+      s = tailrig_chain_step_frame(chain, dt, &frame);
+    } else {
+      s = tailrig_chain_step(chain, dt, frame.hips_world);
+    }
+    if (s != TAILRIG_OK) return fail(tailrig_last_error());
+    if (print_tail(chain, f, bones) != 0) return 2;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: run_c_api RUN_FILE   (format: see web/native/run_c_api.c)\n");
+    return 2;
+  }
+  FILE* in = fopen(argv[1], "r");
+  if (!in) return fail("cannot open the run file");
+  tailrig_chain* chain = NULL;
+  int status = create_chain(in, &chain);
+  if (status == 0) status = set_margin(in, chain);
+  if (status == 0) status = run_frames(in, chain);
+  tailrig_chain_destroy(chain);
+  fclose(in);
+  return status;
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Compiles the solver's C API (solver/, Eigen only) to WebAssembly with
+# Debian's emscripten: dist/tailrig_solver.mjs (an ES module factory) and
+# dist/tailrig_solver.wasm. Only the scalar solver: the SIMD batch kernels
+# (AVX2/AVX-512) are not part of the C API and are not built.
+#   -ffp-contract=off   as the native build compiles step.cpp/collide.cpp: no
+#                       fused multiply-add anywhere (wasm has none anyway;
+#                       this keeps a future relaxed-SIMD build honest)
+#   -fwasm-exceptions   the C API turns exceptions (bad_alloc) into status
+#                       codes; wasm's own exception handling costs nothing
+#                       on the path that does not throw
+#   -msimd128 is NOT set: Eigen stays scalar, the same operation order as
+#                       native wherever native Eigen does not vectorise
+# System libraries: Debian's emscripten ships them prebuilt in its frozen
+# cache (/usr/share/emscripten/cache), so no first-run library build.
+set -eu
+web=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$web/.." && pwd)
+command -v em++ >/dev/null 2>&1 || { echo "SKIP: needs em++ (apt-get install emscripten; scripts/setup.sh does)"; exit 77; }
+mkdir -p "$web/dist"
+eigen=/usr/include/eigen3
+sources="chain.cpp step.cpp idle_sway.cpp collide.cpp tailrig_solver.cpp"
+exports="tailrig_params_default tailrig_chain_create tailrig_chain_destroy tailrig_chain_bone_count
+  tailrig_chain_bone_joint tailrig_chain_set_params tailrig_chain_reset tailrig_chain_step
+  tailrig_frame_input_default tailrig_chain_step_frame tailrig_collider_params_default
+  tailrig_chain_set_collider_params tailrig_chain_get_collider_params tailrig_chain_local_rotations
+  tailrig_chain_world_matrices tailrig_last_error malloc free"
+list=""
+for e in $exports; do list="$list${list:+,}'_$e'"; done
+# Objects under build/wasm, each recompiled only when its source or a header
+# of solver/ is newer (a full compile is minutes on a shared 2-core machine).
+obj="$root/build/wasm"
+# ccache in front of emscripten's clang when the machine has it (as the
+# native build does): a clean clone's wasm build took 83 s under a loaded
+# 2-core machine, 17 s from the cache (the rest is emscripten's link).
+if [ -z "${EM_COMPILER_WRAPPER:-}" ] && command -v ccache >/dev/null 2>&1; then
+  export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+fi
+mkdir -p "$obj"
+flags="-std=c++20 -O3 -DNDEBUG -ffp-contract=off -fwasm-exceptions -I$root/solver/include -isystem $eigen"
+objects=""
+for src in $sources "$web/wasm/layout_check.cpp"; do
+  case $src in /*) path=$src ;; *) path="$root/solver/src/$src" ;; esac
+  o="$obj/$(basename "$src" .cpp).o"
+  newer=$(find "$path" "$root/solver/include" "$root/solver/src" -name '*.h' -newer "$o" 2>/dev/null | head -1)
+  if [ ! -f "$o" ] || [ "$path" -nt "$o" ] || [ -n "$newer" ]; then
+    echo "em++ $(basename "$src")"
+    em++ $flags -c "$path" -o "$o"
+  fi
+  objects="$objects $o"
+done
+# ENVIRONMENT=web: emscripten 3.1.6's node glue uses require() and
+# __dirname, which an ES module does not have; in node, src/tailrig.js reads
+# the .wasm itself and hands it over as wasmBinary.
+# Debian's emscripten runs its JavaScript optimizer with the machine's node,
+# which may not be Debian's nodejs: point it at Debian's node modules (acorn).
+export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+em++ -O3 -fwasm-exceptions $objects \
+  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createTailrigModule -sENVIRONMENT=web \
+  -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sTOTAL_STACK=1MB \
+  "-sEXPORTED_FUNCTIONS=[$list]" \
+  "-sEXPORTED_RUNTIME_METHODS=['UTF8ToString','stringToUTF8','lengthBytesUTF8']" \
+  -o "$web/dist/tailrig_solver.mjs"
+echo "built $web/dist/tailrig_solver.mjs and .wasm"
