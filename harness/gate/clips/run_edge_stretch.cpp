@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "harness/gate/stretch_scenario.h"
+#include "harness/gate/clips/hips_motion_clip.h"
 
 #include "detect/geometry/bone_distance.h"
 #include "detect/find_appendages.h"
@@ -20,6 +21,8 @@
 #include "harness/gate/runners.h"
 #include "solver/bake.h"
 #include "solver/step.h"
+#include "pipeline/bake_clips.h"
+#include "pipeline/bake_colliders.h"
 #include "pipeline/posed_capsules.h"
 #include "pipeline/solver_params.h"
 
@@ -130,17 +133,39 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     for (const auto& c : s.raw["characters"]) specs.emplace_back(c["prefix"].get<std::string>(), c);
   else
     specs.emplace_back("", s.character);
+  // "clips": ["sprint", "hip_swing", ...] instead of one "clip" measures each
+  // clip under its name as a prefix ("sprint.chain.tip_range_m"): one
+  // scenario compares the same character's cases (tail_never_enters_legs).
+  std::vector<std::pair<std::string, std::string>> clips;  // prefix, clip name
+  if (s.raw.contains("clips")) {
+    for (const auto& c : s.raw["clips"]) {
+      if (!c.is_string()) return Status::Error(Status::Code::kBadData, s.path + ": \"clips\" must be a list of clip names");
+      clips.emplace_back(c.get<std::string>() + ".", c.get<std::string>());
+    }
+    if (!s.clip.empty()) return Status::Error(Status::Code::kBadData, s.path + ": give \"clip\" or \"clips\", not both");
+  } else {
+    clips.emplace_back("", s.clip);
+  }
   for (size_t i = 0; i < specs.size(); ++i) {
     const auto& [prefix, spec] = specs[i];
     rig::Character original;
     if (Status st = load_character_spec(s, spec, original); !st.ok()) return st;
     if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
-    auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
-                                [&](const rig::Clip& c) { return c.name == s.clip; });
-    if (clip_it == original.clips.end())
-      return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + s.clip + "'");
     if (!prefix.empty()) out.metrics[prefix + "meters_per_unit"] = original.meters_per_unit;
-    if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix, i == 0, out); !st.ok()) return st;
+    // "hips_motion_clips": fast turns, swings and hops laid over a clip
+    // (hips_motion_clip.h), measured like the character's own clips.
+    for (const auto& motion : s.raw.value("hips_motion_clips", nlohmann::json::array()))
+      if (Status st = add_hips_motion_clip(original, motion, s.path + ": hips_motion_clips"); !st.ok()) return st;
+    for (size_t k = 0; k < clips.size(); ++k) {
+      const auto& [clip_prefix, clip_name] = clips[k];
+      auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
+                                  [&](const rig::Clip& c) { return c.name == clip_name; });
+      if (clip_it == original.clips.end())
+        return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + clip_name + "'");
+      if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix + clip_prefix, i == 0 && k == 0, out);
+          !st.ok())
+        return st;
+    }
   }
   return Status::Ok();
 }
@@ -215,13 +240,26 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
   std::string perr;
   if (!pipeline::apply_solver_overrides(s.solver, sp, perr)) return Status::Error(Status::Code::kBadData, s.path + ": " + perr);
   sp.meters_per_unit = mpu;
-  ChainMotion motion, motion_legs;
+  ChainMotion motion, motion_legs, motion_bake;
   std::vector<VariantRun> runs;
   for (const std::string& v : s.variants) {
     if (v == "original") runs.push_back({v, &original, nullptr, false, ""});
     else if (v == "body") runs.push_back({v, &original, nullptr, true, "body edges under the original rig"});
     else if (v == "rigid") {
       if (tail) runs.push_back({v, &rigid, nullptr, false, "tail weights 1.0 on Hips"});
+    } else if (v == "chain_legs_bake") {
+      // The same at the margin `bake` keeps (pipeline/bake_colliders.h: the
+      // tail skin's radius at its root): what a user's baked tail does.
+      if (!tail) continue;
+      solver::ChainParams bp = sp;
+      solver::ChainDesc desc;
+      if (Status st = pipeline::character_chain(chained.character, bp, desc); !st.ok()) fail_regression(s.name, st.message);
+      bp.collider_margin = pipeline::bake_colliders(chained.character, desc, an.height, -1.0).margin_m;
+      out.metrics[prefix + "bake_collider_margin_m"] = bp.collider_margin;
+      if (Status st = simulate_chain(chained.character, clip, times, loop, bp, an.height * mpu, motion_bake, legs);
+          !st.ok())
+        fail_regression(s.name, st.message);
+      runs.push_back({v, &chained.character, &motion_bake, false, "leg colliders at the bake's margin"});
     } else if (v == "chain_legs") {
       // The chain stepped with the legs' capsules as colliders (issue 46).
       if (!tail) continue;
