@@ -364,6 +364,8 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       const measure::Penetration pen = measure::penetration(leg_depths, 0.01 * an.height);
       out.metrics[prefix + run.variant + ".tail_in_legs_frames_fraction"] = pen.frames_over_fraction;
       out.metrics[prefix + run.variant + ".tail_in_legs_max_rel_H"] = pen.max_depth / an.height;
+      row.in_legs_fraction = pen.frames_over_fraction;
+      row.in_legs_max_rel_H = pen.max_depth / an.height;
     }
     if (!run.body_set && !tips.empty()) {
       const measure::TailMotion m = measure::tail_motion(tips, bone_dirs);
