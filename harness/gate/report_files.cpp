@@ -12,11 +12,22 @@ namespace harness {
 using nlohmann::json;
 
 json row_json(const Row& r) {
-  return {{"variant", r.variant}, {"set", r.set}, {"edges", r.edges}, {"samples", r.stats.samples},
-          {"p01", r.stats.p01}, {"p25", r.stats.p25}, {"p50", r.stats.p50}, {"p75", r.stats.p75},
-          {"p95", r.stats.p95}, {"p99", r.stats.p99}, {"max", r.stats.max}, {"min", r.stats.min},
-          {"torn_fraction", r.stats.torn_fraction}, {"in_legs_fraction", r.in_legs_fraction},
-          {"in_legs_max_rel_H", r.in_legs_max_rel_H}, {"note", r.note}};
+  return {{"variant", r.variant},
+          {"set", r.set},
+          {"edges", r.edges},
+          {"samples", r.stats.samples},
+          {"p01", r.stats.p01},
+          {"p25", r.stats.p25},
+          {"p50", r.stats.p50},
+          {"p75", r.stats.p75},
+          {"p95", r.stats.p95},
+          {"p99", r.stats.p99},
+          {"max", r.stats.max},
+          {"min", r.stats.min},
+          {"torn_fraction", r.stats.torn_fraction},
+          {"in_legs_fraction", r.in_legs_fraction},
+          {"in_legs_max_rel_H", r.in_legs_max_rel_H},
+          {"note", r.note}};
 }
 
 json result_json(const ScenarioResult& r) {
@@ -74,13 +85,15 @@ std::string percent_cell(double fraction) {
 
 std::string table_markdown(const ScenarioResult& r) {
   std::string s =
-      "| variant | set | samples | p95 | p99 | max | torn | in legs > 1 % H | deepest in legs (% H) |\n"
+      "| variant | set | samples | p95 | p99 | max | torn | in legs > 1 % H | deepest in legs (% "
+      "H) |\n"
       "|---|---|---|---|---|---|---|---|---|\n";
   char b[320];
   for (const Row& row : r.rows) {
-    std::snprintf(b, sizeof b, "| %s | %s | %ld | %.2f | %.2f | %.2f | %.1f %% | %s | %s |\n", row.variant.c_str(),
-                  row.set.c_str(), row.stats.samples, row.stats.p95, row.stats.p99, row.stats.max,
-                  100.0 * row.stats.torn_fraction, percent_cell(row.in_legs_fraction).c_str(),
+    std::snprintf(b, sizeof b, "| %s | %s | %ld | %.2f | %.2f | %.2f | %.1f %% | %s | %s |\n",
+                  row.variant.c_str(), row.set.c_str(), row.stats.samples, row.stats.p95,
+                  row.stats.p99, row.stats.max, 100.0 * row.stats.torn_fraction,
+                  percent_cell(row.in_legs_fraction).c_str(),
                   percent_cell(row.in_legs_max_rel_H).c_str());
     s += b;
   }
@@ -93,12 +106,13 @@ void print_table(const ScenarioResult& r, std::FILE* out) {
   std::fprintf(out, "%s: %s\n", r.name.c_str(), r.description.c_str());
   if (!r.rows.empty()) {
     // in legs: samples with tail skin deeper than 1 % of H in a leg; deep: the deepest, % of H.
-    std::fprintf(out, "  %-10s %-5s %9s %7s %7s %7s %8s %8s %8s  %s\n", "variant", "set", "samples", "p95", "p99",
-                 "max", "torn", "in legs", "deep %H", "note");
+    std::fprintf(out, "  %-10s %-5s %9s %7s %7s %7s %8s %8s %8s  %s\n", "variant", "set", "samples",
+                 "p95", "p99", "max", "torn", "in legs", "deep %H", "note");
     for (const Row& row : r.rows)
-      std::fprintf(out, "  %-10s %-5s %9ld %7.2f %7.2f %7.2f %7.1f%% %8s %8s  %s\n", row.variant.c_str(),
-                   row.set.c_str(), row.stats.samples, row.stats.p95, row.stats.p99, row.stats.max,
-                   100.0 * row.stats.torn_fraction, percent_cell(row.in_legs_fraction).c_str(),
+      std::fprintf(out, "  %-10s %-5s %9ld %7.2f %7.2f %7.2f %7.1f%% %8s %8s  %s\n",
+                   row.variant.c_str(), row.set.c_str(), row.stats.samples, row.stats.p95,
+                   row.stats.p99, row.stats.max, 100.0 * row.stats.torn_fraction,
+                   percent_cell(row.in_legs_fraction).c_str(),
                    percent_cell(row.in_legs_max_rel_H).c_str(), row.note.c_str());
   }
   for (const auto& [k, v] : r.metrics.items()) {
@@ -170,14 +184,16 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
       csv << "\n";
     }
   } else {
-    csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction,in_legs_fraction,"
+    csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction,in_legs_"
+           "fraction,"
            "in_legs_max_rel_H\n";
   }
   for (const Row& row : r.rows)
-    csv << row.variant << "," << row.set << "," << row.edges << "," << row.stats.samples << "," << row.stats.p01 << ","
-        << row.stats.p25 << "," << row.stats.p50 << "," << row.stats.p75 << "," << row.stats.p95 << ","
-        << row.stats.p99 << "," << row.stats.max << "," << row.stats.min << "," << row.stats.torn_fraction << ","
-        << row.in_legs_fraction << "," << row.in_legs_max_rel_H << "\n";
+    csv << row.variant << "," << row.set << "," << row.edges << "," << row.stats.samples << ","
+        << row.stats.p01 << "," << row.stats.p25 << "," << row.stats.p50 << "," << row.stats.p75
+        << "," << row.stats.p95 << "," << row.stats.p99 << "," << row.stats.max << ","
+        << row.stats.min << "," << row.stats.torn_fraction << "," << row.in_legs_fraction << ","
+        << row.in_legs_max_rel_H << "\n";
   json j = result_json(r);
   j["series"] = r.series;
   js << j.dump(1) << "\n";

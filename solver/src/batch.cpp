@@ -466,7 +466,8 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       if (f.advance) prev = next;
     } else {
       if (any_held) std::copy(blk, blk + block_size_, saved);
-      kernel(constants_, link_constants_.data(), f.clock, prev, next, colliders, swaying ? &sway : nullptr, blk);
+      kernel(constants_, link_constants_.data(), f.clock, prev, next, colliders,
+             swaying ? &sway : nullptr, blk);
       if (any_held) {
         // A rejected chain keeps its state, as in the scalar step().
         for (int l = 0; l < kBatchLanes; ++l) {

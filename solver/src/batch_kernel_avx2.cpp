@@ -4,8 +4,9 @@
 
 namespace solver {
 
-void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                       const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links,
+                       const BatchFrame& frame, const BatchHipsLanes& prev,
+                       const BatchHipsLanes& next, const BatchColliders& colliders,
                        const BatchSwayLanes* sway, BatchLane* block) {
   run_block(c, links, frame, prev, next, colliders, sway, block);
 }

@@ -19,7 +19,8 @@ bool Batch::sway_lanes(const BatchFrame& clock, int b, BatchSwayLanes& out) cons
     const bool live = c < count_ && !rejected_now_[u];
     const double amplitude = live ? detail::sway_amplitude(params_, sway_speed_[u]) : 0.0;
     // The scalar step's angle at its clock t + s dt is amplitude sin(2 pi (t + s dt) / T).
-    out.phase.v[l] = live ? static_cast<float>(2.0 * M_PI * std::fmod(sway_time_[u], period) / period) : 0.0f;
+    out.phase.v[l] =
+        live ? static_cast<float>(2.0 * M_PI * std::fmod(sway_time_[u], period) / period) : 0.0f;
     out.dphase.v[l] = static_cast<float>(2.0 * M_PI * clock.dt / period);
     out.turn.v[l] = static_cast<float>(amplitude / links());
     any = any || out.turn.v[l] != 0.0f;
@@ -27,7 +28,8 @@ bool Batch::sway_lanes(const BatchFrame& clock, int b, BatchSwayLanes& out) cons
   return any;
 }
 
-void Batch::advance_sway(const BatchFrame& clock, int b, const BatchHipsLanes& prev, const BatchHipsLanes& next) {
+void Batch::advance_sway(const BatchFrame& clock, int b, const BatchHipsLanes& prev,
+                         const BatchHipsLanes& next) {
   if (!(params_.idle_sway_deg > 0.0) || !(clock.dt > 0.0) || !std::isfinite(clock.dt)) return;
   const double mpu = desc_.meters_per_unit;
   for (int l = 0; l < kBatchLanes; ++l) {
@@ -46,7 +48,8 @@ void Batch::advance_sway(const BatchFrame& clock, int b, const BatchHipsLanes& p
     const auto [rot_next, root_next] = root(next);
     const double moved = (root_next - root_prev).norm() * mpu;
     const double turn = rot_next.angularDistance(rot_prev);
-    detail::advance_sway(params_, sway_time_[u], sway_speed_[u], clock.dt, moved + turn * desc_.total_length);
+    detail::advance_sway(params_, sway_time_[u], sway_speed_[u], clock.dt,
+                         moved + turn * desc_.total_length);
   }
 }
 

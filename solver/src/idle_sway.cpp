@@ -14,7 +14,8 @@ double positive_or(double x, double fallback) { return x > 0.0 && std::isfinite(
 
 }  // namespace
 
-void advance_sway(const ChainParams& params, double& time, double& speed, double dt, double root_moved) {
+void advance_sway(const ChainParams& params, double& time, double& speed, double dt,
+                  double root_moved) {
   if (!(params.idle_sway_deg > 0.0) || !(dt > 0.0) || !std::isfinite(dt)) return;
   // Exponential smoothing of the root's speed over idle_sway_fade seconds:
   // the sway fades in and out over about that long.
@@ -32,7 +33,9 @@ void advance_sway_clock(const ChainParams& params, ChainState& st, double dt, do
   advance_sway(params, st.sway_time, st.sway_speed, dt, root_moved);
 }
 
-double sway_period(const ChainParams& params) { return std::max(positive_or(params.idle_sway_period, 2.4), 1e-3); }
+double sway_period(const ChainParams& params) {
+  return std::max(positive_or(params.idle_sway_period, 2.4), 1e-3);
+}
 
 double sway_amplitude(const ChainParams& params, double speed) {
   if (!(params.idle_sway_deg > 0.0) || !std::isfinite(params.idle_sway_deg)) return 0.0;

@@ -28,7 +28,8 @@ struct SwayTurn {
 
 // The clock and the smoothed speed as two numbers (the scalar state's, or a
 // batch lane's): what advance_sway_clock does to a ChainState.
-void advance_sway(const ChainParams& params, double& time, double& speed, double dt, double root_moved);
+void advance_sway(const ChainParams& params, double& time, double& speed, double dt,
+                  double root_moved);
 
 // The sway's angle at the tip for the smoothed speed `speed`, radians at
 // sin = 1 (amplitude times the weight of stillness; 0 when off or moving),

@@ -224,10 +224,11 @@ tailrig_status check_collider_params(const tailrig_collider_params& p) {
 
 // A sway parameter: finite (else non-finite) and within lo..hi (else invalid).
 tailrig_status check_sway_value(double x, double lo, double hi, const char* name) {
-  if (!std::isfinite(x)) return fail(TAILRIG_ERROR_NON_FINITE, std::string("sway params ") + name + " is not finite");
+  if (!std::isfinite(x))
+    return fail(TAILRIG_ERROR_NON_FINITE, std::string("sway params ") + name + " is not finite");
   if (x < lo || x > hi) {
-    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, std::string("sway params ") + name + " must be " + std::to_string(lo) +
-                                                    ".." + std::to_string(hi));
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, std::string("sway params ") + name + " must be " +
+                                                    std::to_string(lo) + ".." + std::to_string(hi));
   }
   return TAILRIG_OK;
 }
@@ -236,12 +237,18 @@ tailrig_status check_sway_params(const tailrig_sway_params& p) {
   if (p.version != TAILRIG_SWAY_PARAMS_VERSION) {
     return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "sway params version " + std::to_string(p.version) +
                                                     " is unknown (this library knows " +
-                                                    std::to_string(TAILRIG_SWAY_PARAMS_VERSION) + ")");
+                                                    std::to_string(TAILRIG_SWAY_PARAMS_VERSION) +
+                                                    ")");
   }
-  if (p.reserved != 0) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "sway params reserved must be 0");
-  if (tailrig_status s = check_sway_value(p.amplitude_deg, 0.0, 90.0, "amplitude_deg"); s != TAILRIG_OK) return s;
-  if (tailrig_status s = check_sway_value(p.period, 0.01, 3600.0, "period"); s != TAILRIG_OK) return s;
-  if (tailrig_status s = check_sway_value(p.still_speed, 1e-6, 1e3, "still_speed"); s != TAILRIG_OK) return s;
+  if (p.reserved != 0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "sway params reserved must be 0");
+  if (tailrig_status s = check_sway_value(p.amplitude_deg, 0.0, 90.0, "amplitude_deg");
+      s != TAILRIG_OK)
+    return s;
+  if (tailrig_status s = check_sway_value(p.period, 0.01, 3600.0, "period"); s != TAILRIG_OK)
+    return s;
+  if (tailrig_status s = check_sway_value(p.still_speed, 1e-6, 1e3, "still_speed"); s != TAILRIG_OK)
+    return s;
   return check_sway_value(p.fade, 1e-3, 3600.0, "fade");
 }
 
@@ -501,7 +508,8 @@ void tailrig_sway_params_idle(tailrig_sway_params* out) {
   if (out) *out = sway_params_of(solver::idle_sway(solver::ChainParams{}));
 }
 
-tailrig_status tailrig_chain_set_sway_params(tailrig_chain* chain, const tailrig_sway_params* params) {
+tailrig_status tailrig_chain_set_sway_params(tailrig_chain* chain,
+                                             const tailrig_sway_params* params) {
   return guarded([&]() -> tailrig_status {
     if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
     if (const tailrig_status s = check_sway_params(*params); s != TAILRIG_OK) return s;
@@ -517,8 +525,9 @@ tailrig_status tailrig_chain_get_sway_params(const tailrig_chain* chain, tailrig
   return guarded([&]() -> tailrig_status {
     if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_params is NULL");
     if (out->version != TAILRIG_SWAY_PARAMS_VERSION) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "out_params->version " + std::to_string(out->version) +
-                                                      " is unknown (set it, e.g. with tailrig_sway_params_default)");
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "out_params->version " + std::to_string(out->version) +
+                      " is unknown (set it, e.g. with tailrig_sway_params_default)");
     }
     *out = sway_params_of(chain->params);
     return TAILRIG_OK;

@@ -78,7 +78,8 @@ SwayRun compare(int count, int threads = 1, BatchIsa isa = BatchIsa::kAuto) {
     for (int c = 0; c < count; ++c) {
       input[static_cast<size_t>(c)] = hips(c, t);
       // A NaN hips now and then: that chain holds, its sway clock too.
-      if (f % 60 == 30 && c % 5 == f % 3 && c > 0) input[static_cast<size_t>(c)](1, 3) = std::nan("");
+      if (f % 60 == 30 && c % 5 == f % 3 && c > 0)
+        input[static_cast<size_t>(c)](1, 3) = std::nan("");
     }
     if (f == 240) {  // chain 2 reset mid-run: its sway starts over
       batch.reset(2, input[2]);
@@ -94,7 +95,8 @@ SwayRun compare(int count, int threads = 1, BatchIsa isa = BatchIsa::kAuto) {
       if (!input[u].matrix().allFinite()) continue;
       batch.points(c, pts);
       for (size_t i = 0; i <= kLinks; ++i) {
-        r.max_point_error = std::max(r.max_point_error, (pts[i].cast<double>() - scalar[u].points[i]).norm());
+        r.max_point_error =
+            std::max(r.max_point_error, (pts[i].cast<double>() - scalar[u].points[i]).norm());
         r.sway_effect = std::max(r.sway_effect, (calm[u].points[i] - scalar[u].points[i]).norm());
       }
       if (c == 0 && t >= 1.2 && t <= 3.0) {
@@ -110,13 +112,16 @@ SwayRun compare(int count, int threads = 1, BatchIsa isa = BatchIsa::kAuto) {
 
 TEST(BatchIdleSway, SwaysAsTheScalarSolverDoes) {
   const SwayRun r = compare(19);
-  std::printf("[batch sway] 19 chains x 8 s: batch vs scalar max %.4f %% of H; the sway itself moves points up to "
-              "%.2f %% of H; standing tip yaw %.2f..%.2f deg; %d NaN hips held\n",
-              100.0 * r.max_point_error / kH, 100.0 * r.sway_effect / kH, r.batch_yaw_min, r.batch_yaw_max,
-              r.rejected);
+  std::printf(
+      "[batch sway] 19 chains x 8 s: batch vs scalar max %.4f %% of H; the sway itself moves "
+      "points up to "
+      "%.2f %% of H; standing tip yaw %.2f..%.2f deg; %d NaN hips held\n",
+      100.0 * r.max_point_error / kH, 100.0 * r.sway_effect / kH, r.batch_yaw_min, r.batch_yaw_max,
+      r.rejected);
   EXPECT_GT(r.rejected, 0);
   EXPECT_GT(r.sway_effect / kH, 0.02) << "the comparison is of a swaying tail";
-  EXPECT_LT(r.max_point_error, 0.02 * r.sway_effect) << "the batch's sway is the scalar one's, to float's reach";
+  EXPECT_LT(r.max_point_error, 0.02 * r.sway_effect)
+      << "the batch's sway is the scalar one's, to float's reach";
   // Documented (params.h): idle_sway() swings the tip 4-12 deg each way.
   for (double side : {r.batch_yaw_max, -r.batch_yaw_min}) {
     EXPECT_GT(side, 4.0);
@@ -137,7 +142,9 @@ TEST(BatchIdleSway, EveryIsaGivesTheSameBits) {
     const SwayRun other = compare(21, 1, isa);
     ASSERT_EQ(other.out.size(), base.out.size());
     for (size_t k = 0; k < base.out.size(); ++k)
-      ASSERT_EQ(std::memcmp(base.out[k].coeffs().data(), other.out[k].coeffs().data(), 4 * sizeof(float)), 0)
+      ASSERT_EQ(
+          std::memcmp(base.out[k].coeffs().data(), other.out[k].coeffs().data(), 4 * sizeof(float)),
+          0)
           << batch_isa_name(isa) << " vs baseline, output " << k;
   }
 }
@@ -148,7 +155,9 @@ TEST(BatchIdleSway, SameBitsForAnyThreadCount) {
     const SwayRun other = compare(37, threads);
     ASSERT_EQ(other.out.size(), one.out.size());
     for (size_t k = 0; k < one.out.size(); ++k)
-      ASSERT_EQ(std::memcmp(one.out[k].coeffs().data(), other.out[k].coeffs().data(), 4 * sizeof(float)), 0)
+      ASSERT_EQ(
+          std::memcmp(one.out[k].coeffs().data(), other.out[k].coeffs().data(), 4 * sizeof(float)),
+          0)
           << threads << " threads, output " << k;
   }
 }

@@ -27,12 +27,14 @@ bool read_motion(const nlohmann::json& spec, const char* key, Motion& out) {
   if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return false;
   out.amplitude = v[0].get<double>();
   out.period = v[1].get<double>();
-  return std::isfinite(out.amplitude) && std::abs(out.amplitude) <= 1e3 && out.period > 0.01 && out.period <= 1e3;
+  return std::isfinite(out.amplitude) && std::abs(out.amplitude) <= 1e3 && out.period > 0.01 &&
+         out.period <= 1e3;
 }
 
 // `track` sampled at `times` (base time `base_t[k]` for key k), linear.
 template <class T>
-rig::Track<T> resampled(const rig::Track<T>& track, const std::vector<double>& times, const std::vector<double>& base_t) {
+rig::Track<T> resampled(const rig::Track<T>& track, const std::vector<double>& times,
+                        const std::vector<double>& base_t) {
   rig::Track<T> out;
   if (track.empty()) return out;
   out.times = times;
@@ -42,10 +44,14 @@ rig::Track<T> resampled(const rig::Track<T>& track, const std::vector<double>& t
 
 }  // namespace
 
-Status add_hips_motion_clip(rig::Character& c, const nlohmann::json& spec, const std::string& where) {
-  auto bad = [&](const std::string& m) { return Status::Error(Status::Code::kBadData, where + ": " + m); };
-  if (!spec.is_object() || !spec.contains("name") || !spec["name"].is_string() || !spec.contains("from") ||
-      !spec["from"].is_string() || !spec.contains("duration_s") || !spec["duration_s"].is_number())
+Status add_hips_motion_clip(rig::Character& c, const nlohmann::json& spec,
+                            const std::string& where) {
+  auto bad = [&](const std::string& m) {
+    return Status::Error(Status::Code::kBadData, where + ": " + m);
+  };
+  if (!spec.is_object() || !spec.contains("name") || !spec["name"].is_string() ||
+      !spec.contains("from") || !spec["from"].is_string() || !spec.contains("duration_s") ||
+      !spec["duration_s"].is_number())
     return bad("needs \"name\", \"from\" (a clip) and \"duration_s\"");
   const double duration = spec["duration_s"].get<double>();
   if (!(duration > 0.0 && duration <= 60.0)) return bad("duration_s must be 0..60");
@@ -53,8 +59,9 @@ Status add_hips_motion_clip(rig::Character& c, const nlohmann::json& spec, const
   if (!read_motion(spec, "yaw_deg", yaw) || !read_motion(spec, "sideways_m", sideways) ||
       !read_motion(spec, "hop_m", hop))
     return bad("yaw_deg, sideways_m and hop_m are [amplitude, period_s] (period 0.01..1000 s)");
-  const auto base_it = std::find_if(c.clips.begin(), c.clips.end(),
-                                    [&](const rig::Clip& k) { return k.name == spec["from"].get<std::string>(); });
+  const auto base_it = std::find_if(c.clips.begin(), c.clips.end(), [&](const rig::Clip& k) {
+    return k.name == spec["from"].get<std::string>();
+  });
   if (base_it == c.clips.end()) return bad("no clip '" + spec["from"].get<std::string>() + "'");
   const rig::Clip base = *base_it;
   const int hips = rig::hips_joint(c.skeleton);
@@ -90,9 +97,12 @@ Status add_hips_motion_clip(rig::Character& c, const nlohmann::json& spec, const
   const double units = 1.0 / c.meters_per_unit;
   for (rig::JointTracks& jt : out.tracks) {
     if (jt.joint != hips) continue;
-    if (jt.rotation.empty()) jt.rotation = rig::Track<rig::Quat>{times, std::vector<rig::Quat>(times.size(), rest.rotation)};
+    if (jt.rotation.empty())
+      jt.rotation =
+          rig::Track<rig::Quat>{times, std::vector<rig::Quat>(times.size(), rest.rotation)};
     if (jt.translation.empty())
-      jt.translation = rig::Track<rig::Vec3>{times, std::vector<rig::Vec3>(times.size(), rest.translation)};
+      jt.translation =
+          rig::Track<rig::Vec3>{times, std::vector<rig::Vec3>(times.size(), rest.translation)};
     for (size_t k = 0; k < times.size(); ++k) {
       const double t = times[k];
       const rig::Quat turn(Eigen::AngleAxisd(yaw.at(t) * M_PI / 180.0, rig::Vec3::UnitY()));

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "rig/model/model.h"
@@ -20,6 +19,7 @@ namespace harness {
 // under it (sampled at t mod its duration). Keys every 1/60 s; metres are
 // converted to the character's units. Adds the clip to `c`; a bad spec or
 // an unknown base clip is a data error naming `where`.
-rig::Status add_hips_motion_clip(rig::Character& c, const nlohmann::json& spec, const std::string& where);
+rig::Status add_hips_motion_clip(rig::Character& c, const nlohmann::json& spec,
+                                 const std::string& where);
 
 }  // namespace harness

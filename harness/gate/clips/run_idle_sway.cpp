@@ -22,7 +22,9 @@ namespace {
 
 using rig::Status;
 
-Status bad(const Scenario& s, const std::string& m) { return Status::Error(Status::Code::kBadData, s.path + ": " + m); }
+Status bad(const Scenario& s, const std::string& m) {
+  return Status::Error(Status::Code::kBadData, s.path + ": " + m);
+}
 
 const rig::Clip* find_clip(const rig::Character& c, const std::string& name) {
   for (const rig::Clip& k : c.clips)
@@ -43,7 +45,8 @@ std::vector<Eigen::Vector3d> tip_track(const rig::Character& baked, const solver
     const std::vector<rig::Mat4> w = rig::pose_at(baked.skeleton, clip, t);
     Eigen::Affine3d hips;
     hips.matrix() = w[desc.hips];
-    const Eigen::Vector3d d = (w[tip_joint].block<3, 1>(0, 3) - w[root_joint].block<3, 1>(0, 3)) * desc.meters_per_unit;
+    const Eigen::Vector3d d =
+        (w[tip_joint].block<3, 1>(0, 3) - w[root_joint].block<3, 1>(0, 3)) * desc.meters_per_unit;
     out.push_back(solver::hips_frame_world(desc, hips).conjugate() * d);
   }
   return out;
@@ -64,7 +67,8 @@ Status bake(const Scenario& s, const rig::Character& chained, const solver::Chai
   o.clips = clips;
   o.params = params;
   out.character = chained;
-  if (Status st = pipeline::bake_clips(out.character, o, out.report); !st.ok()) fail_regression(s.name, st.message);
+  if (Status st = pipeline::bake_clips(out.character, o, out.report); !st.ok())
+    fail_regression(s.name, st.message);
   return Status::Ok();
 }
 
@@ -86,21 +90,25 @@ Status run_idle_sway_scenario(const Scenario& s, const RunOptions&, ScenarioResu
   if (!pipeline::apply_solver_overrides(s.solver, calm_params, perr)) return bad(s, perr);
   Bake calm, sway;
   if (Status st = bake(s, fixed.character, calm_params, clips, calm); !st.ok()) return st;
-  if (Status st = bake(s, fixed.character, solver::idle_sway(calm_params), clips, sway); !st.ok()) return st;
+  if (Status st = bake(s, fixed.character, solver::idle_sway(calm_params), clips, sway); !st.ok())
+    return st;
 
   solver::ChainParams p = calm_params;
   solver::ChainDesc desc;
-  if (Status st = pipeline::character_chain(sway.character, p, desc); !st.ok()) fail_regression(s.name, st.message);
+  if (Status st = pipeline::character_chain(sway.character, p, desc); !st.ok())
+    fail_regression(s.name, st.message);
   out.metrics["height_m"] = sway.report.height_m;
   out.metrics["collider_margin_m"] = sway.report.collider_margin_m;
   for (size_t i = 0; i < clips.size(); ++i) {
     const pipeline::ClipBakeReport& c = calm.report.clips[i];
     const pipeline::ClipBakeReport& w = sway.report.clips[i];
     const std::string pre = w.name + ".";
-    const std::vector<Eigen::Vector3d> a = tip_track(calm.character, desc, *find_clip(calm.character, c.name), c.keys);
-    const std::vector<Eigen::Vector3d> b = tip_track(sway.character, desc, *find_clip(sway.character, w.name), w.keys);
-    double calm_lo = 1e9, calm_hi = -1e9, sway_lo = 1e9, sway_hi = -1e9, calm_mean = 0.0, diff = 0.0,
-           added = 0.0;
+    const std::vector<Eigen::Vector3d> a =
+        tip_track(calm.character, desc, *find_clip(calm.character, c.name), c.keys);
+    const std::vector<Eigen::Vector3d> b =
+        tip_track(sway.character, desc, *find_clip(sway.character, w.name), w.keys);
+    double calm_lo = 1e9, calm_hi = -1e9, sway_lo = 1e9, sway_hi = -1e9, calm_mean = 0.0,
+           diff = 0.0, added = 0.0;
     for (size_t k = 0; k < a.size() && k < b.size(); ++k) {
       calm_lo = std::min(calm_lo, yaw_deg(a[k]));
       calm_hi = std::max(calm_hi, yaw_deg(a[k]));
@@ -119,15 +127,18 @@ Status run_idle_sway_scenario(const Scenario& s, const RunOptions&, ScenarioResu
     out.metrics[pre + "calm.tip_range_m"] = c.tip_range_m;
     out.metrics[pre + "sway.tip_range_m"] = w.tip_range_m;
     out.metrics[pre + "tip_range_ratio"] = c.tip_range_m > 0 ? w.tip_range_m / c.tip_range_m : 0.0;
-    out.metrics[pre + "tip_difference_of_calm_range"] = c.tip_range_m > 0 ? diff / c.tip_range_m : 0.0;
+    out.metrics[pre + "tip_difference_of_calm_range"] =
+        c.tip_range_m > 0 ? diff / c.tip_range_m : 0.0;
     out.metrics[pre + "sway.seam_tip_rel_H"] = w.seam_tip_rel_H;
     out.metrics[pre + "sway.seam_max_deg"] = w.seam_max_deg;
     out.metrics[pre + "sway.warmup_converged"] = w.converged ? 1 : 0;
     out.metrics[pre + "calm.seam_tip_rel_H"] = c.seam_tip_rel_H;
     out.metrics[pre + "looping"] = w.looping ? 1 : 0;
   }
-  for (const std::string& line : pipeline::bake_report_lines(calm.report)) out.notes.push_back("calm " + line);
-  for (const std::string& line : pipeline::bake_report_lines(sway.report)) out.notes.push_back("idle_sway " + line);
+  for (const std::string& line : pipeline::bake_report_lines(calm.report))
+    out.notes.push_back("calm " + line);
+  for (const std::string& line : pipeline::bake_report_lines(sway.report))
+    out.notes.push_back("idle_sway " + line);
   return Status::Ok();
 }
 

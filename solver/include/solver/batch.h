@@ -181,7 +181,8 @@ class Batch {
   // each tail (prev -> next hips, before `prev` takes `next`), as the scalar
   // step does.
   bool sway_lanes(const BatchFrame& clock, int b, BatchSwayLanes& out) const;
-  void advance_sway(const BatchFrame& clock, int b, const BatchHipsLanes& prev, const BatchHipsLanes& next);
+  void advance_sway(const BatchFrame& clock, int b, const BatchHipsLanes& prev,
+                    const BatchHipsLanes& next);
 
   ChainDesc desc_;
   ChainParams params_;

@@ -115,14 +115,17 @@ inline constexpr int kSetPos = 0, kSetVel = 3, kSetBend = 6, kSetLocalPrev = 10,
 // (hips and colliders interpolated from prev to next across the frame; `sway`
 // null when no lane sways). One entry point per instruction set, same
 // operations in the same order.
-void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                           const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links,
+                           const BatchFrame& frame, const BatchHipsLanes& prev,
+                           const BatchHipsLanes& next, const BatchColliders& colliders,
                            const BatchSwayLanes* sway, BatchLane* block);
-void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                       const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links,
+                       const BatchFrame& frame, const BatchHipsLanes& prev,
+                       const BatchHipsLanes& next, const BatchColliders& colliders,
                        const BatchSwayLanes* sway, BatchLane* block);
-void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                         const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
+void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links,
+                         const BatchFrame& frame, const BatchHipsLanes& prev,
+                         const BatchHipsLanes& next, const BatchColliders& colliders,
                          const BatchSwayLanes* sway, BatchLane* block);
 
 // Decomposes one block of hips transforms into `next` (rotation with scale

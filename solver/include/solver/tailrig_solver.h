@@ -244,7 +244,7 @@ typedef struct tailrig_sway_params {
   double amplitude_deg; /* turn of the rest arc at the tip, degrees (0..90; 0 = off, the default) */
   double period;        /* seconds per side-to-side cycle (0.01..3600; 2.4) */
   double still_speed;   /* m/s at the tail below which the body is still (1e-6..1e3; 0.1) */
-  double fade;          /* seconds: smoothing of that speed, the fade in and out (1e-3..3600; 0.5) */
+  double fade; /* seconds: smoothing of that speed, the fade in and out (1e-3..3600; 0.5) */
 } tailrig_sway_params;
 
 /* Version 1, off, with the defaults of solver::ChainParams. */
@@ -259,11 +259,13 @@ void tailrig_sway_params_idle(tailrig_sway_params* out_params);
  * smoothed speed go on. Refused, chain kept: NULL, an unknown version,
  * reserved != 0, out of range (TAILRIG_ERROR_INVALID_ARGUMENT), NaN or
  * infinity (TAILRIG_ERROR_NON_FINITE). */
-tailrig_status tailrig_chain_set_sway_params(tailrig_chain* chain, const tailrig_sway_params* params);
+tailrig_status tailrig_chain_set_sway_params(tailrig_chain* chain,
+                                             const tailrig_sway_params* params);
 
 /* The chain's current sway parameters; set out_params->version first
  * (tailrig_sway_params_default does), as for tailrig_chain_get_collider_params. */
-tailrig_status tailrig_chain_get_sway_params(const tailrig_chain* chain, tailrig_sway_params* out_params);
+tailrig_status tailrig_chain_get_sway_params(const tailrig_chain* chain,
+                                             tailrig_sway_params* out_params);
 
 /* One-line description of the latest error on this thread ("" if none). */
 const char* tailrig_last_error(void);
