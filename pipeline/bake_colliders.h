@@ -14,7 +14,7 @@
 // baked at 30 keys/s: the root radius (0.053 m, 2.8 % of H) takes the
 // deepest tail skin in a leg from 2.45 % to 1.49 % of H with the loop
 // converged (seam 0.008 deg); a larger margin (0.07-0.09 m; the gate's
-// tail_into_legs uses 0.09 at 240 steps per loop) gets the skin out but the
+// tail_never_enters_legs uses 0.09 at 240 steps per loop) gets the skin out but the
 // legs kick the tail about: warm-up never converges and the seam opens to
 // 1-22 deg, a visible pop at every loop.
 #pragma once

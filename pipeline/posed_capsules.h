@@ -1,7 +1,7 @@
 // Colliders where a pose puts them (issue 46): a character's joint capsules
 // (bind space) carried rigidly by their joints' skinning matrices into the
 // solver's world-space capsules. One composition for the gate's
-// tail_into_legs scenario and the product's bake, so the gate measures the
+// tail_never_enters_legs scenario and the product's bake, so the gate measures the
 // colliders users get.
 #pragma once
 

@@ -12,10 +12,22 @@ namespace harness {
 using nlohmann::json;
 
 json row_json(const Row& r) {
-  return {{"variant", r.variant}, {"set", r.set}, {"edges", r.edges}, {"samples", r.stats.samples},
-          {"p01", r.stats.p01}, {"p25", r.stats.p25}, {"p50", r.stats.p50}, {"p75", r.stats.p75},
-          {"p95", r.stats.p95}, {"p99", r.stats.p99}, {"max", r.stats.max}, {"min", r.stats.min},
-          {"torn_fraction", r.stats.torn_fraction}, {"note", r.note}};
+  return {{"variant", r.variant},
+          {"set", r.set},
+          {"edges", r.edges},
+          {"samples", r.stats.samples},
+          {"p01", r.stats.p01},
+          {"p25", r.stats.p25},
+          {"p50", r.stats.p50},
+          {"p75", r.stats.p75},
+          {"p95", r.stats.p95},
+          {"p99", r.stats.p99},
+          {"max", r.stats.max},
+          {"min", r.stats.min},
+          {"torn_fraction", r.stats.torn_fraction},
+          {"in_legs_fraction", r.in_legs_fraction},
+          {"in_legs_max_rel_H", r.in_legs_max_rel_H},
+          {"note", r.note}};
 }
 
 json result_json(const ScenarioResult& r) {
@@ -63,13 +75,26 @@ std::string item_cell(const json& x, bool csv) {
   return s;
 }
 
+// A penetration cell: percent, or "-" where it was not measured.
+std::string percent_cell(double fraction) {
+  if (fraction < 0.0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f %%", 100.0 * fraction);
+  return b;
+}
+
 std::string table_markdown(const ScenarioResult& r) {
-  std::string s = "| variant | set | samples | p95 | p99 | max | torn |\n|---|---|---|---|---|---|---|\n";
-  char b[256];
+  std::string s =
+      "| variant | set | samples | p95 | p99 | max | torn | in legs > 1 % H | deepest in legs (% "
+      "H) |\n"
+      "|---|---|---|---|---|---|---|---|---|\n";
+  char b[320];
   for (const Row& row : r.rows) {
-    std::snprintf(b, sizeof b, "| %s | %s | %ld | %.2f | %.2f | %.2f | %.1f %% |\n", row.variant.c_str(),
-                  row.set.c_str(), row.stats.samples, row.stats.p95, row.stats.p99, row.stats.max,
-                  100.0 * row.stats.torn_fraction);
+    std::snprintf(b, sizeof b, "| %s | %s | %ld | %.2f | %.2f | %.2f | %.1f %% | %s | %s |\n",
+                  row.variant.c_str(), row.set.c_str(), row.stats.samples, row.stats.p95,
+                  row.stats.p99, row.stats.max, 100.0 * row.stats.torn_fraction,
+                  percent_cell(row.in_legs_fraction).c_str(),
+                  percent_cell(row.in_legs_max_rel_H).c_str());
     s += b;
   }
   return s;
@@ -80,12 +105,15 @@ std::string table_markdown(const ScenarioResult& r) {
 void print_table(const ScenarioResult& r, std::FILE* out) {
   std::fprintf(out, "%s: %s\n", r.name.c_str(), r.description.c_str());
   if (!r.rows.empty()) {
-    std::fprintf(out, "  %-10s %-5s %9s %7s %7s %7s %8s  %s\n", "variant", "set", "samples", "p95", "p99", "max",
-                 "torn", "note");
+    // in legs: samples with tail skin deeper than 1 % of H in a leg; deep: the deepest, % of H.
+    std::fprintf(out, "  %-10s %-5s %9s %7s %7s %7s %8s %8s %8s  %s\n", "variant", "set", "samples",
+                 "p95", "p99", "max", "torn", "in legs", "deep %H", "note");
     for (const Row& row : r.rows)
-      std::fprintf(out, "  %-10s %-5s %9ld %7.2f %7.2f %7.2f %7.1f%%  %s\n", row.variant.c_str(), row.set.c_str(),
-                   row.stats.samples, row.stats.p95, row.stats.p99, row.stats.max, 100.0 * row.stats.torn_fraction,
-                   row.note.c_str());
+      std::fprintf(out, "  %-10s %-5s %9ld %7.2f %7.2f %7.2f %7.1f%% %8s %8s  %s\n",
+                   row.variant.c_str(), row.set.c_str(), row.stats.samples, row.stats.p95,
+                   row.stats.p99, row.stats.max, 100.0 * row.stats.torn_fraction,
+                   percent_cell(row.in_legs_fraction).c_str(),
+                   percent_cell(row.in_legs_max_rel_H).c_str(), row.note.c_str());
   }
   for (const auto& [k, v] : r.metrics.items()) {
     if (v.is_number() && (k.find(".tail.") != std::string::npos || k.find(".body.") != std::string::npos)) continue;
@@ -156,12 +184,16 @@ rig::Status write_report(const std::string& dir, const ScenarioResult& r) {
       csv << "\n";
     }
   } else {
-    csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction\n";
+    csv << "variant,set,edges,samples,p01,p25,p50,p75,p95,p99,max,min,torn_fraction,in_legs_"
+           "fraction,"
+           "in_legs_max_rel_H\n";
   }
   for (const Row& row : r.rows)
-    csv << row.variant << "," << row.set << "," << row.edges << "," << row.stats.samples << "," << row.stats.p01 << ","
-        << row.stats.p25 << "," << row.stats.p50 << "," << row.stats.p75 << "," << row.stats.p95 << ","
-        << row.stats.p99 << "," << row.stats.max << "," << row.stats.min << "," << row.stats.torn_fraction << "\n";
+    csv << row.variant << "," << row.set << "," << row.edges << "," << row.stats.samples << ","
+        << row.stats.p01 << "," << row.stats.p25 << "," << row.stats.p50 << "," << row.stats.p75
+        << "," << row.stats.p95 << "," << row.stats.p99 << "," << row.stats.max << ","
+        << row.stats.min << "," << row.stats.torn_fraction << "," << row.in_legs_fraction << ","
+        << row.in_legs_max_rel_H << "\n";
   json j = result_json(r);
   j["series"] = r.series;
   js << j.dump(1) << "\n";

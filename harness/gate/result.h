@@ -18,6 +18,11 @@ struct Row {
   long edges = 0;       // welded edges in the set
   measure::StretchStats stats;
   std::string note;     // e.g. "chain in bind pose: no solver"
+  // Tail into the legs (measure/tail_penetration.h), when measured: samples
+  // with tail skin deeper than 1 % of H in a leg capsule / samples, and the
+  // deepest / H. Negative: not measured (body rows, no legs).
+  double in_legs_fraction = -1.0;
+  double in_legs_max_rel_H = -1.0;
 };
 
 struct ScenarioResult {

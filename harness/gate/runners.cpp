@@ -4,6 +4,8 @@ namespace harness {
 
 // Kind "bake_loops" (run_bake.cpp): baked loops close, replay matches the solver.
 rig::Status run_bake_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);
+// Kind "bake_idle_sway" (run_idle_sway.cpp): a baked idle sways, a walk does not.
+rig::Status run_idle_sway_scenario(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 // Kinds "golden_self_check" and "metric_definitions" (run_self_checks.cpp).
 rig::Status run_golden_self_check(const Scenario& s, const RunOptions& o, ScenarioResult& out);
 rig::Status run_metric_definitions(const Scenario& s, const RunOptions& o, ScenarioResult& out);
@@ -17,6 +19,7 @@ rig::Status run_scenario(const Scenario& s, const RunOptions& o, ScenarioResult&
   if (s.kind.rfind("grounding_", 0) == 0) return run_grounding_scenario(s, o, out);
   if (s.kind == "corpus") return run_corpus(s, o, out);
   if (s.kind == "bake_loops") return run_bake_scenario(s, o, out);
+  if (s.kind == "bake_idle_sway") return run_idle_sway_scenario(s, o, out);
   if (s.kind == "golden_self_check") return run_golden_self_check(s, o, out);
   if (s.kind == "metric_definitions") return run_metric_definitions(s, o, out);
   if (s.kind.rfind("retarget_", 0) == 0) return run_retarget_scenario(s, o, out);

@@ -177,7 +177,7 @@ TEST(LegColliders, BakeStepsTheTailWithTheStoredCollidersAndKeepsItOutOfTheLegs)
   ASSERT_EQ(without.clips.size(), 1u);
   ASSERT_TRUE(with.clips[0].legs_measured && without.clips[0].legs_measured);
   // Without colliders the sprinting tail's skin goes 2.4 % of H into the
-  // legs (41 % of keys deeper than 1 % of H; the gate's tail_into_legs: 37.5 %
+  // legs (41 % of keys deeper than 1 % of H; the gate's tail_never_enters_legs sprint: 37.5 %
   // of samples); with them (margin: the tail's root radius) at most 1.5 % of
   // H (issue 46's bar; measured 1.49 %) and in fewer keys (27 %).
   const ClipBakeReport &w = with.clips[0], &wo = without.clips[0];

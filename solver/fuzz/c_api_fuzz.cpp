@@ -53,6 +53,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cp.margin = r.mostly(0.0, 0.2);
   cp.friction = r.mostly(0.0, 1.0);
   check_result(tailrig_chain_set_collider_params(chain, &cp));
+  // Idle sway (issue 46): mostly usable values, sometimes wild or refused.
+  tailrig_sway_params sway;
+  tailrig_sway_params_idle(&sway);
+  sway.amplitude_deg = r.mostly(0.0, 40.0);
+  sway.period = r.mostly(0.05, 5.0);
+  sway.still_speed = r.mostly(0.01, 1.0);
+  sway.fade = r.mostly(0.01, 2.0);
+  check_result(tailrig_chain_set_sway_params(chain, &sway));
 
   std::vector<double> before(static_cast<size_t>(4 * bones)), after(before.size());
   tailrig_capsule capsules[TAILRIG_MAX_CAPSULES + 2];

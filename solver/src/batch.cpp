@@ -86,6 +86,8 @@ Batch::Batch(const ChainDesc& desc, const ChainParams& params, int count, BatchI
   rejected_now_.assign(lanes, 0);
   teleports_.assign(lanes, 0);
   rejected_.assign(lanes, 0);
+  sway_time_.assign(lanes, 0.0);
+  sway_speed_.assign(lanes, 0.0);
   link_constants_.assign(static_cast<size_t>(n), BatchLinkConstants{});
   scalar_.resize(1);
   init_state(desc_, scalar_[0]);
@@ -228,6 +230,8 @@ void Batch::reset_with(int chain, const Affine3d& hips_world, ChainState& scalar
   set_lane_hips(hips_shown_, chain, hp);
   initialized_[static_cast<size_t>(chain)] = 1;
   teleports_[static_cast<size_t>(chain)] = 0;
+  sway_time_[static_cast<size_t>(chain)] = 0.0;  // as reset() does to a ChainState
+  sway_speed_[static_cast<size_t>(chain)] = 0.0;
   if (collider_capacity_ > 0) collider_count_[static_cast<size_t>(chain)] = -1;  // as the scalar reset
 }
 
@@ -472,13 +476,17 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       colliders = {sides.prev, sides.next, slots};
     }
     BatchLane* blk = block(b);
+    BatchSwayLanes sway;
+    const bool swaying = sway_lanes(f.clock, b, sway);
+    if (f.advance) advance_sway(f.clock, b, prev, next);
     if (f.clock.substeps == 0) {
       // As the scalar step(): a frame shorter than the internal step still
       // moves the hips the next frame starts from; dt <= 0 does not.
       if (f.advance) prev = next;
     } else {
       if (any_held) std::copy(blk, blk + block_size_, saved);
-      kernel(constants_, link_constants_.data(), f.clock, prev, next, colliders, blk);
+      kernel(constants_, link_constants_.data(), f.clock, prev, next, colliders,
+             swaying ? &sway : nullptr, blk);
       if (any_held) {
         // A rejected chain keeps its state, as in the scalar step().
         for (int l = 0; l < kBatchLanes; ++l) {

@@ -3,10 +3,11 @@
 
 namespace solver {
 
-void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                           const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
-                           BatchLane* block) {
-  run_block(c, links, frame, prev, next, colliders, block);
+void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links,
+                           const BatchFrame& frame, const BatchHipsLanes& prev,
+                           const BatchHipsLanes& next, const BatchColliders& colliders,
+                           const BatchSwayLanes* sway, BatchLane* block) {
+  run_block(c, links, frame, prev, next, colliders, sway, block);
 }
 
 void batch_hips_baseline(const BatchConstants& c, const BatchMatrixLanes& m, const BatchHipsLanes& prev,

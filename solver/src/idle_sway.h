@@ -26,6 +26,17 @@ struct SwayTurn {
   double cos_turn = 1.0, sin_turn = 0.0;  // of angle(t) / N
 };
 
+// The clock and the smoothed speed as two numbers (the scalar state's, or a
+// batch lane's): what advance_sway_clock does to a ChainState.
+void advance_sway(const ChainParams& params, double& time, double& speed, double dt,
+                  double root_moved);
+
+// The sway's angle at the tip for the smoothed speed `speed`, radians at
+// sin = 1 (amplitude times the weight of stillness; 0 when off or moving),
+// and its period in seconds (the params' or their fallbacks).
+double sway_amplitude(const ChainParams& params, double speed);
+double sway_period(const ChainParams& params);
+
 // After a frame of dt seconds in which the body carried the tail
 // `root_moved` metres (the root's travel plus the hips' turn times the
 // tail's length):

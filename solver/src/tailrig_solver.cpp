@@ -222,6 +222,46 @@ tailrig_status check_collider_params(const tailrig_collider_params& p) {
   return TAILRIG_OK;
 }
 
+// A sway parameter: finite (else non-finite) and within lo..hi (else invalid).
+tailrig_status check_sway_value(double x, double lo, double hi, const char* name) {
+  if (!std::isfinite(x))
+    return fail(TAILRIG_ERROR_NON_FINITE, std::string("sway params ") + name + " is not finite");
+  if (x < lo || x > hi) {
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, std::string("sway params ") + name + " must be " +
+                                                    std::to_string(lo) + ".." + std::to_string(hi));
+  }
+  return TAILRIG_OK;
+}
+
+tailrig_status check_sway_params(const tailrig_sway_params& p) {
+  if (p.version != TAILRIG_SWAY_PARAMS_VERSION) {
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "sway params version " + std::to_string(p.version) +
+                                                    " is unknown (this library knows " +
+                                                    std::to_string(TAILRIG_SWAY_PARAMS_VERSION) +
+                                                    ")");
+  }
+  if (p.reserved != 0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "sway params reserved must be 0");
+  if (tailrig_status s = check_sway_value(p.amplitude_deg, 0.0, 90.0, "amplitude_deg");
+      s != TAILRIG_OK)
+    return s;
+  if (tailrig_status s = check_sway_value(p.period, 0.01, 3600.0, "period"); s != TAILRIG_OK)
+    return s;
+  if (tailrig_status s = check_sway_value(p.still_speed, 1e-6, 1e3, "still_speed"); s != TAILRIG_OK)
+    return s;
+  return check_sway_value(p.fade, 1e-3, 3600.0, "fade");
+}
+
+tailrig_sway_params sway_params_of(const solver::ChainParams& c) {
+  tailrig_sway_params p{};
+  p.version = TAILRIG_SWAY_PARAMS_VERSION;
+  p.amplitude_deg = c.idle_sway_deg;
+  p.period = c.idle_sway_period;
+  p.still_speed = c.idle_sway_still_speed;
+  p.fade = c.idle_sway_fade;
+  return p;
+}
+
 // The read-out calls' arguments: a chain, an output array, room for every bone.
 tailrig_status check_output(const tailrig_chain* chain, const double* out, const char* out_name, int32_t capacity) {
   if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, std::string("chain or ") + out_name + " is NULL");
@@ -349,6 +389,10 @@ tailrig_status tailrig_chain_set_params(tailrig_chain* chain, const tailrig_para
     solver::ChainParams next = to_cpp(*params);
     next.collider_margin = built.collider_margin;
     next.collider_friction = built.collider_friction;
+    next.idle_sway_deg = built.idle_sway_deg;  // the sway too (tailrig_sway_params)
+    next.idle_sway_period = built.idle_sway_period;
+    next.idle_sway_still_speed = built.idle_sway_still_speed;
+    next.idle_sway_fade = built.idle_sway_fade;
     next.carry_deg = built.carry_deg;
     next.rest_curve = built.rest_curve;
     for (int i = 0; i < 3; ++i) {
@@ -452,6 +496,40 @@ tailrig_status tailrig_chain_get_collider_params(const tailrig_chain* chain,
     out->reserved = 0;
     out->margin = chain->params.collider_margin;
     out->friction = chain->params.collider_friction;
+    return TAILRIG_OK;
+  });
+}
+
+void tailrig_sway_params_default(tailrig_sway_params* out) {
+  if (out) *out = sway_params_of(solver::ChainParams{});
+}
+
+void tailrig_sway_params_idle(tailrig_sway_params* out) {
+  if (out) *out = sway_params_of(solver::idle_sway(solver::ChainParams{}));
+}
+
+tailrig_status tailrig_chain_set_sway_params(tailrig_chain* chain,
+                                             const tailrig_sway_params* params) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
+    if (const tailrig_status s = check_sway_params(*params); s != TAILRIG_OK) return s;
+    chain->params.idle_sway_deg = params->amplitude_deg;
+    chain->params.idle_sway_period = params->period;
+    chain->params.idle_sway_still_speed = params->still_speed;
+    chain->params.idle_sway_fade = params->fade;
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_chain_get_sway_params(const tailrig_chain* chain, tailrig_sway_params* out) {
+  return guarded([&]() -> tailrig_status {
+    if (!chain || !out) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or out_params is NULL");
+    if (out->version != TAILRIG_SWAY_PARAMS_VERSION) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "out_params->version " + std::to_string(out->version) +
+                      " is unknown (set it, e.g. with tailrig_sway_params_default)");
+    }
+    *out = sway_params_of(chain->params);
     return TAILRIG_OK;
   });
 }

@@ -101,6 +101,34 @@ TEST(Allocation, ThreadedBatchStepDoesNotAllocate) {
   EXPECT_EQ(batch.rejected_hips(30), 1);
 }
 
+// Idle sway (issue 46): a standing tail swaying in the scalar step and in
+// the batch (its per-lane sway computed on the stack, on worker threads too)
+// allocates nothing.
+TEST(Allocation, IdleSwayStepsDoNotAllocate) {
+  const auto rig = testing::make_rig(8);
+  const ChainParams params = idle_sway(ChainParams{});
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), params, desc).ok());
+  ChainState st;
+  init_state(desc, st);
+  std::vector<Eigen::Quaterniond> rot(8);
+  const int count = 21;
+  Batch batch(desc, params, count);
+  batch.set_threads(2);
+  std::vector<Eigen::Affine3d> hips(count);
+  std::vector<Eigen::Quaternionf> batch_rot(count * 8);
+  const long before = g_allocations.load();
+  for (int f = 0; f < 300; ++f) {
+    const auto standing =
+        testing::hips_pose(Eigen::Vector3d(0.0, 1.0 + 0.004 * std::sin(0.05 * f), 0.0), 0.0);
+    step(desc, params, st, 1.0 / 60.0, standing, rot);
+    for (auto& h : hips) h = standing;
+    batch.step(1.0 / 60.0, hips, batch_rot);
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_NEAR(st.sway_time, 5.0, 1e-9) << "the sway's clock ran: 300 frames of 1/60 s";
+}
+
 // A leg the swinging tail runs into (fixed in the hips frame, crossing the
 // carry arc) and a sphere at its foot, where they are for these hips.
 std::array<Capsule, 2> legs_at(const Eigen::Affine3d& hips) {

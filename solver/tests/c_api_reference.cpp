@@ -35,11 +35,53 @@ extern "C" int32_t reference_run(const char* const* names, const int32_t* parent
                                  frames, frame_count, out_rotations, out_heads);
 }
 
+namespace {
+
+// Every reference run: the chain of the plain arrays stepped with `params`
+// (and `colliders` when given) over the frames.
+int32_t run_with(const char* const* names, const int32_t* parents, const double* inverse_bind,
+                 int32_t joint_count, solver::ChainParams params,
+                 const reference_colliders* colliders, const reference_frame* frames,
+                 int32_t frame_count, double* out_rotations, double* out_heads);
+
+}  // namespace
+
+extern "C" int32_t reference_run_sway(const char* const* names, const int32_t* parents,
+                                      const double* inverse_bind, int32_t joint_count,
+                                      double gravity, const tailrig_sway_params* sway,
+                                      const reference_frame* frames, int32_t frame_count,
+                                      double* out_rotations, double* out_heads) {
+  solver::ChainParams params;
+  params.gravity = gravity;
+  params.idle_sway_deg = sway->amplitude_deg;
+  params.idle_sway_period = sway->period;
+  params.idle_sway_still_speed = sway->still_speed;
+  params.idle_sway_fade = sway->fade;
+  return run_with(names, parents, inverse_bind, joint_count, params, nullptr, frames, frame_count,
+                  out_rotations, out_heads);
+}
+
 extern "C" int32_t reference_run_colliders(const char* const* names, const int32_t* parents,
                                            const double* inverse_bind, int32_t joint_count,
                                            double gravity, const reference_colliders* colliders,
                                            const reference_frame* frames, int32_t frame_count,
                                            double* out_rotations, double* out_heads) {
+  solver::ChainParams params;
+  params.gravity = gravity;
+  if (colliders) {
+    params.collider_margin = colliders->margin;
+    params.collider_friction = colliders->friction;
+  }
+  return run_with(names, parents, inverse_bind, joint_count, params, colliders, frames, frame_count,
+                  out_rotations, out_heads);
+}
+
+namespace {
+
+int32_t run_with(const char* const* names, const int32_t* parents, const double* inverse_bind,
+                 int32_t joint_count, solver::ChainParams params,
+                 const reference_colliders* colliders, const reference_frame* frames,
+                 int32_t frame_count, double* out_rotations, double* out_heads) {
   const auto count = static_cast<size_t>(joint_count);
   std::vector<std::string> name_list(names, names + count);
   std::vector<int> parent_list(parents, parents + count);
@@ -50,12 +92,6 @@ extern "C" int32_t reference_run_colliders(const char* const* names, const int32
   in.names = name_list;
   in.parents = parent_list;
   in.inverse_bind = ibm;
-  solver::ChainParams params;
-  params.gravity = gravity;
-  if (colliders) {
-    params.collider_margin = colliders->margin;
-    params.collider_friction = colliders->friction;
-  }
   solver::ChainDesc desc;
   const solver::ChainStatus status = solver::build_chain(in, params, desc);
   if (!status.ok()) {
@@ -91,3 +127,5 @@ extern "C" int32_t reference_run_colliders(const char* const* names, const int32
   }
   return static_cast<int32_t>(n);
 }
+
+}  // namespace

@@ -45,6 +45,13 @@ int32_t reference_run_colliders(const char* const* names, const int32_t* parents
                                 const reference_colliders* colliders, const reference_frame* frames,
                                 int32_t frame_count, double* out_rotations, double* out_heads);
 
+/* reference_run with the idle sway of `sway` (ChainParams::idle_sway_deg,
+ * _period, _still_speed, _fade; solver/params.h) set on the params. */
+int32_t reference_run_sway(const char* const* names, const int32_t* parents,
+                           const double* inverse_bind, int32_t joint_count, double gravity,
+                           const tailrig_sway_params* sway, const reference_frame* frames,
+                           int32_t frame_count, double* out_rotations, double* out_heads);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,22 +6,24 @@
 #include <numeric>
 #include <utility>
 
-#include "harness/gate/stretch_scenario.h"
-
-#include "detect/geometry/bone_distance.h"
 #include "detect/find_appendages.h"
+#include "detect/geometry/bone_distance.h"
 #include "detect/rewrite/rigid.h"
 #include "fixtures/fixtures.h"
+#include "harness/gate/clips/hips_motion_clip.h"
+#include "harness/gate/runners.h"
+#include "harness/gate/stretch_scenario.h"
 #include "measure/tail_motion.h"
 #include "measure/tail_penetration.h"
+#include "pipeline/bake_clips.h"
+#include "pipeline/bake_colliders.h"
+#include "pipeline/posed_capsules.h"
+#include "pipeline/solver_params.h"
 #include "rig/anatomy/leg_capsules.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/pose.h"
-#include "harness/gate/runners.h"
 #include "solver/bake.h"
 #include "solver/step.h"
-#include "pipeline/posed_capsules.h"
-#include "pipeline/solver_params.h"
 
 namespace harness {
 namespace {
@@ -117,6 +119,84 @@ struct VariantRun {
   std::string note;
 };
 
+// The chain variants' motions; the runs point into it.
+struct ChainMotions {
+  ChainMotion free, legs, bake;
+};
+
+// What the variants are run on: the character as rigged, its tail made
+// rigid, its tail chained (detect), the clip and its sample times, the
+// solver's parameters, H in rig units, the legs' capsules, the metric prefix.
+struct VariantInputs {
+  const rig::Character* original;
+  const rig::Character* rigid;
+  const rig::Character* chained;
+  bool tail;  // a tail region was detected
+  const rig::Clip* clip;
+  const std::vector<double>* times;
+  bool loop;
+  solver::ChainParams params;
+  double height_units;
+  double mpu;
+  std::span<const rig::LegCapsule> legs;
+  std::string prefix;
+};
+
+// One run per scenario variant (original / body / rigid / chain /
+// chain_legs / chain_legs_bake), the chain variants simulated into `m`.
+Status variant_runs(const Scenario& s, const VariantInputs& in, ChainMotions& m,
+                    std::vector<VariantRun>& runs, ScenarioResult& out) {
+  const double height_m = in.height_units * in.mpu;
+  for (const std::string& v : s.variants) {
+    if (v == "original")
+      runs.push_back({v, in.original, nullptr, false, ""});
+    else if (v == "body")
+      runs.push_back({v, in.original, nullptr, true, "body edges under the original rig"});
+    else if (v == "rigid") {
+      if (in.tail) runs.push_back({v, in.rigid, nullptr, false, "tail weights 1.0 on Hips"});
+    } else if (v == "chain_legs_bake") {
+      // The same at the margin `bake` keeps (pipeline/bake_colliders.h: the
+      // tail skin's radius at its root): what a user's baked tail does.
+      if (!in.tail) continue;
+      solver::ChainParams bp = in.params;
+      solver::ChainDesc desc;
+      if (Status st = pipeline::character_chain(*in.chained, bp, desc); !st.ok())
+        fail_regression(s.name, st.message);
+      bp.collider_margin =
+          pipeline::bake_colliders(*in.chained, desc, in.height_units, -1.0).margin_m;
+      out.metrics[in.prefix + "bake_collider_margin_m"] = bp.collider_margin;
+      if (Status st = simulate_chain(*in.chained, *in.clip, *in.times, in.loop, bp, height_m,
+                                     m.bake, in.legs);
+          !st.ok())
+        fail_regression(s.name, st.message);
+      runs.push_back({v, in.chained, &m.bake, false, "leg colliders at the bake's margin"});
+    } else if (v == "chain_legs") {
+      // The chain stepped with the legs' capsules as colliders (issue 46).
+      if (!in.tail) continue;
+      if (Status st = simulate_chain(*in.chained, *in.clip, *in.times, in.loop, in.params, height_m,
+                                     m.legs, in.legs);
+          !st.ok())
+        fail_regression(s.name, st.message);
+      runs.push_back({v, in.chained, &m.legs, false,
+                      "spring solver with leg colliders, " + std::to_string(m.legs.warmup_passes) +
+                          " warm-up loops"});
+    } else if (v == "chain") {
+      if (!in.tail) continue;
+      // Detect built this chain: the solver refusing it is a regression.
+      if (Status st = simulate_chain(*in.chained, *in.clip, *in.times, in.loop, in.params, height_m,
+                                     m.free);
+          !st.ok())
+        fail_regression(s.name, st.message);
+      runs.push_back({v, in.chained, &m.free, false,
+                      "spring solver, " + std::to_string(m.free.warmup_passes) + " warm-up loops"});
+      out.metrics[in.prefix + "chain.warmup_passes"] = m.free.warmup_passes;
+    } else {
+      return Status::Error(Status::Code::kBadData, s.path + ": unknown variant '" + v + "'");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult& out) {
@@ -130,17 +210,48 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     for (const auto& c : s.raw["characters"]) specs.emplace_back(c["prefix"].get<std::string>(), c);
   else
     specs.emplace_back("", s.character);
+  // "clips": ["sprint", "hip_swing", ...] instead of one "clip" measures each
+  // clip under its name as a prefix ("sprint.chain.tip_range_m"): one
+  // scenario compares the same character's cases (tail_never_enters_legs).
+  std::vector<std::pair<std::string, std::string>> clips;  // prefix, clip name
+  if (s.raw.contains("clips")) {
+    for (const auto& c : s.raw["clips"]) {
+      if (!c.is_string())
+        return Status::Error(Status::Code::kBadData,
+                             s.path + ": \"clips\" must be a list of clip names");
+      clips.emplace_back(c.get<std::string>() + ".", c.get<std::string>());
+    }
+    if (!s.clip.empty())
+      return Status::Error(Status::Code::kBadData,
+                           s.path + ": give \"clip\" or \"clips\", not both");
+  } else {
+    clips.emplace_back("", s.clip);
+  }
   for (size_t i = 0; i < specs.size(); ++i) {
     const auto& [prefix, spec] = specs[i];
     rig::Character original;
     if (Status st = load_character_spec(s, spec, original); !st.ok()) return st;
-    if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
-    auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
-                                [&](const rig::Clip& c) { return c.name == s.clip; });
-    if (clip_it == original.clips.end())
-      return Status::Error(Status::Code::kBadData, s.path + ": character has no clip '" + s.clip + "'");
+    if (!original.has_skin())
+      return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
     if (!prefix.empty()) out.metrics[prefix + "meters_per_unit"] = original.meters_per_unit;
-    if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix, i == 0, out); !st.ok()) return st;
+    // "hips_motion_clips": fast turns, swings and hops laid over a clip
+    // (hips_motion_clip.h), measured like the character's own clips.
+    for (const auto& motion : s.raw.value("hips_motion_clips", nlohmann::json::array()))
+      if (Status st = add_hips_motion_clip(original, motion, s.path + ": hips_motion_clips");
+          !st.ok())
+        return st;
+    for (size_t k = 0; k < clips.size(); ++k) {
+      const auto& [clip_prefix, clip_name] = clips[k];
+      auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
+                                  [&](const rig::Clip& c) { return c.name == clip_name; });
+      if (clip_it == original.clips.end())
+        return Status::Error(Status::Code::kBadData,
+                             s.path + ": character has no clip '" + clip_name + "'");
+      if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix + clip_prefix,
+                                           i == 0 && k == 0, out);
+          !st.ok())
+        return st;
+    }
   }
   return Status::Ok();
 }
@@ -215,33 +326,21 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
   std::string perr;
   if (!pipeline::apply_solver_overrides(s.solver, sp, perr)) return Status::Error(Status::Code::kBadData, s.path + ": " + perr);
   sp.meters_per_unit = mpu;
-  ChainMotion motion, motion_legs;
+  ChainMotions motions;
   std::vector<VariantRun> runs;
-  for (const std::string& v : s.variants) {
-    if (v == "original") runs.push_back({v, &original, nullptr, false, ""});
-    else if (v == "body") runs.push_back({v, &original, nullptr, true, "body edges under the original rig"});
-    else if (v == "rigid") {
-      if (tail) runs.push_back({v, &rigid, nullptr, false, "tail weights 1.0 on Hips"});
-    } else if (v == "chain_legs") {
-      // The chain stepped with the legs' capsules as colliders (issue 46).
-      if (!tail) continue;
-      if (Status st = simulate_chain(chained.character, clip, times, loop, sp, an.height * mpu, motion_legs, legs);
-          !st.ok())
-        fail_regression(s.name, st.message);
-      runs.push_back({v, &chained.character, &motion_legs, false,
-                      "spring solver with leg colliders, " + std::to_string(motion_legs.warmup_passes) + " warm-up loops"});
-    } else if (v == "chain") {
-      if (!tail) continue;
-      // Detect built this chain: the solver refusing it is a regression.
-      if (Status st = simulate_chain(chained.character, clip, times, loop, sp, an.height * mpu, motion); !st.ok())
-        fail_regression(s.name, st.message);
-      runs.push_back({v, &chained.character, &motion, false,
-                      "spring solver, " + std::to_string(motion.warmup_passes) + " warm-up loops"});
-      out.metrics[prefix + "chain.warmup_passes"] = motion.warmup_passes;
-    } else {
-      return Status::Error(Status::Code::kBadData, s.path + ": unknown variant '" + v + "'");
-    }
-  }
+  const VariantInputs inputs{&original,
+                             &rigid,
+                             &chained.character,
+                             tail != nullptr,
+                             &clip,
+                             &times,
+                             loop,
+                             sp,
+                             an.height,
+                             mpu,
+                             legs,
+                             prefix};
+  if (Status st = variant_runs(s, inputs, motions, runs, out); !st.ok()) return st;
 
   const std::vector<int>& rep = an.welded.representative;
   std::vector<Vec3> bind_w(nw);
@@ -326,6 +425,8 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       const measure::Penetration pen = measure::penetration(leg_depths, 0.01 * an.height);
       out.metrics[prefix + run.variant + ".tail_in_legs_frames_fraction"] = pen.frames_over_fraction;
       out.metrics[prefix + run.variant + ".tail_in_legs_max_rel_H"] = pen.max_depth / an.height;
+      row.in_legs_fraction = pen.frames_over_fraction;
+      row.in_legs_max_rel_H = pen.max_depth / an.height;
     }
     if (!run.body_set && !tips.empty()) {
       const measure::TailMotion m = measure::tail_motion(tips, bone_dirs);

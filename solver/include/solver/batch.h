@@ -12,6 +12,8 @@
 //     neighbour mean and the bend limit are exact: normalised sums and a
 //     cosine test with precomputed cos/sin of half the limit);
 //   - one clock for the batch: every chain takes the same internal steps;
+//   - idle sway (params.h): its sines from polynomials in float, its clock
+//     and smoothed speed per chain in double from the float hips lanes;
 //   - colliders (colliders.h) only up to set_collider_capacity() per chain,
 //     and a nearly parallel link and capsule axis (within ~0.1 deg) take
 //     their closest points from the link's head (float cannot tell them).
@@ -175,6 +177,14 @@ class Batch {
   };
   ColliderSides collider_sides(int b);
   void run_frame(double dt, Frame& f);
+  // Idle sway (batch_sway.cpp): block b's lanes for the frame from each
+  // chain's clock and smoothed speed (false: no lane sways), and, for a
+  // frame that advances (dt > 0), those advanced by how far the body carried
+  // each tail (prev -> next hips, before `prev` takes `next`), as the scalar
+  // step does.
+  bool sway_lanes(const BatchFrame& clock, int b, BatchSwayLanes& out) const;
+  void advance_sway(const BatchFrame& clock, int b, const BatchHipsLanes& prev,
+                    const BatchHipsLanes& next);
 
   ChainDesc desc_;
   ChainParams params_;
@@ -201,6 +211,9 @@ class Batch {
   std::vector<BatchColliderLanes> colliders_[2];
   std::vector<std::uint8_t> colliders_next_side_;
   std::vector<int> collider_count_, collider_count_now_;
+  // Idle sway per chain: the clock and the body's smoothed speed at the
+  // tail (ChainState::sway_time, sway_speed), seconds and m/s.
+  std::vector<double> sway_time_, sway_speed_;
   double accumulator_ = 0.0;
   int last_substeps_ = 0;
   std::unique_ptr<Workers> workers_;  // none: step() runs on the caller's thread alone

@@ -86,6 +86,17 @@ struct BatchColliders {
   int slots = 0;
 };
 
+// Idle sway (params.h, issue 46) per lane for one frame, as the scalar
+// solver's clock and smoothed speed give it: at internal step position s
+// (0..1 across the frame) each link's rest direction turns about the hips'
+// up axis by turn * sin(phase + s * dphase). turn = 0: no sway (the lane's
+// rest directions are used as they are, to the bit).
+struct BatchSwayLanes {
+  BatchLane phase;   // 2 pi (clock mod period) / period at the frame's start, radians
+  BatchLane dphase;  // 2 pi dt / period, radians
+  BatchLane turn;    // the tip's amplitude / links, radians
+};
+
 // The frame every block advances by.
 struct BatchFrame {
   int substeps = 0;       // internal steps this frame
@@ -101,17 +112,21 @@ inline constexpr int kSetPos = 0, kSetVel = 3, kSetBend = 6, kSetLocalPrev = 10,
                      kSetContact = 18;
 
 // Advance one block of kBatchLanes chains by frame.substeps internal steps
-// (hips and colliders interpolated from prev to next across the frame). One entry point
-// per instruction set, same operations in the same order.
-void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                           const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
-                           BatchLane* block);
-void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                       const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
-                       BatchLane* block);
-void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links, const BatchFrame& frame,
-                         const BatchHipsLanes& prev, const BatchHipsLanes& next, const BatchColliders& colliders,
-                         BatchLane* block);
+// (hips and colliders interpolated from prev to next across the frame; `sway`
+// null when no lane sways). One entry point per instruction set, same
+// operations in the same order.
+void batch_kernel_baseline(const BatchConstants& c, const BatchLinkConstants* links,
+                           const BatchFrame& frame, const BatchHipsLanes& prev,
+                           const BatchHipsLanes& next, const BatchColliders& colliders,
+                           const BatchSwayLanes* sway, BatchLane* block);
+void batch_kernel_avx2(const BatchConstants& c, const BatchLinkConstants* links,
+                       const BatchFrame& frame, const BatchHipsLanes& prev,
+                       const BatchHipsLanes& next, const BatchColliders& colliders,
+                       const BatchSwayLanes* sway, BatchLane* block);
+void batch_kernel_avx512(const BatchConstants& c, const BatchLinkConstants* links,
+                         const BatchFrame& frame, const BatchHipsLanes& prev,
+                         const BatchHipsLanes& next, const BatchColliders& colliders,
+                         const BatchSwayLanes* sway, BatchLane* block);
 
 // Decomposes one block of hips transforms into `next` (rotation with scale
 // removed, translation, root head offset; as the scalar solver) and flags

@@ -39,8 +39,9 @@
 #include <stdint.h>
 
 /* 1: chains, params, step, reset, read-out. 2: colliders (tailrig_capsule,
- * tailrig_frame_input, tailrig_chain_step_frame, tailrig_collider_params). */
-#define TAILRIG_C_API_VERSION 2
+ * tailrig_frame_input, tailrig_chain_step_frame, tailrig_collider_params).
+ * 3: idle sway (tailrig_sway_params). */
+#define TAILRIG_C_API_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -226,6 +227,45 @@ tailrig_status tailrig_chain_set_collider_params(tailrig_chain* chain,
  * struct has, so a later library never writes past an older one. */
 tailrig_status tailrig_chain_get_collider_params(const tailrig_chain* chain,
                                                  tailrig_collider_params* out_params);
+
+#define TAILRIG_SWAY_PARAMS_VERSION 1
+
+/* Idle sway (issue 46; solver/params.h): a standing tail sways side to side,
+ * its rest arc turning about the hips' up axis by up to amplitude_deg at the
+ * tip every period seconds; the sway fades out over fade seconds once the
+ * body moves the tail faster than still_speed (the root's speed plus the
+ * hips' turn rate times the tail's length; gone at twice it). A versioned
+ * struct of its own for the reason tailrig_collider_params is. A chain
+ * starts with it off (amplitude 0: the calm hang, bit for bit);
+ * tailrig_chain_set_params leaves it alone. */
+typedef struct tailrig_sway_params {
+  uint32_t version;     /* TAILRIG_SWAY_PARAMS_VERSION; others are refused */
+  uint32_t reserved;    /* 0 (refused otherwise: room for flags) */
+  double amplitude_deg; /* turn of the rest arc at the tip, degrees (0..90; 0 = off, the default) */
+  double period;        /* seconds per side-to-side cycle (0.01..3600; 2.4) */
+  double still_speed;   /* m/s at the tail below which the body is still (1e-6..1e3; 0.1) */
+  double fade; /* seconds: smoothing of that speed, the fade in and out (1e-3..3600; 0.5) */
+} tailrig_sway_params;
+
+/* Version 1, off, with the defaults of solver::ChainParams. */
+void tailrig_sway_params_default(tailrig_sway_params* out_params);
+
+/* Version 1 with the named set solver::idle_sway(): 20 deg every 2.4 s
+ * (the tip of a 0.8 m tail hanging from hips at 1 m swings about 7 deg each
+ * way round the vertical). */
+void tailrig_sway_params_idle(tailrig_sway_params* out_params);
+
+/* Replaces the chain's sway parameters; the sway's clock and the body's
+ * smoothed speed go on. Refused, chain kept: NULL, an unknown version,
+ * reserved != 0, out of range (TAILRIG_ERROR_INVALID_ARGUMENT), NaN or
+ * infinity (TAILRIG_ERROR_NON_FINITE). */
+tailrig_status tailrig_chain_set_sway_params(tailrig_chain* chain,
+                                             const tailrig_sway_params* params);
+
+/* The chain's current sway parameters; set out_params->version first
+ * (tailrig_sway_params_default does), as for tailrig_chain_get_collider_params. */
+tailrig_status tailrig_chain_get_sway_params(const tailrig_chain* chain,
+                                             tailrig_sway_params* out_params);
 
 /* One-line description of the latest error on this thread ("" if none). */
 const char* tailrig_last_error(void);
