@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "detect/classify.h"
 #include "detect/rewrite/rigid.h"
 #include "detect/geometry/shape.h"
+#include "detect/curled_tail.h"
 #include "detect/tail_root.h"
 #include "detect/format.h"
 #include "rig/anatomy/skin_queries.h"
@@ -239,6 +241,21 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   }
   r.attachment = choice.joint;
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
+  // A core split off a fused region (its ring is the cut) may be a curled
+  // tail whose tip rests on the body: it hangs where its whole ring says
+  // (the class is read as before), but only its base is its root, where g
+  // and the chain start. A region of far skin as found is no tail yet (a
+  // trunk's far skin has rings all round it).
+  if (r.cut_level > 0.0) {
+    std::vector<int> base = ring_without_resting_tip(a.graph, a.welded_positions, r.welded, r.ring);
+    r.tip_rests = base.size() < r.ring.size();
+    r.rest_patch.clear();
+    if (r.tip_rests) {
+      std::set_difference(r.ring.begin(), r.ring.end(), base.begin(), base.end(), std::back_inserter(r.rest_patch));
+      r.ring = std::move(base);
+      r.ring_centroid = centroid(positions_of(a, r.ring));
+    }
+  }
 }
 
 int chain_root(const Context& x, const rig::Vec3& p) {

@@ -1,0 +1,47 @@
+// A curled tail's tip resting on the body (issue 45, class 1).
+#pragma once
+
+#include <vector>
+
+#include "detect/geometry/components.h"
+#include "rig/model/model.h"
+
+namespace detect {
+
+// Reading chosen (issue 45): a tail has one base. A tail that curls up over
+// the back (a Shiba's, a husky's) can lay its tip on the back skin, so the
+// ring of far skin around it comes in two pieces: the base where it leaves
+// the body, and a patch where the tip rests. Counted from both, g runs up
+// from both ends of the tail and meets at the top of the curl: the chain
+// then runs up the middle of the curl instead of along the tail. The base is
+// the largest piece (a loop around the tail's root; a resting tip touches
+// along a patch smaller than its girth); a piece whose nearest vertex lies
+// farther from the base, along the region, than half the region's own
+// geodesic span is where the tip rests, and is no root. Pieces near the
+// base (a base ring broken by the mesh) stay. Ring pieces are connected
+// through graph edges between ring vertices. `region` and `ring` are welded
+// ids, ascending; returns the ring without the resting pieces (ascending;
+// the ring as given when it has one piece or none is far).
+std::vector<int> ring_without_resting_tip(const Graph& graph, const std::vector<rig::Vec3>& positions,
+                                          const std::vector<int>& region, const std::vector<int>& ring);
+
+}  // namespace detect
+
+namespace detect {
+
+// Reading chosen (issue 45): a tail that curls up over the back leaves the
+// body going backwards, turns up and comes forward again over the body, its
+// tip lying forward of its base. A spring chain along the whole curl would
+// swing the part lying over the back into the back skin; the curl is held
+// (an artist's last tail bone carries it whole). So the chain runs along the
+// tail while it goes backwards, to its rearmost point, and the curl past it
+// rides on the last bone. `points` and `g` (one per point, g from the root)
+// are the tail's skin; `back` is the body's backward direction (unit, bind
+// space). The skin is cut into slices of g; the rearmost slice (its mean
+// position farthest along `back`) ends the chain when the tip's slice lies
+// farther forward of it than the base's slice does (the tail came back
+// past its own base): returns that slice's mean g, else `length`.
+double curl_turn_length(const std::vector<rig::Vec3>& points, const std::vector<double>& g,
+                        const rig::Vec3& back, double length);
+
+}  // namespace detect
