@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "detect/geometry/geodesic.h"
+#include "rig/model/model.h"
 
 namespace detect {
 
@@ -66,10 +68,6 @@ std::vector<int> ring_without_resting_tip(const Graph& graph, const std::vector<
   return kept;
 }
 
-}  // namespace detect
-
-namespace detect {
-
 namespace {
 constexpr int kCurlSlices = 12;  // slices of g along the tail (a low-poly tail has 8-12 edge rings)
 }  // namespace
@@ -102,6 +100,34 @@ double curl_turn_length(const std::vector<rig::Vec3>& points, const std::vector<
   if (rear == tip || rear == base) return length;
   const bool came_back_past_base = along[rear] - along[tip] > along[rear] - along[base];
   return came_back_past_base ? std::min(length, mean_g[rear]) : length;
+}
+
+// See curled_tail.h.
+void take_rest_patch(const rig::Character& c, Analysis& a, Region& r) {
+  if (r.rest_patch.empty()) return;
+  std::vector<char> add(a.welded.count(), 0);
+  for (int w : r.rest_patch)
+    if (a.region_of[w] < 0 || a.regions[a.region_of[w]].classification.action == Action::kUnchanged) add[w] = 1;
+  std::vector<int> welded = r.welded, vertices = r.vertices;
+  for (int w = 0; w < a.welded.count(); ++w)
+    if (add[w]) welded.push_back(w);
+  for (int v = 0; v < c.mesh.vertex_count(); ++v)
+    if (add[a.welded.weld_of[v]]) vertices.push_back(v);
+  std::sort(welded.begin(), welded.end());
+  std::sort(vertices.begin(), vertices.end());
+  for (Region& o : a.regions) {
+    if (o.id == r.id) continue;
+    std::erase_if(o.welded, [&](int w) { return add[w] != 0; });
+    std::erase_if(o.vertices, [&](int v) { return add[a.welded.weld_of[v]] != 0; });
+  }
+  for (int w = 0; w < a.welded.count(); ++w)
+    if (add[w]) a.region_of[w] = r.id;
+  r.welded = std::move(welded);
+  r.vertices = std::move(vertices);
+  r.reason += "; its tip rests on the body: " + std::to_string(r.rest_patch.size()) +
+              " welded vertices where it lies on it join the tail, and the chain ends where the tail stops going "
+              "backwards (the curl rides on its last bone)";
+  r.rest_patch.clear();
 }
 
 }  // namespace detect

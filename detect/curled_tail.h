@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "detect/geometry/components.h"
+#include "detect/region.h"
 #include "rig/model/model.h"
 
 namespace detect {
@@ -25,10 +26,6 @@ namespace detect {
 std::vector<int> ring_without_resting_tip(const Graph& graph, const std::vector<rig::Vec3>& positions,
                                           const std::vector<int>& region, const std::vector<int>& ring);
 
-}  // namespace detect
-
-namespace detect {
-
 // Reading chosen (issue 45): a tail that curls up over the back leaves the
 // body going backwards, turns up and comes forward again over the body, its
 // tip lying forward of its base. A spring chain along the whole curl would
@@ -40,8 +37,17 @@ namespace detect {
 // space). The skin is cut into slices of g; the rearmost slice (its mean
 // position farthest along `back`) ends the chain when the tip's slice lies
 // farther forward of it than the base's slice does (the tail came back
-// past its own base): returns that slice's mean g, else `length`.
+// past its own base): returns that slice's mean g, else `length`. Asked
+// only of a tail whose tip rests on the body: a curl held in the air (a
+// Wolf's tail curled by 33 deg a bone) is the chain's to follow whole.
 double curl_turn_length(const std::vector<rig::Vec3>& points, const std::vector<double>& g,
                         const rig::Vec3& back, double length);
+
+// The patch where such a tip rests (Region::rest_patch, set when the ring
+// lost it) is the tip's own underside, below the cut only because it lies
+// on the body: it joins the tail `r` (taken from unchanged regions or from
+// none; the last bone carries it with the curl), so the body's skin begins
+// past it. `r.rest_patch` is emptied.
+void take_rest_patch(const rig::Character& c, Analysis& a, Region& r);
 
 }  // namespace detect

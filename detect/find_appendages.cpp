@@ -457,37 +457,6 @@ bool drop_haunch_skin(const Context& ctx, Analysis& a, Region& r) {
   return true;
 }
 
-// A curled tail's tip resting on the body (curled_tail.h): the patch it
-// rests on is the tip's own underside, below the cut only because it lies
-// on the body. It joins the tail (the last bone carries it with the curl),
-// so the body's skin begins past it.
-void take_rest_patch(const rig::Character& c, Analysis& a, Region& r) {
-  if (r.rest_patch.empty()) return;
-  std::vector<char> add(a.welded.count(), 0);
-  for (int w : r.rest_patch)
-    if (a.region_of[w] < 0 || a.regions[a.region_of[w]].classification.action == Action::kUnchanged) add[w] = 1;
-  std::vector<int> welded = r.welded, vertices = r.vertices;
-  for (int w = 0; w < a.welded.count(); ++w)
-    if (add[w]) welded.push_back(w);
-  for (int v = 0; v < c.mesh.vertex_count(); ++v)
-    if (add[a.welded.weld_of[v]]) vertices.push_back(v);
-  std::sort(welded.begin(), welded.end());
-  std::sort(vertices.begin(), vertices.end());
-  for (Region& o : a.regions) {
-    if (o.id == r.id) continue;
-    std::erase_if(o.welded, [&](int w) { return add[w] != 0; });
-    std::erase_if(o.vertices, [&](int v) { return add[a.welded.weld_of[v]] != 0; });
-  }
-  for (int w = 0; w < a.welded.count(); ++w)
-    if (add[w]) a.region_of[w] = r.id;
-  r.welded = std::move(welded);
-  r.vertices = std::move(vertices);
-  r.reason += "; its tip rests on the body: " + std::to_string(r.rest_patch.size()) +
-              " welded vertices where it lies on it join the tail, and the chain ends where the tail stops going "
-              "backwards (the curl rides on its last bone)";
-  r.rest_patch.clear();
-}
-
 // A tail region's chain (SPEC §3): g along it, L, K and its joints, the root
 // skin of a split-off tail, and each vertex's g; nothing for a sheet.
 void grow_tail(const Context& ctx, Analysis& a, Region& r) {
