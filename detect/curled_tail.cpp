@@ -11,6 +11,9 @@ namespace detect {
 
 namespace {
 
+// A resting piece this far along the region's span or farther is its tip's.
+constexpr double kTipShare = 0.75;
+
 // Pieces of the ring: labels per ring entry (0..count-1), connected through
 // edges between ring vertices. Binary searches in the sorted ring, so the
 // cost is the ring's, not the graph's (the fused-tail split evaluates many
@@ -43,13 +46,23 @@ int ring_pieces(const Graph& graph, const std::vector<int>& ring, std::vector<in
 }  // namespace
 
 std::vector<int> ring_without_resting_tip(const Graph& graph, const std::vector<rig::Vec3>& positions,
-                                          const std::vector<int>& region, const std::vector<int>& ring) {
+                                          const std::vector<int>& region, const std::vector<int>& ring,
+                                          const rig::Vec3& root, bool* lies_along) {
+  if (lies_along) *lies_along = false;
   std::vector<int> label;
   const int count = ring_pieces(graph, ring, label);
   if (count < 2 || region.empty()) return ring;
+  // Each piece's spread: the RMS distance of its vertices from its centroid.
+  std::vector<rig::Vec3> sum(count, rig::Vec3::Zero());
   std::vector<int> size(count, 0);
-  for (int l : label) ++size[l];
-  const int base = static_cast<int>(std::max_element(size.begin(), size.end()) - size.begin());
+  for (size_t i = 0; i < ring.size(); ++i) sum[label[i]] += positions[ring[i]], ++size[label[i]];
+  std::vector<double> spread(count, 0.0);
+  for (size_t i = 0; i < ring.size(); ++i)
+    spread[label[i]] += (positions[ring[i]] - sum[label[i]] / size[label[i]]).squaredNorm() / size[label[i]];
+  // The base: the piece nearest where the tail leaves the pelvis.
+  int base = 0;
+  for (int c = 1; c < count; ++c)
+    if ((sum[c] / size[c] - root).squaredNorm() < (sum[base] / size[base] - root).squaredNorm()) base = c;
   std::vector<int> sources;
   for (size_t i = 0; i < ring.size(); ++i)
     if (label[i] == base) sources.push_back(ring[i]);
@@ -62,9 +75,13 @@ std::vector<int> ring_without_resting_tip(const Graph& graph, const std::vector<
     if (std::isfinite(g[v])) span = std::max(span, g[v]);
   std::vector<double> nearest(count, INFINITY);
   for (size_t i = 0; i < ring.size(); ++i) nearest[label[i]] = std::min(nearest[label[i]], g[ring[i]]);
+  // Near the base: within its own radius of it, or a quarter of the span.
+  const double near = std::max(std::sqrt(spread[base]), 0.25 * span);
   std::vector<int> kept;
   for (size_t i = 0; i < ring.size(); ++i)
-    if (!(nearest[label[i]] > 0.5 * span)) kept.push_back(ring[i]);
+    if (!(nearest[label[i]] > near)) kept.push_back(ring[i]);
+  if (lies_along)
+    for (int c = 0; c < count; ++c) *lies_along = *lies_along || (nearest[c] > near && nearest[c] <= kTipShare * span);
   return kept;
 }
 

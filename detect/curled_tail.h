@@ -15,16 +15,26 @@ namespace detect {
 // the body, and a patch where the tip rests. Counted from both, g runs up
 // from both ends of the tail and meets at the top of the curl: the chain
 // then runs up the middle of the curl instead of along the tail. The base is
-// the largest piece (a loop around the tail's root; a resting tip touches
-// along a patch smaller than its girth); a piece whose nearest vertex lies
-// farther from the base, along the region, than half the region's own
-// geodesic span is where the tip rests, and is no root. Pieces near the
-// base (a base ring broken by the mesh) stay. Ring pieces are connected
+// the piece whose centroid lies nearest `root` (the hip sockets' midpoint:
+// a tail leaves the body at the pelvis, what rests on the back lies above
+// it; by size, a Wolf's tip sunk into its back or a base ring the
+// haunches had left won and the chain ran from the tip). A piece whose
+// nearest vertex lies farther from the base, along the region, than the
+// base's own radius (RMS about its centroid) and a quarter of the region's
+// geodesic span is where the tail rests on the body (its tip, or a stretch
+// of it lying along the back: a Wolf's tail curled over onto its back
+// touches it 0.46 of its span from the base), and is no root. Pieces nearer
+// the base (a base ring broken by the mesh) stay. Ring pieces are connected
 // through graph edges between ring vertices. `region` and `ring` are welded
 // ids, ascending; returns the ring without the resting pieces (ascending;
 // the ring as given when it has one piece or none is far).
+// `lies_along` (may be null) is set when a resting piece touches the
+// region short of its last quarter: the tail lies along the body for a
+// stretch, and its skin there, below the cut, is no part of the region (a
+// chain would tear the tail where the region ends: unsure, so no rewrite).
 std::vector<int> ring_without_resting_tip(const Graph& graph, const std::vector<rig::Vec3>& positions,
-                                          const std::vector<int>& region, const std::vector<int>& ring);
+                                          const std::vector<int>& region, const std::vector<int>& ring,
+                                          const rig::Vec3& root, bool* lies_along = nullptr);
 
 // Reading chosen (issue 45): a tail that curls up over the back leaves the
 // body going backwards, turns up and comes forward again over the body, its

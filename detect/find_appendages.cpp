@@ -451,7 +451,8 @@ bool drop_haunch_skin(const Context& ctx, Analysis& a, Region& r) {
   r.reason += "; " + std::to_string(r.welded.size() - kept.size()) +
               " welded vertices of the cut nearer a leg bone than the chain left to the legs (haunch skin)";
   r.welded = kept;
-  r.ring = ring_without_resting_tip(a.graph, a.welded_positions, r.welded, attachment_ring(a.graph, r.welded, in));
+  r.ring = ring_without_resting_tip(a.graph, a.welded_positions, r.welded, attachment_ring(a.graph, r.welded, in),
+                                    tail_leaves_at(a, ctx.sk));
   r.ring_centroid = centroid(positions_of(a, r.ring));
   r.root_joint = chain_root(ctx, r.ring_centroid);
   return true;

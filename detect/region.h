@@ -99,6 +99,7 @@ struct Region {
   double tube_end_closure = 0.0;  // the closure of the slice there
   bool tip_rests = false;     // a split-off core's tip rests on the body: its ring is its base alone (curled_tail.h)
   std::vector<int> rest_patch;  // welded ids, ascending: the ring where that tip rests
+  bool lies_along = false;    // ... or the tail lies along the body short of its tip: no rewrite
   int attachment = -1;        // joint it hangs from (skeleton index)
   rig::Role attachment_role;
   double reach = 0.0;           // max skeleton distance in the region, bind units

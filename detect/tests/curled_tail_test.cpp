@@ -12,39 +12,42 @@
 namespace detect {
 namespace {
 
-// A strip of 10 columns: top row 0..9 at (i, 0, 0), bottom row 10..19 at (i, 1, 0).
+// A strip of n columns: top row 0..n-1 at (i, 0, 0), bottom row n..2n-1 at (i, 1, 0).
 struct Strip {
   Graph graph;
   std::vector<rig::Vec3> positions;
 };
-Strip strip() {
+Strip strip(int n = 10) {
   std::vector<std::array<int, 3>> t;
-  for (int i = 0; i < 9; ++i) {
-    t.push_back({i, i + 1, i + 11});
-    t.push_back({i, i + 11, i + 10});
+  for (int i = 0; i + 1 < n; ++i) {
+    t.push_back({i, i + 1, i + n + 1});
+    t.push_back({i, i + n + 1, i + n});
   }
-  Strip s{build_graph(20, t), {}};
-  for (int i = 0; i < 20; ++i) s.positions.emplace_back(i % 10, i / 10, 0.0);
+  Strip s{build_graph(2 * n, t), {}};
+  for (int i = 0; i < 2 * n; ++i) s.positions.emplace_back(i % n, i / n, 0.0);
   return s;
 }
 
 TEST(CurledTail, ARingPieceAtTheFarEndIsWhereTheTipRests) {
   const Strip s = strip();
   const std::vector<int> region = {2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17};
-  // The base: columns 1 (both rows, one piece); the tip rests on vertex 8.
-  EXPECT_EQ(ring_without_resting_tip(s.graph, s.positions, region, {1, 8, 11}), (std::vector<int>{1, 11}));
+  // The base: column 1 (both rows, one piece), nearest the hips at x = 0;
+  // the tip rests on vertex 8.
+  EXPECT_EQ(ring_without_resting_tip(s.graph, s.positions, region, {1, 8, 11}, {0, 0.5, 0}), (std::vector<int>{1, 11}));
   // One piece: the ring as given.
-  EXPECT_EQ(ring_without_resting_tip(s.graph, s.positions, region, {1, 11}), (std::vector<int>{1, 11}));
+  EXPECT_EQ(ring_without_resting_tip(s.graph, s.positions, region, {1, 11}, {0, 0.5, 0}), (std::vector<int>{1, 11}));
 }
 
 TEST(CurledTail, APieceNearTheBaseStays) {
-  const Strip s = strip();
-  // The region's far end (column 7) sits on vertex 8; vertex 11, not
-  // joined to the base {2} by a ring edge, lies beside it (2 from it along
-  // the region, whose span is 5.4): a base the mesh broke in two.
-  const std::vector<int> region = {3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17};
-  const std::vector<int> ring = {2, 8, 11};  // pieces {2}, {8}, {11}; base: the first of equal size
-  EXPECT_EQ(ring_without_resting_tip(s.graph, s.positions, region, ring), (std::vector<int>{2, 11}));
+  const Strip s = strip(20);
+  // Columns 3..17; the base {2}, nearest the hips; vertex 21 (column 1, bottom), not joined
+  // to it by a ring edge, lies 2 from it along the region, within a quarter
+  // of the region's span (15.4): a base the mesh broke in two. Vertex 18
+  // lies at the far end: where the tip rests.
+  std::vector<int> region;
+  for (int c = 3; c <= 17; ++c) region.push_back(c);
+  for (int c = 22; c <= 37; ++c) region.push_back(c);
+  EXPECT_EQ(ring_without_resting_tip(s.graph, s.positions, region, {2, 18, 21}, {0, 0, 0}), (std::vector<int>{2, 21}));
 }
 
 // Skin points along a path in the sagittal plane (y up, back = -z), g its
