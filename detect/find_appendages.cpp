@@ -9,6 +9,9 @@
 #include <utility>
 
 #include "detect/body.h"
+#include "detect/attachment.h"
+#include "detect/curled_tail.h"
+#include "detect/haunch_skin.h"
 #include "detect/geometry/bone_distance.h"
 #include "detect/geometry/geodesic.h"
 #include "detect/rewrite/rigid.h"
@@ -17,6 +20,7 @@
 #include "detect/format.h"
 #include "detect/region_evaluation.h"
 #include "detect/tail_core.h"
+#include "rig/anatomy/facing.h"
 #include "rig/anatomy/figures.h"
 #include "rig/anatomy/roles.h"
 
@@ -333,6 +337,7 @@ struct TailGrowth {
   std::vector<std::pair<int, int>> region_edges;  // welded indices, both ends in the region
   rig::Vec3 root;                                 // J0
   int root_joint = -1;
+  rig::Vec3 back = rig::Vec3::Zero();             // the body's backward direction (curled_tail.h)
 };
 
 // L, edge step, K and the joints J0..JK of a tail from its g (SPEC §3).
@@ -340,6 +345,7 @@ void grow_chain(const TailGrowth& t, double H, const Params& params, Region& r) 
   std::vector<double> g_region;
   for (int v : r.welded) g_region.push_back(t.gw[v]);
   r.length = percentile(g_region, params.chain.length_percentile);
+  if (r.tip_rests) r.length = curl_turn_length(t.pts, g_region, t.back, r.length);
   r.edge_step = edge_step_along(t.region_edges, t.gw);
   r.bones = bone_count(r.length, H, params.chain, r.edge_step);
   const RootLine line{r.ring_centroid, r.cut_level > 0.0 ? r.root_offset : 0.0};
@@ -389,13 +395,13 @@ bool reject_sheet(const std::vector<rig::Vec3>& pts, const Params& params, Regio
   return true;
 }
 
-// A tail region's chain (SPEC §3): g along it, L, K and its joints, the root
-// skin of a split-off tail, and each vertex's g; nothing for a sheet.
-void grow_tail(const Context& ctx, Analysis& a, Region& r) {
+// g from the tail's root, L, K and the joints of a tail region (SPEC §3).
+TailGrowth start_growth(const Context& ctx, Analysis& a, Region& r) {
   const double H = a.height;
   TailGrowth t;
   t.pts = positions_of(a, r.welded);
   t.gw = geodesic_from_root(a, ctx.params, r);
+  t.back = -rig::facing_from_roles(ctx.sk).forward();
   // Reading chosen: a split-off tail's cut ring lies partway along the tail
   // (its root is fused with the trunk skin), so g counts from the joint it
   // hangs from, the straight line from that joint to the cut ring standing in
@@ -411,6 +417,56 @@ void grow_tail(const Context& ctx, Analysis& a, Region& r) {
   t.region_edges = edges_within(a, r);
   grow_chain(t, H, ctx.params, r);
   rehang_split_tail(ctx, H, t, r);
+  return t;
+}
+
+// The bones of the legs (haunch_skin.h): thigh to toe and the joints
+// between the pelvis and a thigh; a shin whose foot hangs elsewhere runs to
+// it (tail_root.h).
+std::vector<BoneSegment> leg_segments(const Context& ctx, const Analysis& a) {
+  std::vector<BoneSegment> legs;
+  for (const BoneSegment& s : shins_to_their_feet(ctx.sk, a.roles, ctx.segments)) {
+    if (s.joint < 0 || s.joint >= static_cast<int>(a.roles.size())) continue;
+    const rig::BodyPart part = a.roles[s.joint].part;
+    if (part == rig::BodyPart::kThigh || part == rig::BodyPart::kShin || part == rig::BodyPart::kFoot ||
+        part == rig::BodyPart::kToe)
+      legs.push_back(s);
+  }
+  return legs;
+}
+
+constexpr int kHaunchPasses = 3;  // ShibaInu: 6, 6, 0 vertices
+
+// A split-off core loses the haunch skin the cut let in (haunch_skin.h);
+// its ring is read again. True when it lost any.
+bool drop_haunch_skin(const Context& ctx, Analysis& a, Region& r) {
+  const std::vector<int> kept = without_haunch_skin(a.welded_positions, r.welded, r.joints, leg_segments(ctx, a),
+                                                ctx.params.haunch_margin);
+  if (kept.size() == r.welded.size() || static_cast<int>(kept.size()) < ctx.params.min_region_vertices) return false;
+  std::vector<char> in(a.welded.count(), 0);
+  for (int w : kept) in[w] = 1;
+  for (int w : r.welded)
+    if (!in[w]) a.region_of[w] = -1;
+  std::erase_if(r.vertices, [&](int v) { return !in[a.welded.weld_of[v]]; });
+  r.reason += "; " + std::to_string(r.welded.size() - kept.size()) +
+              " welded vertices of the cut nearer a leg bone than the chain left to the legs (haunch skin)";
+  r.welded = kept;
+  r.ring = ring_without_resting_tip(a.graph, a.welded_positions, r.welded, attachment_ring(a.graph, r.welded, in),
+                                    tail_leaves_at(a, ctx.sk));
+  r.ring_centroid = centroid(positions_of(a, r.ring));
+  r.root_joint = chain_root(ctx, r.ring_centroid);
+  return true;
+}
+
+// A tail region's chain (SPEC §3): g along it, L, K and its joints, the root
+// skin of a split-off tail, and each vertex's g; nothing for a sheet.
+void grow_tail(const Context& ctx, Analysis& a, Region& r) {
+  take_rest_patch(ctx.c, a, r);
+  TailGrowth t = start_growth(ctx, a, r);
+  // The first chain is pulled toward the haunches it holds: once they are
+  // dropped it runs up the tail, and skin it left behind reads again.
+  for (int pass = 0; pass < kHaunchPasses && r.cut_level > 0.0 && drop_haunch_skin(ctx, a, r); ++pass)
+    t = start_growth(ctx, a, r);
   if (reject_sheet(t.pts, ctx.params, r)) return;
   if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, ctx.c, ctx.params, ctx.segments, r, t.gw);
   r.geodesic.reserve(r.vertices.size());

@@ -63,6 +63,13 @@ struct Params {
   // than root_grow_leg_margin x its body bone, within root_grow_leg_radius x
   // the ring radius (the Rat's rump back face: 1.2-2.4; IoU 0.84 -> 0.97).
   double root_grow_leg_margin = 1.0;
+  // A split-off core's skin farther from its chain than this x its nearest
+  // leg bone is the haunch the cut let in (haunch_skin.h; issue 45): the
+  // mirror of root_grow_margin (1 / 0.75), so skin the root growth would
+  // take is never dropped. ShibaInu's haunches measure 1.9-2.1 (IoU with
+  // the artist's tail 0.78 -> 0.86); at 1.0 the T-Rex lost 7 base vertices
+  // beside its thighs and its seam tore (p99 1.055 -> 1.107).
+  double haunch_margin = 4.0 / 3.0;
   double root_grow_leg_radius = 2.5;
   // tail_root.h hold_root_on_parent: the chain parent's share of the root skin
   // falls from 1/2 at the cut ring to 0 over this x a segment past it; K keeps
@@ -90,6 +97,9 @@ struct Region {
   double cut_level = 0.0;     // > 0: split off a fused region at skeleton distance > this x H
   double tube_end = 0.0;      // > 0: the core was cut where it stops being a tube, this far from its tip
   double tube_end_closure = 0.0;  // the closure of the slice there
+  bool tip_rests = false;     // a split-off core's tip rests on the body: its ring is its base alone (curled_tail.h)
+  std::vector<int> rest_patch;  // welded ids, ascending: the ring where that tip rests
+  bool lies_along = false;    // ... or the tail lies along the body short of its tip: no rewrite
   int attachment = -1;        // joint it hangs from (skeleton index)
   rig::Role attachment_role;
   double reach = 0.0;           // max skeleton distance in the region, bind units

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "detect/classify.h"
 #include "detect/rewrite/rigid.h"
 #include "detect/geometry/shape.h"
+#include "detect/curled_tail.h"
 #include "detect/tail_root.h"
 #include "detect/format.h"
 #include "rig/anatomy/skin_queries.h"
@@ -129,6 +131,14 @@ void do_no_harm(const Analysis& a, const Context& x, Region& r) {
     return;
   }
   if (beside_the_hip(a, x, r)) return;
+  // Issue 45 (curled_tail.h): a tail lying along the body short of its tip
+  // has skin below the cut the region lacks; a chain would tear it there.
+  if (k.cls == AppendageClass::kTail && r.lies_along) {
+    k.action = Action::kUnchanged;
+    r.reason += "; it lies along the body short of its tip (its ring touches the body there): the skin it lies "
+                "on is no part of the region, so a chain would tear the tail; left as rigged";
+    return;
+  }
   if (k.cls == AppendageClass::kWorn && o.arm > kOwnedFraction) {
     k.action = Action::kUnchanged;
     r.reason += "; an arm, never worn: " + fmt("%.0f", 100 * o.arm) +
@@ -186,6 +196,11 @@ void do_no_harm(const Analysis& a, const Context& x, Region& r) {
 
 }  // namespace
 
+rig::Vec3 tail_leaves_at(const Analysis& a, const rig::Skeleton& sk) {
+  if (a.body.hip_half_width > 0.0) return a.body.hip_mid;
+  return a.hips >= 0 && a.hips < sk.size() ? joint_position(sk, a.hips) : rig::Vec3::Zero();
+}
+
 void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>& deforming,
             const Params& params, Region& r) {
   // The ring is every neighbour outside the region: for a component of far
@@ -239,6 +254,22 @@ void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>&
   }
   r.attachment = choice.joint;
   if (r.attachment >= 0) r.attachment_role = sk.roles[r.attachment];
+  // A core split off a fused region (its ring is the cut) may be a curled
+  // tail whose tip rests on the body: it hangs where its whole ring says
+  // (the class is read as before), but only its base is its root, where g
+  // and the chain start. A region of far skin as found is no tail yet (a
+  // trunk's far skin has rings all round it).
+  if (r.cut_level > 0.0) {
+    std::vector<int> base =
+        ring_without_resting_tip(a.graph, a.welded_positions, r.welded, r.ring, tail_leaves_at(a, sk), &r.lies_along);
+    r.tip_rests = base.size() < r.ring.size();
+    r.rest_patch.clear();
+    if (r.tip_rests) {
+      std::set_difference(r.ring.begin(), r.ring.end(), base.begin(), base.end(), std::back_inserter(r.rest_patch));
+      r.ring = std::move(base);
+      r.ring_centroid = centroid(positions_of(a, r.ring));
+    }
+  }
 }
 
 int chain_root(const Context& x, const rig::Vec3& p) {

@@ -22,6 +22,10 @@ struct Context {
   const BodyReading& body;
 };
 
+// Where a tail leaves the body (curled_tail.h): the hind thighs' joints'
+// midpoint (BodyReading::hip_mid), else the pelvis joint (a.hips).
+rig::Vec3 tail_leaves_at(const Analysis& a, const rig::Skeleton& sk);
+
 // Ring, centroid and attachment joint of a region (welded ids in r.welded).
 void attach(const Analysis& a, const rig::Skeleton& sk, const std::vector<char>& deforming,
             const Params& params, Region& r);

@@ -42,6 +42,7 @@ constexpr double kStretchP99Slack = 0.01;
 constexpr double kStretchTornSlack = 0.001;
 constexpr int kStretchSamples = 24;
 constexpr double kLengthTolerance = 0.15;  // chain length within ±15 % (issue 11)
+constexpr double kJointDistance = 0.15;  // every grown joint within this x the artist's tail length (issue 45)
 constexpr int kFramesPerSample = 5;  // solver frames between two measured samples (as walk_stretch)
 
 std::string fmt(const char* f, double v) {
@@ -120,10 +121,11 @@ double polyline(const std::vector<Vec3>& p) {
 }
 
 // The artist's tail bone chain: from the root tail joint down the deepest
-// path of tail joints; its length is the joint polyline plus a last bone as
-// long as the one before it (glTF stores no bone tails; the spring solver
-// makes the same assumption, solver::ChainRigInput::end_length_ratio).
-double artist_chain_length(const rig::Skeleton& sk, const std::vector<int>& tail, int* bones) {
+// path of tail joints, then a last bone as long as the one before it (glTF
+// stores no bone tails; the spring solver makes the same assumption,
+// solver::ChainRigInput::end_length_ratio). `parent` receives the joint the
+// root hangs from (-1: none).
+std::vector<Vec3> artist_chain_points(const rig::Skeleton& sk, const std::vector<int>& tail, int* parent) {
   std::vector<char> in(sk.size(), 0);
   for (int j : tail) in[j] = 1;
   std::vector<int> depth(sk.size(), 0);  // tail joints below, longest path
@@ -136,12 +138,43 @@ double artist_chain_length(const rig::Skeleton& sk, const std::vector<int>& tail
   int root = -1;
   for (int j : tail)
     if ((sk.parents[j] < 0 || !in[sk.parents[j]]) && (root < 0 || depth[j] > depth[root])) root = j;
+  *parent = root >= 0 ? sk.parents[root] : -1;
   std::vector<Vec3> pts;
   for (int j = root; j >= 0; j = next[j]) pts.push_back(joint_pos(sk, j));
-  *bones = static_cast<int>(pts.size());
-  double l = polyline(pts);
-  if (pts.size() >= 2) l += (pts[pts.size() - 1] - pts[pts.size() - 2]).norm();
-  return l;
+  if (pts.size() >= 2) pts.push_back(pts.back() + (pts[pts.size() - 1] - pts[pts.size() - 2]));
+  return pts;
+}
+
+// Its length: the joint polyline plus that last bone.
+double artist_chain_length(const rig::Skeleton& sk, const std::vector<int>& tail, int* bones) {
+  int parent = -1;
+  const std::vector<Vec3> pts = artist_chain_points(sk, tail, &parent);
+  *bones = pts.size() >= 2 ? static_cast<int>(pts.size()) - 1 : static_cast<int>(pts.size());
+  return polyline(pts);
+}
+
+// "A chain along the artist's tail" (issue 45): the largest distance of a
+// grown joint (Tail_1 .. Tail_End, bind) from the artist's tail line, in
+// artist tail lengths. The line starts at the joint both chains hang from,
+// so a chain rooted at that joint (a split-off tail's J0) is on it.
+double joint_distance_max(const rig::Character& c, const std::vector<int>& tail, double artist_length,
+                          const rig::Skeleton& fixed, const std::vector<int>& grown) {
+  int parent = -1;
+  std::vector<Vec3> line = artist_chain_points(c.skeleton, tail, &parent);
+  if (parent >= 0) line.insert(line.begin(), joint_pos(c.skeleton, parent));
+  if (line.size() < 2 || grown.empty() || !(artist_length > 0)) return kNaN;
+  double worst = 0.0;
+  for (int j : grown) {
+    const Vec3 p = joint_pos(fixed, j);
+    double best = std::numeric_limits<double>::infinity();
+    for (size_t i = 1; i < line.size(); ++i) {
+      const Vec3 ab = line[i] - line[i - 1];
+      const double t = ab.squaredNorm() > 0 ? std::clamp((p - line[i - 1]).dot(ab) / ab.squaredNorm(), 0.0, 1.0) : 0.0;
+      best = std::min(best, (line[i - 1] + t * ab - p).norm());
+    }
+    worst = std::max(worst, best);
+  }
+  return worst / artist_length;
 }
 
 bool clip_is_loop(const rig::Character& c, const rig::Clip& clip) {
@@ -348,6 +381,9 @@ void check_strip_fix(const Entry& e, const rig::Character& c, FileResult& r) {
   add_range_check(r, "strip_fix.length_ratio", ratio, 1.0 - kLengthTolerance, 1.0 + kLengthTolerance,
                   "chain bones " + fmt("%.4g", g.length) + " / artist tail bones " + fmt("%.4g", artist_length) +
                       " units (" + std::to_string(artist_bones) + " bones)");
+  const double off = g.joints.empty() ? kNaN : joint_distance_max(c, sr.removed, artist_length, fx.character.skeleton, g.joints);
+  add_check(r, "strip_fix.joint_distance", off, "<=", kJointDistance,
+            "largest distance of a grown joint from the artist's tail line, in artist tail lengths");
   // Do no harm on an unusual body (issue 45): strip-tail takes only the
   // tail's bones, so fix makes no more regions rigid than on purpose (a worn
   // item's; default 0). A rigid region here moved the body's own skin (the
