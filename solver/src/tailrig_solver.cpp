@@ -12,17 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "c_api_common.h"
 #include "solver/solver.h"
 
-struct tailrig_chain {
-  solver::ChainParams params;
-  solver::ChainDesc desc;
-  solver::ChainState state;
-  // Root parent's world = hips world * this (bind pose between them), rig units.
-  Eigen::Matrix4d hips_to_root_parent = Eigen::Matrix4d::Identity();
-};
-
-namespace {
+namespace tailrig_c_api {
 
 // Why thread-local: the C convention (errno, SDL_GetError) without locks; a
 // message belongs to the thread whose call failed.
@@ -132,20 +125,6 @@ tailrig_status from_chain_status(const solver::ChainStatus& s) {
   return fail(TAILRIG_ERROR_INTERNAL, "unknown chain status");
 }
 
-// Runs `body` with every exception turned into a status.
-template <class Body>
-tailrig_status guarded(Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return fail(TAILRIG_ERROR_OUT_OF_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(TAILRIG_ERROR_INTERNAL, std::string("internal error: ") + e.what());
-  } catch (...) {
-    return fail(TAILRIG_ERROR_INTERNAL, "internal error");
-  }
-}
-
 tailrig_status check_hips(const double* hips_world) {
   if (!hips_world) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "hips_world is NULL");
   if (!all_finite(hips_world, 16)) {
@@ -153,6 +132,36 @@ tailrig_status check_hips(const double* hips_world) {
   }
   return TAILRIG_OK;
 }
+
+// The per-step fields of `p` over the [build] fields of `built` (the desc
+// depends on those); the collider fields are not in tailrig_params (their
+// own setter).
+solver::ChainParams merged_step_params(const solver::ChainParams& built, const tailrig_params& p) {
+  solver::ChainParams next = to_cpp(p);
+  next.collider_margin = built.collider_margin;
+  next.collider_friction = built.collider_friction;
+  next.carry_deg = built.carry_deg;
+  next.rest_curve = built.rest_curve;
+  for (int i = 0; i < 3; ++i) {
+    next.forward_axis[i] = built.forward_axis[i];
+    next.lateral_axis[i] = built.lateral_axis[i];
+  }
+  next.meters_per_unit = built.meters_per_unit;
+  return next;
+}
+
+tailrig_status check_dt(double dt) {
+  if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
+  if (dt < 0.0 || dt > 3600.0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
+  return TAILRIG_OK;
+}
+
+}  // namespace tailrig_c_api
+
+using namespace tailrig_c_api;
+
+namespace {
 
 static_assert(TAILRIG_MAX_CAPSULES == solver::kMaxColliders);
 static_assert(sizeof(tailrig_capsule) == 8 * sizeof(double));
@@ -192,13 +201,6 @@ tailrig_status check_capsules(const tailrig_frame_input& in) {
       }
     }
   }
-  return TAILRIG_OK;
-}
-
-tailrig_status check_dt(double dt) {
-  if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
-  if (dt < 0.0 || dt > 3600.0)
-    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
   return TAILRIG_OK;
 }
 
@@ -343,20 +345,7 @@ tailrig_status tailrig_chain_set_params(tailrig_chain* chain, const tailrig_para
   return guarded([&]() -> tailrig_status {
     if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
     if (const tailrig_status s = check_params(*params); s != TAILRIG_OK) return s;
-    // [build] fields stay as the chain was built with (the desc depends on
-    // them); the collider fields are not in tailrig_params (their own setter).
-    const solver::ChainParams built = chain->params;
-    solver::ChainParams next = to_cpp(*params);
-    next.collider_margin = built.collider_margin;
-    next.collider_friction = built.collider_friction;
-    next.carry_deg = built.carry_deg;
-    next.rest_curve = built.rest_curve;
-    for (int i = 0; i < 3; ++i) {
-      next.forward_axis[i] = built.forward_axis[i];
-      next.lateral_axis[i] = built.lateral_axis[i];
-    }
-    next.meters_per_unit = built.meters_per_unit;
-    chain->params = next;
+    chain->params = merged_step_params(chain->params, *params);
     return TAILRIG_OK;
   });
 }

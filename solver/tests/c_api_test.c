@@ -228,6 +228,7 @@ int main(void) {
   test_matches_cpp_bit_for_bit();
   test_refuses_bad_input();
   test_colliders();
+  test_batch();
   if (g_failures) {
     fprintf(stderr, "c_api: %d failure(s)\n", g_failures);
     return 1;

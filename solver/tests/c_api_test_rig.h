@@ -39,5 +39,7 @@ void make_frames(reference_frame frames[kFrames]);
 
 /* c_api_collider_test.c */
 void test_colliders(void);
+/* c_api_batch_test.c */
+void test_batch(void);
 
 #endif

@@ -39,8 +39,10 @@
 #include <stdint.h>
 
 /* 1: chains, params, step, reset, read-out. 2: colliders (tailrig_capsule,
- * tailrig_frame_input, tailrig_chain_step_frame, tailrig_collider_params). */
-#define TAILRIG_C_API_VERSION 2
+ * tailrig_frame_input, tailrig_chain_step_frame, tailrig_collider_params).
+ * 3: batches of chains in float SIMD lanes (tailrig_batch_*, declared in
+ * solver/tailrig_batch.h). */
+#define TAILRIG_C_API_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
