@@ -19,11 +19,20 @@
  * Output: "bones B", then per frame "frame i" and per bone a line
  *   x y z qx qy qz qw   (world position of the bone, local rotation)
  * printed with 17 significant digits (exact for doubles).
+ *
+ * With --batch C (capsules 0): a tailrig_batch of C chains of the rig
+ * (tailrig_batch.h); chain c at frame f takes the hips of frame
+ * (f + 17 c) mod F moved by 2 c rig units along x (test/batch_run.mjs
+ * builds the same), frame f's dt, and is reset at frame f's resets. Output:
+ * "bones B chains C", then per frame "frame i" and per chain a line of
+ * 4 B floats (local rotations x y z w, bone by bone) printed with 9
+ * significant digits (exact for floats).
  * Exit 0 ok, 2 bad input or a refused call (message on stderr). C99. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/tailrig_batch.h"
 #include "solver/tailrig_solver.h"
 
 enum { kMaxJoints = 10000, kMaxBones = 256, kNameLength = 256 };
@@ -161,9 +170,59 @@ static int run_frames(FILE* in, tailrig_chain* chain) {
   return 0;
 }
 
+/* Chain c's hips at frame f of the run (see the header comment). */
+static void batch_hips(const double* run_hips, int frames, int f, int c, double* out) {
+  memcpy(out, run_hips + 16 * ((f + 17 * c) % frames), 16 * sizeof(double));
+  out[12] += 2.0 * c;
+}
+
+/* Reads every frame, then runs them through a batch of `chains`; 0 on success. */
+static int run_batch(FILE* in, const tailrig_chain* chain, int chains) {
+  int capsule_count = 0, frames = 0;
+  if (!read_word(in, "capsules") || fscanf(in, "%d", &capsule_count) != 1 || capsule_count != 0)
+    return fail("--batch takes runs without capsules");
+  if (!read_word(in, "frames") || fscanf(in, "%d", &frames) != 1 || frames < 1) return fail("bad frames line");
+  double* dts = calloc((size_t)frames, sizeof(double));
+  char* resets = calloc((size_t)frames, 1);
+  double* run_hips = calloc((size_t)frames * 16, sizeof(double));
+  double* hips = calloc((size_t)chains * 16, sizeof(double));
+  const int bones = tailrig_chain_bone_count(chain);
+  float* rotations = calloc((size_t)chains * (size_t)bones * 4, sizeof(float));
+  tailrig_batch* batch = NULL;
+  int status = dts && resets && run_hips && hips && rotations ? 0 : fail("out of memory");
+  for (int f = 0; status == 0 && f < frames; ++f) {
+    char op[8];
+    if (fscanf(in, "%7s", op) != 1 || !read_doubles(in, &dts[f], 1) || !read_doubles(in, run_hips + 16 * f, 16))
+      status = fail("bad frame line");
+    resets[f] = strcmp(op, "r") == 0;
+  }
+  if (status == 0 && tailrig_batch_create(chain, chains, &batch) != TAILRIG_OK) status = fail(tailrig_last_error());
+  if (status == 0) printf("bones %d chains %d\n", bones, chains);
+  for (int f = 0; status == 0 && f < frames; ++f) {
+    for (int c = 0; c < chains; ++c) batch_hips(run_hips, frames, f, c, hips + 16 * c);
+    tailrig_status s = TAILRIG_OK;
+    for (int c = 0; resets[f] && c < chains && s == TAILRIG_OK; ++c) s = tailrig_batch_reset(batch, c, hips + 16 * c);
+    if (!resets[f]) s = tailrig_batch_step(batch, dts[f], hips, chains);
+    if (s == TAILRIG_OK) s = tailrig_batch_local_rotations(batch, rotations, chains * bones);
+    if (s != TAILRIG_OK) {
+      status = fail(tailrig_last_error());
+      break;
+    }
+    printf("frame %d\n", f);
+    for (int c = 0; c < chains; ++c) {
+      for (int k = 0; k < 4 * bones; ++k) printf(k ? " %.9g" : "%.9g", (double)rotations[4 * bones * c + k]);
+      printf("\n");
+    }
+  }
+  tailrig_batch_destroy(batch);
+  free(dts), free(resets), free(run_hips), free(hips), free(rotations);
+  return status;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: run_c_api RUN_FILE   (format: see web/native/run_c_api.c)\n");
+  const int chains = argc == 4 && strcmp(argv[2], "--batch") == 0 ? atoi(argv[3]) : 0;
+  if (argc != 2 && chains < 1) {
+    fprintf(stderr, "usage: run_c_api RUN_FILE [--batch CHAINS]   (format: see web/native/run_c_api.c)\n");
     return 2;
   }
   FILE* in = fopen(argv[1], "r");
@@ -171,7 +230,7 @@ int main(int argc, char** argv) {
   tailrig_chain* chain = NULL;
   int status = create_chain(in, &chain);
   if (status == 0) status = set_margin(in, chain);
-  if (status == 0) status = run_frames(in, chain);
+  if (status == 0) status = chains > 0 ? run_batch(in, chain, chains) : run_frames(in, chain);
   tailrig_chain_destroy(chain);
   fclose(in);
   return status;
