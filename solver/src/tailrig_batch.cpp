@@ -27,8 +27,8 @@ struct tailrig_batch {
   }
 
   solver::Batch batch;
-  std::vector<Eigen::Affine3d> hips;     // the step's input, converted
-  std::vector<Eigen::Quaternionf> out;   // the latest output, chain-major
+  std::vector<Eigen::Affine3d> hips;    // the step's input, converted
+  std::vector<Eigen::Quaternionf> out;  // the latest output, chain-major
 };
 
 namespace {
@@ -39,7 +39,8 @@ tailrig_status check_batch_hips(const double* hips_world, int32_t count) {
   if (all_finite(hips_world, 16 * count)) return TAILRIG_OK;
   for (int32_t c = 0; c < count; ++c) {
     if (!all_finite(hips_world + 16 * c, 16))
-      return fail(TAILRIG_ERROR_NON_FINITE, "hips_world of chain " + std::to_string(c) + " has a NaN or infinite element");
+      return fail(TAILRIG_ERROR_NON_FINITE,
+                  "hips_world of chain " + std::to_string(c) + " has a NaN or infinite element");
   }
   return fail(TAILRIG_ERROR_INTERNAL, "non-finite hips not found again");
 }
@@ -48,13 +49,15 @@ tailrig_status check_batch_hips(const double* hips_world, int32_t count) {
 
 extern "C" {
 
-tailrig_status tailrig_batch_create(const tailrig_chain* chain, int32_t chain_count, tailrig_batch** out_batch) {
+tailrig_status tailrig_batch_create(const tailrig_chain* chain, int32_t chain_count,
+                                    tailrig_batch** out_batch) {
   return guarded([&]() -> tailrig_status {
     if (!out_batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "out_batch is NULL");
     *out_batch = nullptr;
     if (!chain) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain is NULL");
     if (chain_count < 1 || chain_count > TAILRIG_MAX_BATCH_CHAINS) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_count " + std::to_string(chain_count) + " is outside 1.." +
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_count " + std::to_string(chain_count) +
+                                                      " is outside 1.." +
                                                       std::to_string(TAILRIG_MAX_BATCH_CHAINS));
     }
     *out_batch = new tailrig_batch(*chain, chain_count);
@@ -66,7 +69,9 @@ void tailrig_batch_destroy(tailrig_batch* batch) { delete batch; }
 
 int32_t tailrig_batch_size(const tailrig_batch* batch) { return batch ? batch->batch.size() : 0; }
 
-int32_t tailrig_batch_bone_count(const tailrig_batch* batch) { return batch ? batch->batch.links() : 0; }
+int32_t tailrig_batch_bone_count(const tailrig_batch* batch) {
+  return batch ? batch->batch.links() : 0;
+}
 
 const char* tailrig_batch_isa(const tailrig_batch* batch) {
   return batch ? solver::batch_isa_name(batch->batch.isa()) : "";
@@ -75,13 +80,16 @@ const char* tailrig_batch_isa(const tailrig_batch* batch) {
 tailrig_status tailrig_batch_set_threads(tailrig_batch* batch, int32_t threads) {
   return guarded([&]() -> tailrig_status {
     if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
-    if (threads < 1 || threads > 256) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "threads must be 1..256");
+    if (threads < 1 || threads > 256)
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "threads must be 1..256");
     batch->batch.set_threads(threads);
     return TAILRIG_OK;
   });
 }
 
-int32_t tailrig_batch_threads(const tailrig_batch* batch) { return batch ? batch->batch.threads() : 0; }
+int32_t tailrig_batch_threads(const tailrig_batch* batch) {
+  return batch ? batch->batch.threads() : 0;
+}
 
 tailrig_status tailrig_batch_set_params(tailrig_batch* batch, const tailrig_params* params) {
   return guarded([&]() -> tailrig_status {
@@ -92,11 +100,13 @@ tailrig_status tailrig_batch_set_params(tailrig_batch* batch, const tailrig_para
   });
 }
 
-tailrig_status tailrig_batch_reset(tailrig_batch* batch, int32_t chain_index, const double hips_world[16]) {
+tailrig_status tailrig_batch_reset(tailrig_batch* batch, int32_t chain_index,
+                                   const double hips_world[16]) {
   return guarded([&]() -> tailrig_status {
     if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
     if (chain_index < 0 || chain_index >= batch->batch.size()) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_index " + std::to_string(chain_index) + " is outside 0.." +
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_index " + std::to_string(chain_index) +
+                                                      " is outside 0.." +
                                                       std::to_string(batch->batch.size() - 1));
     }
     if (const tailrig_status s = check_hips(hips_world); s != TAILRIG_OK) return s;
@@ -106,7 +116,8 @@ tailrig_status tailrig_batch_reset(tailrig_batch* batch, int32_t chain_index, co
   });
 }
 
-tailrig_status tailrig_batch_step(tailrig_batch* batch, double dt, const double* hips_world, int32_t chain_count) {
+tailrig_status tailrig_batch_step(tailrig_batch* batch, double dt, const double* hips_world,
+                                  int32_t chain_count) {
   return guarded([&]() -> tailrig_status {
     if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
     if (chain_count != batch->batch.size()) {
@@ -115,21 +126,25 @@ tailrig_status tailrig_batch_step(tailrig_batch* batch, double dt, const double*
                                                       std::to_string(batch->batch.size()));
     }
     if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
-    if (const tailrig_status s = check_batch_hips(hips_world, chain_count); s != TAILRIG_OK) return s;
+    if (const tailrig_status s = check_batch_hips(hips_world, chain_count); s != TAILRIG_OK)
+      return s;
     // Affine3d from the matrix as tailrig_chain_step does.
-    for (size_t c = 0; c < batch->hips.size(); ++c) batch->hips[c] = Eigen::Affine3d(matrix_from(hips_world + 16 * c));
+    for (size_t c = 0; c < batch->hips.size(); ++c)
+      batch->hips[c] = Eigen::Affine3d(matrix_from(hips_world + 16 * c));
     batch->batch.step(dt, batch->hips, batch->out);
     return TAILRIG_OK;
   });
 }
 
-tailrig_status tailrig_batch_local_rotations(const tailrig_batch* batch, float* out_xyzw, int32_t capacity) {
+tailrig_status tailrig_batch_local_rotations(const tailrig_batch* batch, float* out_xyzw,
+                                             int32_t capacity) {
   return guarded([&]() -> tailrig_status {
-    if (!batch || !out_xyzw) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch or out_xyzw is NULL");
+    if (!batch || !out_xyzw)
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch or out_xyzw is NULL");
     const size_t need = batch->out.size();
     if (capacity < 0 || static_cast<size_t>(capacity) < need) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
-                  "capacity " + std::to_string(capacity) + " < chains * bones " + std::to_string(need));
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "capacity " + std::to_string(capacity) +
+                                                      " < chains * bones " + std::to_string(need));
     }
     for (size_t q = 0; q < need; ++q) {
       const Eigen::Quaternionf& r = batch->out[q];
