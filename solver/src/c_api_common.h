@@ -33,6 +33,8 @@ solver::ChainParams to_cpp(const tailrig_params& p);
 solver::ChainParams merged_step_params(const solver::ChainParams& built, const tailrig_params& p);
 tailrig_status check_dt(double dt);
 tailrig_status check_hips(const double* hips_world);
+// A frame's capsules: count, NULL, every value finite and in range.
+tailrig_status check_capsules(const tailrig_frame_input& in);
 
 // Runs `body` with every exception turned into a status.
 template <class Body>

@@ -16,7 +16,8 @@ struct tailrig_batch {
   explicit tailrig_batch(const tailrig_chain& chain, int count)
       : batch(chain.desc, chain.params, count),
         hips(static_cast<size_t>(count), Eigen::Affine3d::Identity()),
-        out(static_cast<size_t>(count) * static_cast<size_t>(chain.desc.size())) {
+        out(static_cast<size_t>(count) * static_cast<size_t>(chain.desc.size())),
+        inputs(static_cast<size_t>(count)) {
     for (int c = 0; c < count; ++c) refresh_output(c);
   }
   // Chain c's rotations as the batch holds them (after create or a reset,
@@ -29,6 +30,10 @@ struct tailrig_batch {
   solver::Batch batch;
   std::vector<Eigen::Affine3d> hips;    // the step's input, converted
   std::vector<Eigen::Quaternionf> out;  // the latest output, chain-major
+  // tailrig_batch_step_frames: collider_capacity capsules per chain.
+  int collider_capacity = 0;
+  std::vector<solver::Capsule> capsules;
+  std::vector<solver::FrameInput> inputs;
 };
 
 namespace {
@@ -43,6 +48,28 @@ tailrig_status check_batch_hips(const double* hips_world, int32_t count) {
                   "hips_world of chain " + std::to_string(c) + " has a NaN or infinite element");
   }
   return fail(TAILRIG_ERROR_INTERNAL, "non-finite hips not found again");
+}
+
+// Every chain's frame input: version, dt-independent checks, the capacity.
+tailrig_status check_frames(const tailrig_frame_input* frames, int32_t count, int capacity) {
+  if (!frames) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "frames is NULL");
+  for (int32_t c = 0; c < count; ++c) {
+    const tailrig_frame_input& in = frames[c];
+    const auto chain = [&] { return "chain " + std::to_string(c) + ": "; };
+    if (in.version != TAILRIG_FRAME_INPUT_VERSION) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  chain() + "frame version " + std::to_string(in.version) + " is unknown");
+    }
+    tailrig_status s = check_hips(in.hips_world);
+    if (s == TAILRIG_OK) s = check_capsules(in);
+    if (s != TAILRIG_OK) return fail(s, chain() + tailrig_last_error());
+    if (in.capsule_count > capacity) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  chain() + "capsule_count " + std::to_string(in.capsule_count) +
+                      " is above the collider capacity " + std::to_string(capacity));
+    }
+  }
+  return TAILRIG_OK;
 }
 
 }  // namespace
@@ -132,6 +159,53 @@ tailrig_status tailrig_batch_step(tailrig_batch* batch, double dt, const double*
     for (size_t c = 0; c < batch->hips.size(); ++c)
       batch->hips[c] = Eigen::Affine3d(matrix_from(hips_world + 16 * c));
     batch->batch.step(dt, batch->hips, batch->out);
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_batch_set_collider_capacity(tailrig_batch* batch, int32_t per_chain) {
+  return guarded([&]() -> tailrig_status {
+    if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
+    if (per_chain < 0 || per_chain > TAILRIG_MAX_CAPSULES) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT,
+                  "per_chain must be 0.." + std::to_string(TAILRIG_MAX_CAPSULES));
+    }
+    const auto count = static_cast<size_t>(batch->batch.size());
+    batch->capsules.assign(count * static_cast<size_t>(per_chain), solver::Capsule{});
+    batch->batch.set_collider_capacity(per_chain);
+    batch->collider_capacity = per_chain;
+    return TAILRIG_OK;
+  });
+}
+
+tailrig_status tailrig_batch_step_frames(tailrig_batch* batch, double dt,
+                                         const tailrig_frame_input* frames, int32_t chain_count) {
+  return guarded([&]() -> tailrig_status {
+    if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
+    if (chain_count != batch->batch.size()) {
+      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_count " + std::to_string(chain_count) +
+                                                      " is not the batch's size " +
+                                                      std::to_string(batch->batch.size()));
+    }
+    if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
+    if (const tailrig_status s = check_frames(frames, chain_count, batch->collider_capacity);
+        s != TAILRIG_OK)
+      return s;
+    const auto capacity = static_cast<size_t>(batch->collider_capacity);
+    for (size_t c = 0; c < batch->inputs.size(); ++c) {
+      const tailrig_frame_input& in = frames[c];
+      solver::Capsule* slots = batch->capsules.data() + c * capacity;
+      const auto n = static_cast<size_t>(in.capsule_count);
+      for (size_t k = 0; k < n; ++k) {
+        const tailrig_capsule& from = in.capsules[k];
+        slots[k] = solver::Capsule{Eigen::Vector3d(from.a[0], from.a[1], from.a[2]),
+                                   Eigen::Vector3d(from.b[0], from.b[1], from.b[2]), from.radius_a,
+                                   from.radius_b};
+      }
+      batch->inputs[c].hips_world = Eigen::Affine3d(matrix_from(in.hips_world));
+      batch->inputs[c].capsules = std::span<const solver::Capsule>(slots, n);
+    }
+    batch->batch.step(dt, batch->inputs, batch->out);
     return TAILRIG_OK;
   });
 }

@@ -157,12 +157,6 @@ tailrig_status check_dt(double dt) {
   return TAILRIG_OK;
 }
 
-}  // namespace tailrig_c_api
-
-using namespace tailrig_c_api;
-
-namespace {
-
 static_assert(TAILRIG_MAX_CAPSULES == solver::kMaxColliders);
 static_assert(sizeof(tailrig_capsule) == 8 * sizeof(double));
 
@@ -203,6 +197,12 @@ tailrig_status check_capsules(const tailrig_frame_input& in) {
   }
   return TAILRIG_OK;
 }
+
+}  // namespace tailrig_c_api
+
+using namespace tailrig_c_api;
+
+namespace {
 
 tailrig_status check_collider_params(const tailrig_collider_params& p) {
   if (p.version != TAILRIG_COLLIDER_PARAMS_VERSION) {

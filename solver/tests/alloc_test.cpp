@@ -103,8 +103,9 @@ TEST(Allocation, ThreadedBatchStepDoesNotAllocate) {
 }
 
 // The batch C API (tailrig_batch.h): hips converted into the handle's
-// arrays, output copied out; after create and set_threads neither steps,
-// read-outs nor a reset allocate.
+// arrays, output copied out; after create, set_threads and
+// set_collider_capacity neither steps (with colliders or not), read-outs
+// nor a reset allocate.
 TEST(Allocation, BatchCApiStepDoesNotAllocate) {
   const auto rig = testing::make_rig(8, true, 0.8, 0.6);
   std::vector<const char*> names;
@@ -131,8 +132,22 @@ TEST(Allocation, BatchCApiStepDoesNotAllocate) {
     ASSERT_EQ(tailrig_batch_local_rotations(batch, rot.data(), 8 * count), TAILRIG_OK);
   }
   ASSERT_EQ(tailrig_batch_reset(batch, 3, hips.data()), TAILRIG_OK);
-  const long after = g_allocations.load();
-  EXPECT_EQ(after - before, 0);
+  EXPECT_EQ(g_allocations.load() - before, 0) << "steps, read-outs or the reset allocated";
+  // With colliders: capsules copied into the slots set_collider_capacity made.
+  ASSERT_EQ(tailrig_batch_set_collider_capacity(batch, 2), TAILRIG_OK);
+  std::vector<tailrig_frame_input> frames(count);
+  tailrig_capsule leg[2] = {{{0.06, -1.0, -0.45}, {0.06, 1.0, -0.45}, 0.08, 0.08},
+                            {{0.06, -1.0, -0.45}, {0.06, -1.0, -0.45}, 0.05, 0.05}};
+  const long before_frames = g_allocations.load();
+  for (int c = 0; c < count; ++c) {
+    tailrig_frame_input_default(&frames[static_cast<size_t>(c)]);
+    std::copy(hips.begin() + 16 * c, hips.begin() + 16 * c + 16, frames[static_cast<size_t>(c)].hips_world);
+    frames[static_cast<size_t>(c)].capsules = leg;
+    frames[static_cast<size_t>(c)].capsule_count = 2;
+  }
+  for (int f = 0; f < 50; ++f)
+    ASSERT_EQ(tailrig_batch_step_frames(batch, 1.0 / 60.0, frames.data(), count), TAILRIG_OK);
+  EXPECT_EQ(g_allocations.load() - before_frames, 0) << "steps with colliders allocated";
   tailrig_batch_destroy(batch);
   tailrig_chain_destroy(chain);
 }

@@ -92,8 +92,8 @@ static void test_batch_matches_cpp_bit_for_bit(void) {
   float* scratch = malloc(sizeof(float) * floats_per_frame);
   make_batch_frames(walk, frames);
   const double gravity = 2.5; /* not the default: params must reach the batch */
-  const int32_t n = reference_run_batch(kNames, kParents, inverse_bind, kJoints, gravity, kChains,
-                                        frames, kFrames, expected);
+  const int32_t n = reference_run_batch(kNames, kParents, inverse_bind, kJoints, gravity, NULL,
+                                        kChains, frames, kFrames, expected);
   CHECK(n == kBones, "reference bone count %d", n);
   tailrig_chain* chain = make_chain(gravity);
   tailrig_batch* batch = NULL;
@@ -136,6 +136,111 @@ static void test_batch_matches_cpp_bit_for_bit(void) {
       first_mismatch);
   tailrig_batch_destroy(batch);
   free(frames), free(expected), free(got), free(scratch);
+}
+
+/* Chain c's capsules at a frame: a leg fixed 0.45 m behind its hips, across
+ * the tail's carry arc (c_api_collider_test.c's), radius 0.08, and a 5 cm
+ * sphere at its foot. */
+enum { kBatchLegs = 2 };
+static void leg_capsules(const double hips[16], tailrig_capsule out[kBatchLegs]) {
+  static const double kEnds[2][3] = {{0.06, -1.0, -0.45}, {0.06, 1.0, -0.45}};
+  for (int r = 0; r < 3; ++r) {
+    out[0].a[r] = hips[r] * kEnds[0][0] + hips[4 + r] * kEnds[0][1] + hips[8 + r] * kEnds[0][2] +
+                  hips[12 + r];
+    out[0].b[r] = hips[r] * kEnds[1][0] + hips[4 + r] * kEnds[1][1] + hips[8 + r] * kEnds[1][2] +
+                  hips[12 + r];
+    out[1].a[r] = out[1].b[r] = out[0].a[r];
+  }
+  out[0].radius_a = out[0].radius_b = 0.08;
+  out[1].radius_a = out[1].radius_b = 0.05;
+}
+
+/* tailrig_batch_step_frames against Batch::step with FrameInputs; the legs
+ * must change the tails (else this would test nothing), refusals keep the
+ * batch. */
+static void test_batch_colliders_bit_for_bit(void) {
+  double inverse_bind[kJoints * 16];
+  make_inverse_binds(inverse_bind);
+  static reference_frame walk[kFrames];
+  make_frames(walk);
+  reference_frame* frames = malloc(sizeof(reference_frame) * kFrames * kChains);
+  tailrig_capsule* capsules = malloc(sizeof(tailrig_capsule) * kFrames * kChains * kBatchLegs);
+  const size_t floats_per_frame = (size_t)kChains * kBones * 4;
+  float* expected = malloc(sizeof(float) * floats_per_frame * kFrames);
+  float* free_tails = malloc(sizeof(float) * floats_per_frame * kFrames);
+  float* got = malloc(sizeof(float) * floats_per_frame);
+  make_batch_frames(walk, frames);
+  for (int i = 0; i < kFrames * kChains; ++i)
+    leg_capsules(frames[i].hips_world, capsules + kBatchLegs * i);
+  const reference_colliders colliders = {0.04, 0.3, capsules, kBatchLegs};
+  reference_run_batch(kNames, kParents, inverse_bind, kJoints, 9.81, &colliders, kChains, frames,
+                      kFrames, expected);
+  reference_run_batch(kNames, kParents, inverse_bind, kJoints, 9.81, NULL, kChains, frames, kFrames,
+                      free_tails);
+  CHECK(memcmp(expected, free_tails, sizeof(float) * floats_per_frame * kFrames) != 0,
+        "the legs change no tail");
+  tailrig_chain* chain = make_chain(9.81);
+  tailrig_collider_params cp;
+  tailrig_collider_params_default(&cp);
+  cp.margin = 0.04, cp.friction = 0.3;
+  CHECK(tailrig_chain_set_collider_params(chain, &cp) == TAILRIG_OK, "%s", tailrig_last_error());
+  tailrig_batch* batch = NULL;
+  CHECK(tailrig_batch_create(chain, kChains, &batch) == TAILRIG_OK, "create: %s",
+        tailrig_last_error());
+  tailrig_chain_destroy(chain);
+  CHECK(tailrig_batch_set_collider_capacity(batch, TAILRIG_MAX_CAPSULES + 1) ==
+            TAILRIG_ERROR_INVALID_ARGUMENT,
+        "capacity 17 accepted");
+  CHECK(tailrig_batch_set_collider_capacity(batch, kBatchLegs) == TAILRIG_OK, "%s",
+        tailrig_last_error());
+  static tailrig_frame_input in[kChains];
+  int first_mismatch = -1;
+  for (int f = 0; f < kFrames && batch; ++f) {
+    const reference_frame* frame = frames + f * kChains;
+    for (int c = 0; c < kChains; ++c) {
+      tailrig_frame_input_default(&in[c]);
+      memcpy(in[c].hips_world, frame[c].hips_world, sizeof in[c].hips_world);
+      in[c].capsules = capsules + kBatchLegs * (f * kChains + c);
+      in[c].capsule_count = kBatchLegs;
+    }
+    if (f == 200) { /* refused: a third capsule, a NaN radius, an old version */
+      in[7].capsule_count = 3;
+      CHECK(tailrig_batch_step_frames(batch, 0.02, in, kChains) == TAILRIG_ERROR_INVALID_ARGUMENT,
+            "capsules over capacity accepted");
+      CHECK(strstr(tailrig_last_error(), "chain 7") != NULL, "message '%s'", tailrig_last_error());
+      in[7].capsule_count = kBatchLegs;
+      const tailrig_capsule* good = in[9].capsules;
+      tailrig_capsule bad[kBatchLegs];
+      memcpy(bad, good, sizeof bad);
+      bad[1].radius_b = NAN;
+      in[9].capsules = bad;
+      CHECK(tailrig_batch_step_frames(batch, 0.02, in, kChains) == TAILRIG_ERROR_NON_FINITE,
+            "NaN radius accepted");
+      in[9].capsules = good;
+      in[0].version = 0;
+      CHECK(tailrig_batch_step_frames(batch, 0.02, in, kChains) == TAILRIG_ERROR_INVALID_ARGUMENT,
+            "version 0 accepted");
+      in[0].version = TAILRIG_FRAME_INPUT_VERSION;
+    }
+    tailrig_status s = TAILRIG_OK;
+    for (int c = 0; frame[0].reset && c < kChains; ++c)
+      s = tailrig_batch_reset(batch, c, frame[c].hips_world);
+    if (!frame[0].reset) s = tailrig_batch_step_frames(batch, frame[0].dt, in, kChains);
+    CHECK(s == TAILRIG_OK, "frame %d: %s", f, tailrig_last_error());
+    CHECK(tailrig_batch_local_rotations(batch, got, kChains * kBones) == TAILRIG_OK, "%s",
+          tailrig_last_error());
+    if (first_mismatch < 0 &&
+        memcmp(got, expected + f * floats_per_frame, floats_per_frame * sizeof(float)) != 0)
+      first_mismatch = f;
+  }
+  CHECK(first_mismatch < 0, "batch with colliders differs from solver::Batch from frame %d on",
+        first_mismatch);
+  printf(
+      "c_api batch colliders: %d frames, %d chains x %d capsules: %s (first differing frame %d)\n",
+      kFrames, kChains, kBatchLegs,
+      first_mismatch < 0 ? "bit-identical to solver::Batch" : "DIFFERENT", first_mismatch);
+  tailrig_batch_destroy(batch);
+  free(frames), free(capsules), free(expected), free(free_tails), free(got);
 }
 
 static void test_batch_refuses_bad_input(void) {
@@ -181,4 +286,5 @@ static void test_batch_refuses_bad_input(void) {
 void test_batch(void) {
   test_batch_matches_cpp_bit_for_bit();
   test_batch_refuses_bad_input();
+  test_batch_colliders_bit_for_bit();
 }

@@ -1,6 +1,7 @@
 // The C++ side of c_api_test.c: the solver driven directly, no C API.
 #include "c_api_reference.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 #include <string>
@@ -95,7 +96,8 @@ extern "C" int32_t reference_run_colliders(const char* const* names, const int32
 
 extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* parents,
                                        const double* inverse_bind, int32_t joint_count,
-                                       double gravity, int32_t chain_count,
+                                       double gravity, const reference_colliders* colliders,
+                                       int32_t chain_count,
                                        const reference_frame* frames, int32_t frame_count,
                                        float* out_rotations) {
   const auto count = static_cast<size_t>(joint_count);
@@ -110,6 +112,10 @@ extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* 
   in.inverse_bind = ibm;
   solver::ChainParams params;
   params.gravity = gravity;
+  if (colliders) {
+    params.collider_margin = colliders->margin;
+    params.collider_friction = colliders->friction;
+  }
   solver::ChainDesc desc;
   const solver::ChainStatus status = solver::build_chain(in, params, desc);
   if (!status.ok()) {
@@ -118,6 +124,10 @@ extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* 
   }
   solver::Batch batch(desc, params, chain_count);
   const auto chains = static_cast<size_t>(chain_count);
+  const auto per_frame = colliders ? static_cast<size_t>(colliders->capsules_per_frame) : 0;
+  if (colliders) batch.set_collider_capacity(static_cast<int>(per_frame));
+  std::vector<solver::Capsule> capsules(chains * per_frame);
+  std::vector<solver::FrameInput> inputs(chains);
   const auto n = static_cast<size_t>(desc.size());
   std::vector<Eigen::Affine3d> hips(chains);
   std::vector<Eigen::Quaternionf> rotations(chains * n);
@@ -131,6 +141,14 @@ extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* 
         for (size_t i = 0; i < n; ++i)
           rotations[c * n + i] = batch.output_rotation(static_cast<int>(c), static_cast<int>(i));
       }
+    } else if (colliders) {
+      for (size_t c = 0; c < chains; ++c) {
+        std::vector<solver::Capsule> one;
+        capsules_of(*colliders, f * chains + c, one);
+        std::copy(one.begin(), one.end(), capsules.begin() + static_cast<std::ptrdiff_t>(c * per_frame));
+        inputs[c] = solver::FrameInput{hips[c], std::span<const solver::Capsule>(capsules.data() + c * per_frame, per_frame)};
+      }
+      batch.step(frame[0].dt, inputs, rotations);
     } else {
       batch.step(frame[0].dt, hips, rotations);
     }

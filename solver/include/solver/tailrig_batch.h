@@ -81,6 +81,21 @@ tailrig_status tailrig_batch_reset(tailrig_batch* batch, int32_t chain_index,
 tailrig_status tailrig_batch_step(tailrig_batch* batch, double dt, const double* hips_world,
                                   int32_t chain_count);
 
+/* Room for up to per_chain (0..TAILRIG_MAX_CAPSULES) capsules per chain in
+ * tailrig_batch_step_frames (0 at create). Allocates: call it at set-up.
+ * Starts every chain's colliders afresh (no sweep from the last ones). */
+tailrig_status tailrig_batch_set_collider_capacity(tailrig_batch* batch, int32_t per_chain);
+
+/* tailrig_batch_step with colliders: frames[c] (chain_count of them) is
+ * chain c's hips and capsules at the end of the frame, as
+ * tailrig_chain_step_frame takes them (same rules, same capsules in the
+ * same order every frame). Refused, every chain kept, the message naming
+ * the chain: what tailrig_chain_step_frame refuses, and a capsule_count
+ * above the collider capacity (TAILRIG_ERROR_INVALID_ARGUMENT: capsules are
+ * never dropped silently). */
+tailrig_status tailrig_batch_step_frames(tailrig_batch* batch, double dt,
+                                         const tailrig_frame_input* frames, int32_t chain_count);
+
 /* Copies the local rotation of every tail bone of every chain after the
  * latest step/reset (before one: the carry rest rotations), x y z w floats:
  * out_xyzw[4 * (c * bones + i) ..] for chain c, bone i; the glTF
