@@ -8,6 +8,7 @@
 // have to. Refused calls throw a TailrigError and leave every chain as it
 // was.
 import { check, TailrigError } from './errors.js';
+import { CAPSULE_SIZE, FRAME_INPUT, FRAME_INPUT_VERSION } from './layout.js';
 
 export class TailBatch {
   constructor(tailrig, handle) {
@@ -30,6 +31,28 @@ export class TailBatch {
     }
     this.resetHipsPtr = this.hipsPtr + hipsBytes;
     this.rotationsPtr = this.resetHipsPtr + 8 * 16;
+    this.colliderCapacity = 0;
+    this.framesPtr = 0; // tailrig_frame_input per chain, then their capsules
+  }
+
+  /**
+   * Room for `perChain` (0..16) capsules per chain in step(dt, hips,
+   * capsules). Allocates: call it at set-up.
+   */
+  setColliderCapacity(perChain) {
+    const wasm = this.live();
+    check(wasm, wasm._tailrig_batch_set_collider_capacity(this.handle, perChain));
+    if (this.framesPtr) wasm._free(this.framesPtr);
+    this.framesPtr = wasm._malloc(this.size * (FRAME_INPUT.size + perChain * CAPSULE_SIZE));
+    if (!this.framesPtr) throw new TailrigError(5, 'out of memory');
+    this.colliderCapacity = perChain;
+    const capsulesPtr = this.framesPtr + this.size * FRAME_INPUT.size;
+    for (let c = 0; c < this.size; ++c) {
+      const frame = this.framesPtr + c * FRAME_INPUT.size;
+      wasm._tailrig_frame_input_default(frame);
+      wasm.HEAPU32[(frame + FRAME_INPUT.capsules) >> 2] = capsulesPtr + c * perChain * CAPSULE_SIZE;
+      wasm.HEAP32[(frame + FRAME_INPUT.capsuleCount) >> 2] = perChain;
+    }
   }
 
   /**
@@ -46,9 +69,12 @@ export class TailBatch {
   /**
    * Advances every chain by dt seconds (0..3600) to its hips: `hipsWorld`
    * (16 * size numbers), or, without it, what the caller wrote into
-   * hipsWorld().
+   * hipsWorld(). `capsules` (after setColliderCapacity(k)): 8 numbers per
+   * capsule (a, b, radiusA, radiusB; world, rig units), k per chain, chain
+   * c's at 8 * k * c, where they are at the end of the frame
+   * (tailrig_batch_step_frames).
    */
-  step(dt, hipsWorld) {
+  step(dt, hipsWorld, capsules) {
     const wasm = this.live();
     if (hipsWorld) {
       if (hipsWorld.length !== 16 * this.size) {
@@ -56,7 +82,21 @@ export class TailBatch {
       }
       wasm.HEAPF64.set(hipsWorld, this.hipsPtr >> 3);
     }
-    check(wasm, wasm._tailrig_batch_step(this.handle, dt, this.hipsPtr, this.size));
+    if (!capsules) {
+      check(wasm, wasm._tailrig_batch_step(this.handle, dt, this.hipsPtr, this.size));
+      return;
+    }
+    const k = this.colliderCapacity;
+    if (capsules.length !== 8 * k * this.size) {
+      throw new TailrigError(1, `capsules must have 8 * ${k} * ${this.size} numbers (setColliderCapacity), not ${capsules.length}`);
+    }
+    const heap = wasm.HEAPF64;
+    const hips = this.hipsPtr >> 3;
+    for (let c = 0; c < this.size; ++c) {
+      heap.copyWithin((this.framesPtr + c * FRAME_INPUT.size + FRAME_INPUT.hipsWorld) >> 3, hips + 16 * c, hips + 16 * c + 16);
+    }
+    heap.set(capsules, (this.framesPtr + this.size * FRAME_INPUT.size) >> 3);
+    check(wasm, wasm._tailrig_batch_step_frames(this.handle, dt, this.framesPtr, this.size));
   }
 
   /** Puts chain `index` at rest in its settled carry pose for these hips (16 numbers). */
@@ -90,6 +130,7 @@ export class TailBatch {
     if (!this.handle) return;
     this.wasm._tailrig_batch_destroy(this.handle);
     this.wasm._free(this.hipsPtr);
+    if (this.framesPtr) this.wasm._free(this.framesPtr);
     this.handle = 0;
   }
 

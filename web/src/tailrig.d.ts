@@ -132,8 +132,14 @@ export declare class TailBatch {
    * creating chains or batches (the wasm memory may grow).
    */
   hipsWorld(): Float64Array;
-  /** Advances every chain by dt seconds (0..3600) to hipsWorld (16 * size numbers) or to what hipsWorld() holds. */
-  step(dt: number, hipsWorld?: ArrayLike<number>): void;
+  /** Room for perChain (0..16) capsules per chain in step(); allocates (set-up). */
+  setColliderCapacity(perChain: number): void;
+  /**
+   * Advances every chain by dt seconds (0..3600) to hipsWorld (16 * size
+   * numbers) or to what hipsWorld() holds; capsules: 8 numbers each
+   * (a, b, radiusA, radiusB), setColliderCapacity's count per chain, chain-major.
+   */
+  step(dt: number, hipsWorld?: ArrayLike<number> | null, capsules?: ArrayLike<number>): void;
   /** Chain `index` at rest in its settled carry pose for these hips. */
   reset(index: number, hipsWorld: Matrix4Elements): void;
   setParams(params: Partial<TailrigParams>): void;

@@ -1,6 +1,7 @@
 // The batch (tailrig_batch.h) in wasm against the native batch: the same
 // rig, 600 frames of 37 chains (not a multiple of the 16-lane block, so
-// padding lanes run too), through run_c_api --batch natively.
+// padding lanes run too), without colliders and with a swinging capsule per
+// chain, through run_c_api --batch natively.
 //
 // Expected: the same bits on every step. The kernel is the same per-lane
 // IEEE float arithmetic (+ - * / sqrt, min/max, compares; no FMA:
@@ -28,31 +29,42 @@ const kResetTolerance = 2.4e-7;
 const tailrig = await loadTailrig();
 const skip = nativeRunner() ? false : 'needs the native build (web_run_c_api; scripts/test.sh builds it)';
 
-test('a wasm batch of 37 chains gives the native batch\'s bits over 600 frames', { skip }, () => {
-  const run = walkRun();
-  const wasm = runWasmBatch(tailrig, run, kChains);
-  const native = runNativeBatch(run, kChains);
-  assert.equal(wasm.frames.length, 600);
-  assert.equal(native.frames.length, 600);
-  assert.equal(native.bones, 5);
-  const resetFrames = new Set(run.frames.flatMap((frame, f) => (frame.op === 'r' ? [f] : [])));
-  assert.ok(resetFrames.size > 0, 'the run has a reset');
-  let worst = { value: 0, frame: -1, index: -1 }, differing = 0, differingOnSteps = 0;
-  wasm.frames.forEach((w, f) => {
-    const n = native.frames[f];
-    for (let i = 0; i < w.length; ++i) {
-      if (Object.is(w[i], n[i])) continue;
-      ++differing;
-      if (!resetFrames.has(f)) ++differingOnSteps;
-      const d = Math.abs(w[i] - n[i]);
-      if (!(d <= worst.value)) worst = { value: d, frame: f, index: i };
-    }
+for (const withCapsule of [false, true]) {
+  const name = withCapsule ? 'with a swinging capsule per chain' : 'without colliders';
+  test(`a wasm batch of 37 chains gives the native batch's bits over 600 frames, ${name}`, { skip }, () => {
+    const run = walkRun({ withCapsule });
+    const wasm = runWasmBatch(tailrig, run, kChains);
+    const native = runNativeBatch(run, kChains);
+    assert.equal(wasm.frames.length, 600);
+    assert.equal(native.frames.length, 600);
+    assert.equal(native.bones, 5);
+    const resetFrames = new Set(run.frames.flatMap((frame, f) => (frame.op === 'r' ? [f] : [])));
+    assert.ok(resetFrames.size > 0, 'the run has a reset');
+    let worst = { value: 0, frame: -1, index: -1 }, differing = 0, differingOnSteps = 0;
+    wasm.frames.forEach((w, f) => {
+      const n = native.frames[f];
+      for (let i = 0; i < w.length; ++i) {
+        if (Object.is(w[i], n[i])) continue;
+        ++differing;
+        if (!resetFrames.has(f)) ++differingOnSteps;
+        const d = Math.abs(w[i] - n[i]);
+        if (!(d <= worst.value)) worst = { value: d, frame: f, index: i };
+      }
+    });
+    console.log(`batch agreement ${name} (wasm ${wasm.isa} kernel, ${kChains} chains x 600 frames): ` +
+      `${differing} of ${600 * wasm.frames[0].length} floats differ (${differingOnSteps} on step frames), ` +
+      `largest ${worst.value} (frame ${worst.frame})`);
+    assert.equal(differingOnSteps, 0, `step frames differ: largest ${worst.value} at frame ${worst.frame}, float ${worst.index}`);
+    assert.ok(worst.value <= kResetTolerance, `reset frame read-out differs by ${worst.value} at frame ${worst.frame}`);
   });
-  console.log(`batch agreement (wasm ${wasm.isa} kernel, ${kChains} chains x 600 frames): ` +
-    `${differing} of ${600 * wasm.frames[0].length} floats differ (${differingOnSteps} on step frames), ` +
-    `largest ${worst.value} (frame ${worst.frame})`);
-  assert.equal(differingOnSteps, 0, `step frames differ: largest ${worst.value} at frame ${worst.frame}, float ${worst.index}`);
-  assert.ok(worst.value <= kResetTolerance, `reset frame read-out differs by ${worst.value} at frame ${worst.frame}`);
+}
+
+test('the capsules change the batch\'s tails (the collider run tests colliders)', () => {
+  const free = runWasmBatch(tailrig, walkRun(), 3);
+  const blocked = runWasmBatch(tailrig, walkRun({ withCapsule: true }), 3);
+  let d = 0;
+  free.frames.forEach((a, f) => a.forEach((v, i) => { d = Math.max(d, Math.abs(v - blocked.frames[f][i])); }));
+  assert.ok(d > 0.05, `the bars changed the rotations by only ${d}`);
 });
 
 test('the batch chains move, and differ from each other', () => {

@@ -37,7 +37,8 @@ exports="tailrig_params_default tailrig_chain_create tailrig_chain_destroy tailr
   tailrig_chain_world_matrices tailrig_last_error
   tailrig_batch_create tailrig_batch_destroy tailrig_batch_size tailrig_batch_bone_count tailrig_batch_isa
   tailrig_batch_set_threads tailrig_batch_threads tailrig_batch_set_params tailrig_batch_reset
-  tailrig_batch_step tailrig_batch_local_rotations malloc free"
+  tailrig_batch_step tailrig_batch_local_rotations tailrig_batch_set_collider_capacity
+  tailrig_batch_step_frames malloc free"
 list=""
 for e in $exports; do list="$list${list:+,}'_$e'"; done
 # Objects under build/wasm, each recompiled only when its source or a header
