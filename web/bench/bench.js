@@ -77,7 +77,7 @@ const kSetUp = {
 };
 
 /** Runs the benchmark; resolves to the per-frame times in ms and ns per joint-step. */
-export async function runBenchmark({ chains: n = 1000, frames = 300, block = 30 } = {}) {
+export async function runBenchmark({ chains: n = 1000, frames = 600, block = 30 } = {}) {
   const tailrig = await loadTailrig();
   const systems = {};
   const worlds = {};
@@ -86,28 +86,39 @@ export async function runBenchmark({ chains: n = 1000, frames = 300, block = 30 
     systems[name] = setUp(tailrig, worlds[name].chains);
   }
   const total = Object.fromEntries(Object.keys(systems).map((k) => [k, 0]));
+  const blocks = Object.fromEntries(Object.keys(systems).map((k) => [k, []])); // ms per frame of each block
   const time = Object.fromEntries(Object.keys(systems).map((k) => [k, 0]));
   const run = (name, count, timed) => {
+    let sum = 0;
     for (let f = 0; f < count; ++f) {
       time[name] += kDt;
       poseHips(worlds[name].chains, time[name]);
       const t0 = performance.now();
       systems[name].update();
-      if (timed) total[name] += performance.now() - t0;
+      sum += performance.now() - t0;
     }
+    if (timed) total[name] += sum, blocks[name].push(sum / count);
   };
   for (const name of Object.keys(systems)) run(name, 60, false); // warm-up: JIT, caches
   for (let done = 0; done < frames; done += block) {
     for (const name of Object.keys(systems)) run(name, block, true);
   }
-  const result = { chains: n, bonesPerChain: kBones, frames, msPerFrame: {}, nsPerJointStep: {} };
+  // Per system: the mean over every timed frame, and the median block (a
+  // shared machine's busy moments hit single blocks; the median is the
+  // typical block, robust to them, and not the luckiest).
+  const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+  const result = { chains: n, bonesPerChain: kBones, frames, block, msPerFrame: {}, msPerFrameMedianBlock: {}, nsPerJointStep: {} };
   for (const name of Object.keys(systems)) {
     result.msPerFrame[name] = total[name] / frames;
+    result.msPerFrameMedianBlock[name] = median(blocks[name]);
     result.nsPerJointStep[name] = (1e6 * total[name]) / (frames * n * kBones);
   }
   result.speedup = {};
+  result.speedupMedianBlock = {};
   for (const name of Object.keys(systems)) {
-    if (name !== 'three_vrm') result.speedup[name] = result.msPerFrame.three_vrm / result.msPerFrame[name];
+    if (name === 'three_vrm') continue;
+    result.speedup[name] = result.msPerFrame.three_vrm / result.msPerFrame[name];
+    result.speedupMedianBlock[name] = result.msPerFrameMedianBlock.three_vrm / result.msPerFrameMedianBlock[name];
   }
   // The tails moved (a benchmark of chains that do nothing would be no
   // benchmark): the tip of a chain at the end against where it hangs at rest.

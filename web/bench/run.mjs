@@ -4,6 +4,9 @@
 // step of all chains) at least 5x faster per 60 fps frame than three-vrm's
 // springbone (its physics and bone writes) on 1,000 chains of 4 bones. The
 // adapters' times (bones written through three.js) are printed beside it.
+// The ratio is of median blocks: the systems alternate in blocks of 30
+// frames, and on a shared machine another job's burst lands on single
+// blocks; the mean of all frames is printed too.
 // Exit 0 target met, 1 missed, 77 no browser.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,12 +27,16 @@ try {
   if (error || errors.length) throw new Error(error ?? errors.join('\n'));
   const version = await browser.version();
   console.log(`${version}, ${result.chains} chains x ${result.bonesPerChain} bones, ${result.frames} frames of 1/60 s`);
+  console.log(`  ms per frame: mean of all frames; median of the ${result.frames / result.block} blocks of ${result.block}`);
   for (const name of Object.keys(result.msPerFrame)) {
-    console.log(`  ${name.padEnd(13)} ${result.msPerFrame[name].toFixed(3)} ms per frame, ${result.nsPerJointStep[name].toFixed(1)} ns per joint-step`);
+    console.log(`  ${name.padEnd(18)} ${result.msPerFrame[name].toFixed(3)}; ${result.msPerFrameMedianBlock[name].toFixed(3)} ms per frame, ` +
+      `${result.nsPerJointStep[name].toFixed(1)} ns per joint-step`);
   }
-  for (const [name, ratio] of Object.entries(result.speedup)) console.log(`  three_vrm / ${name}: ${ratio.toFixed(2)}x`);
-  const ratio = result.speedup.wasm_batch;
-  console.log(`  target: three_vrm / wasm_batch >= ${kTarget}x: ${ratio.toFixed(2)}x, ${ratio >= kTarget ? 'met' : 'MISSED'}`);
+  for (const name of Object.keys(result.speedup)) {
+    console.log(`  three_vrm / ${name}: ${result.speedup[name].toFixed(2)}x; ${result.speedupMedianBlock[name].toFixed(2)}x`);
+  }
+  const ratio = result.speedupMedianBlock.wasm_batch;
+  console.log(`  target: three_vrm / wasm_batch >= ${kTarget}x (median blocks): ${ratio.toFixed(2)}x, ${ratio >= kTarget ? 'met' : 'MISSED'}`);
   process.exitCode = ratio >= kTarget ? 0 : 1;
 } finally {
   await close();

@@ -92,6 +92,12 @@ test('the batch refuses bad input with a TailrigError and keeps its state', () =
     assert.throws(() => batch.step(Infinity, batch.hipsWorld()), /NON_FINITE: dt/);
     assert.throws(() => batch.reset(4, run.frames[0].hips), /INVALID_ARGUMENT: chain_index 4/);
     assert.deepEqual(batch.localRotations(), before);
+    // Worker threads: wasm without pthreads starts none; the batch runs on the caller's.
+    assert.equal(tailrig.wasm._tailrig_batch_set_threads(batch.handle, 4), 0);
+    assert.equal(tailrig.wasm._tailrig_batch_threads(batch.handle), 1);
+    for (let c = 0; c < 4; ++c) hips.set(run.frames[1].hips, 16 * c);
+    batch.step(1 / 60, hips);
+    assert.notDeepEqual(batch.localRotations(), before);
   } finally {
     batch.dispose();
     chain.dispose();
