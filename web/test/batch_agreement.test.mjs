@@ -98,6 +98,11 @@ test('the batch refuses bad input with a TailrigError and keeps its state', () =
     for (let c = 0; c < 4; ++c) hips.set(run.frames[1].hips, 16 * c);
     batch.step(1 / 60, hips);
     assert.notDeepEqual(batch.localRotations(), before);
+    // Finite but beyond float (the lanes): nothing non-finite comes out.
+    hips[12] = 1e300;
+    hips[16 + 5] = -1e300;
+    for (let f = 0; f < 3; ++f) batch.step(1 / 60, hips);
+    assert.ok(batch.localRotations().every(Number.isFinite), 'huge hips gave a non-finite rotation');
   } finally {
     batch.dispose();
     chain.dispose();
