@@ -18,8 +18,9 @@
 #                       no wasm SIMD packets, so they would gain nothing, and
 #                       their native agreement (agreement.test.mjs) was
 #                       measured with exactly this build
-#   -fno-math-errno     on the kernel, as natively: sqrt without errno
-#                       becomes one f32x4.sqrt
+#   -fno-math-errno     on the kernel, as natively (whose lane loop of sqrtf
+#                       needs it to become one sqrtps; for wasm the kernel
+#                       calls f32x4.sqrt itself, __wasm_simd128__)
 # System libraries: Debian's emscripten ships them prebuilt in its frozen
 # cache (/usr/share/emscripten/cache), so no first-run library build.
 set -eu
