@@ -432,10 +432,18 @@ void Batch::prefetch_inputs(const Frame& f, int b) const {
 }
 
 void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
+#if defined(__x86_64__) || defined(__i386__)
   const bool avx512 = isa_ == BatchIsa::kAvx512, avx2 = isa_ == BatchIsa::kAvx2;
   auto kernel = avx512 ? batch_kernel_avx512 : avx2 ? batch_kernel_avx2 : batch_kernel_baseline;
   auto hips_kernel = avx512 ? batch_hips_avx512 : avx2 ? batch_hips_avx2 : batch_hips_baseline;
   auto output = avx512 ? batch_output_avx512 : avx2 ? batch_output_avx2 : batch_output_baseline;
+#else
+  // Elsewhere (WebAssembly) only the baseline kernel is built: 4 lanes of
+  // the target's SIMD (usable_isa() never picks another off x86).
+  auto kernel = batch_kernel_baseline;
+  auto hips_kernel = batch_hips_baseline;
+  auto output = batch_output_baseline;
+#endif
   BatchLane* saved = &saved_blocks_[static_cast<size_t>(worker) * block_size_];
   static const Eigen::Matrix4d kIdentity = Eigen::Matrix4d::Identity();
   BatchMatrixLanes matrices;

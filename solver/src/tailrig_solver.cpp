@@ -12,17 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "c_api_common.h"
 #include "solver/solver.h"
 
-struct tailrig_chain {
-  solver::ChainParams params;
-  solver::ChainDesc desc;
-  solver::ChainState state;
-  // Root parent's world = hips world * this (bind pose between them), rig units.
-  Eigen::Matrix4d hips_to_root_parent = Eigen::Matrix4d::Identity();
-};
-
-namespace {
+namespace tailrig_c_api {
 
 // Why thread-local: the C convention (errno, SDL_GetError) without locks; a
 // message belongs to the thread whose call failed.
@@ -132,25 +125,39 @@ tailrig_status from_chain_status(const solver::ChainStatus& s) {
   return fail(TAILRIG_ERROR_INTERNAL, "unknown chain status");
 }
 
-// Runs `body` with every exception turned into a status.
-template <class Body>
-tailrig_status guarded(Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    return fail(TAILRIG_ERROR_OUT_OF_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(TAILRIG_ERROR_INTERNAL, std::string("internal error: ") + e.what());
-  } catch (...) {
-    return fail(TAILRIG_ERROR_INTERNAL, "internal error");
-  }
-}
-
 tailrig_status check_hips(const double* hips_world) {
   if (!hips_world) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "hips_world is NULL");
   if (!all_finite(hips_world, 16)) {
     return fail(TAILRIG_ERROR_NON_FINITE, "hips_world has a NaN or infinite element");
   }
+  return TAILRIG_OK;
+}
+
+// The per-step fields of `p` over the [build] fields of `built` (the desc
+// depends on those); the collider fields are not in tailrig_params (their
+// own setter), nor the idle sway's (tailrig_sway_params).
+solver::ChainParams merged_step_params(const solver::ChainParams& built, const tailrig_params& p) {
+  solver::ChainParams next = to_cpp(p);
+  next.collider_margin = built.collider_margin;
+  next.collider_friction = built.collider_friction;
+  next.idle_sway_deg = built.idle_sway_deg;
+  next.idle_sway_period = built.idle_sway_period;
+  next.idle_sway_still_speed = built.idle_sway_still_speed;
+  next.idle_sway_fade = built.idle_sway_fade;
+  next.carry_deg = built.carry_deg;
+  next.rest_curve = built.rest_curve;
+  for (int i = 0; i < 3; ++i) {
+    next.forward_axis[i] = built.forward_axis[i];
+    next.lateral_axis[i] = built.lateral_axis[i];
+  }
+  next.meters_per_unit = built.meters_per_unit;
+  return next;
+}
+
+tailrig_status check_dt(double dt) {
+  if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
+  if (dt < 0.0 || dt > 3600.0)
+    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
   return TAILRIG_OK;
 }
 
@@ -195,12 +202,11 @@ tailrig_status check_capsules(const tailrig_frame_input& in) {
   return TAILRIG_OK;
 }
 
-tailrig_status check_dt(double dt) {
-  if (!std::isfinite(dt)) return fail(TAILRIG_ERROR_NON_FINITE, "dt is not finite");
-  if (dt < 0.0 || dt > 3600.0)
-    return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "dt must be 0..3600 seconds");
-  return TAILRIG_OK;
-}
+}  // namespace tailrig_c_api
+
+using namespace tailrig_c_api;
+
+namespace {
 
 tailrig_status check_collider_params(const tailrig_collider_params& p) {
   if (p.version != TAILRIG_COLLIDER_PARAMS_VERSION) {
@@ -383,24 +389,7 @@ tailrig_status tailrig_chain_set_params(tailrig_chain* chain, const tailrig_para
   return guarded([&]() -> tailrig_status {
     if (!chain || !params) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain or params is NULL");
     if (const tailrig_status s = check_params(*params); s != TAILRIG_OK) return s;
-    // [build] fields stay as the chain was built with (the desc depends on
-    // them); the collider fields are not in tailrig_params (their own setter).
-    const solver::ChainParams built = chain->params;
-    solver::ChainParams next = to_cpp(*params);
-    next.collider_margin = built.collider_margin;
-    next.collider_friction = built.collider_friction;
-    next.idle_sway_deg = built.idle_sway_deg;  // the sway too (tailrig_sway_params)
-    next.idle_sway_period = built.idle_sway_period;
-    next.idle_sway_still_speed = built.idle_sway_still_speed;
-    next.idle_sway_fade = built.idle_sway_fade;
-    next.carry_deg = built.carry_deg;
-    next.rest_curve = built.rest_curve;
-    for (int i = 0; i < 3; ++i) {
-      next.forward_axis[i] = built.forward_axis[i];
-      next.lateral_axis[i] = built.lateral_axis[i];
-    }
-    next.meters_per_unit = built.meters_per_unit;
-    chain->params = next;
+    chain->params = merged_step_params(chain->params, *params);
     return TAILRIG_OK;
   });
 }

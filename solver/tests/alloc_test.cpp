@@ -14,6 +14,7 @@
 
 #include "solver/batch.h"
 #include "solver/solver.h"
+#include "solver/tailrig_batch.h"
 #include "solver/tailrig_solver.h"
 #include "test_rig.h"
 
@@ -127,6 +128,56 @@ TEST(Allocation, IdleSwayStepsDoNotAllocate) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_NEAR(st.sway_time, 5.0, 1e-9) << "the sway's clock ran: 300 frames of 1/60 s";
+}
+
+// The batch C API (tailrig_batch.h): hips converted into the handle's
+// arrays, output copied out; after create, set_threads and
+// set_collider_capacity neither steps (with colliders or not), read-outs
+// nor a reset allocate.
+TEST(Allocation, BatchCApiStepDoesNotAllocate) {
+  const auto rig = testing::make_rig(8, true, 0.8, 0.6);
+  std::vector<const char*> names;
+  for (const std::string& name : rig.names) names.push_back(name.c_str());
+  std::vector<double> ibm;
+  for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
+  tailrig_chain* chain = nullptr;
+  ASSERT_EQ(tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(),
+                                 static_cast<int32_t>(names.size()), -1, nullptr, &chain),
+            TAILRIG_OK);
+  const int count = 45;
+  tailrig_batch* batch = nullptr;
+  ASSERT_EQ(tailrig_batch_create(chain, count, &batch), TAILRIG_OK);
+  ASSERT_EQ(tailrig_batch_set_threads(batch, 2), TAILRIG_OK);
+  std::vector<double> hips(16 * count);
+  std::vector<float> rot(4 * 8 * count);
+  const long before = g_allocations.load();
+  for (int f = 0; f < 200; ++f) {
+    for (int c = 0; c < count; ++c) {
+      const Eigen::Matrix4d m = testing::hip_swing(f * 0.01 + 0.05 * c, 0.6).matrix();
+      std::copy(m.data(), m.data() + 16, hips.begin() + 16 * c);
+    }
+    ASSERT_EQ(tailrig_batch_step(batch, 1.0 / 60.0, hips.data(), count), TAILRIG_OK);
+    ASSERT_EQ(tailrig_batch_local_rotations(batch, rot.data(), 8 * count), TAILRIG_OK);
+  }
+  ASSERT_EQ(tailrig_batch_reset(batch, 3, hips.data()), TAILRIG_OK);
+  EXPECT_EQ(g_allocations.load() - before, 0) << "steps, read-outs or the reset allocated";
+  // With colliders: capsules copied into the slots set_collider_capacity made.
+  ASSERT_EQ(tailrig_batch_set_collider_capacity(batch, 2), TAILRIG_OK);
+  std::vector<tailrig_frame_input> frames(count);
+  tailrig_capsule leg[2] = {{{0.06, -1.0, -0.45}, {0.06, 1.0, -0.45}, 0.08, 0.08},
+                            {{0.06, -1.0, -0.45}, {0.06, -1.0, -0.45}, 0.05, 0.05}};
+  const long before_frames = g_allocations.load();
+  for (int c = 0; c < count; ++c) {
+    tailrig_frame_input_default(&frames[static_cast<size_t>(c)]);
+    std::copy(hips.begin() + 16 * c, hips.begin() + 16 * c + 16, frames[static_cast<size_t>(c)].hips_world);
+    frames[static_cast<size_t>(c)].capsules = leg;
+    frames[static_cast<size_t>(c)].capsule_count = 2;
+  }
+  for (int f = 0; f < 50; ++f)
+    ASSERT_EQ(tailrig_batch_step_frames(batch, 1.0 / 60.0, frames.data(), count), TAILRIG_OK);
+  EXPECT_EQ(g_allocations.load() - before_frames, 0) << "steps with colliders allocated";
+  tailrig_batch_destroy(batch);
+  tailrig_chain_destroy(chain);
 }
 
 // A leg the swinging tail runs into (fixed in the hips frame, crossing the

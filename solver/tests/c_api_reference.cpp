@@ -1,11 +1,13 @@
 // The C++ side of c_api_test.c: the solver driven directly, no C API.
 #include "c_api_reference.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "solver/batch.h"
 #include "solver/solver.h"
 
 namespace {
@@ -129,3 +131,72 @@ int32_t run_with(const char* const* names, const int32_t* parents, const double*
 }
 
 }  // namespace
+
+extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* parents,
+                                       const double* inverse_bind, int32_t joint_count,
+                                       double gravity, const reference_colliders* colliders,
+                                       int32_t chain_count,
+                                       const reference_frame* frames, int32_t frame_count,
+                                       float* out_rotations) {
+  const auto count = static_cast<size_t>(joint_count);
+  std::vector<std::string> name_list(names, names + count);
+  std::vector<int> parent_list(parents, parents + count);
+  std::vector<Eigen::Matrix4d> ibm(count);
+  for (size_t j = 0; j < count; ++j)
+    ibm[j] = Eigen::Map<const Eigen::Matrix4d>(inverse_bind + 16 * j);
+  solver::ChainRigInput in;
+  in.names = name_list;
+  in.parents = parent_list;
+  in.inverse_bind = ibm;
+  solver::ChainParams params;
+  params.gravity = gravity;
+  if (colliders) {
+    params.collider_margin = colliders->margin;
+    params.collider_friction = colliders->friction;
+  }
+  solver::ChainDesc desc;
+  const solver::ChainStatus status = solver::build_chain(in, params, desc);
+  if (!status.ok()) {
+    std::fprintf(stderr, "reference: %s\n", status.message.c_str());
+    return -1;
+  }
+  solver::Batch batch(desc, params, chain_count);
+  const auto chains = static_cast<size_t>(chain_count);
+  const auto per_frame = colliders ? static_cast<size_t>(colliders->capsules_per_frame) : 0;
+  if (colliders) batch.set_collider_capacity(static_cast<int>(per_frame));
+  std::vector<solver::Capsule> capsules(chains * per_frame);
+  std::vector<solver::FrameInput> inputs(chains);
+  const auto n = static_cast<size_t>(desc.size());
+  std::vector<Eigen::Affine3d> hips(chains);
+  std::vector<Eigen::Quaternionf> rotations(chains * n);
+  for (size_t f = 0; f < static_cast<size_t>(frame_count); ++f) {
+    const reference_frame* frame = frames + f * chains;
+    for (size_t c = 0; c < chains; ++c)
+      hips[c] = Eigen::Affine3d(Eigen::Map<const Eigen::Matrix4d>(frame[c].hips_world));
+    if (frame[0].reset) {
+      for (size_t c = 0; c < chains; ++c) {
+        batch.reset(static_cast<int>(c), hips[c]);
+        for (size_t i = 0; i < n; ++i)
+          rotations[c * n + i] = batch.output_rotation(static_cast<int>(c), static_cast<int>(i));
+      }
+    } else if (colliders) {
+      for (size_t c = 0; c < chains; ++c) {
+        std::vector<solver::Capsule> one;
+        capsules_of(*colliders, f * chains + c, one);
+        std::copy(one.begin(), one.end(), capsules.begin() + static_cast<std::ptrdiff_t>(c * per_frame));
+        inputs[c] = solver::FrameInput{hips[c], std::span<const solver::Capsule>(capsules.data() + c * per_frame, per_frame)};
+      }
+      batch.step(frame[0].dt, inputs, rotations);
+    } else {
+      batch.step(frame[0].dt, hips, rotations);
+    }
+    for (size_t q = 0; q < chains * n; ++q) {
+      float* out = out_rotations + (f * chains * n + q) * 4;
+      out[0] = rotations[q].x();
+      out[1] = rotations[q].y();
+      out[2] = rotations[q].z();
+      out[3] = rotations[q].w();
+    }
+  }
+  return static_cast<int32_t>(n);
+}

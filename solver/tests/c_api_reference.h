@@ -52,6 +52,21 @@ int32_t reference_run_sway(const char* const* names, const int32_t* parents,
                            const tailrig_sway_params* sway, const reference_frame* frames,
                            int32_t frame_count, double* out_rotations, double* out_heads);
 
+/* solver::Batch of chain_count chains driven directly (its own ISA choice,
+ * one thread): frames[f * chain_count + c] is chain c's frame f (dt and
+ * reset read from chain 0's: one clock). Writes chain_count * bone_count
+ * float quaternions (x, y, z, w) per frame, chain-major, to out_rotations
+ * (after a reset: solver::Batch::output_rotation). With colliders (may be
+ * NULL): margin, friction, and capsules_per_frame capsules per chain per
+ * frame (chain c of frame f at capsules + (f * chain_count + c) *
+ * capsules_per_frame), through Batch::step(..., FrameInput, ...). Returns
+ * the bone count, or -1 with a message on stderr. */
+int32_t reference_run_batch(const char* const* names, const int32_t* parents,
+                            const double* inverse_bind, int32_t joint_count, double gravity,
+                            const reference_colliders* colliders, int32_t chain_count,
+                            const reference_frame* frames, int32_t frame_count,
+                            float* out_rotations);
+
 #ifdef __cplusplus
 }
 #endif

@@ -229,6 +229,7 @@ int main(void) {
   test_refuses_bad_input();
   test_colliders();
   test_sway();
+  test_batch();
   if (g_failures) {
     fprintf(stderr, "c_api: %d failure(s)\n", g_failures);
     return 1;

@@ -41,5 +41,7 @@ void make_frames(reference_frame frames[kFrames]);
 void test_colliders(void);
 /* c_api_sway_test.c */
 void test_sway(void);
+/* c_api_batch_test.c */
+void test_batch(void);
 
 #endif

@@ -19,11 +19,20 @@
  * Output: "bones B", then per frame "frame i" and per bone a line
  *   x y z qx qy qz qw   (world position of the bone, local rotation)
  * printed with 17 significant digits (exact for doubles).
+ *
+ * With --batch C: a tailrig_batch of C chains of the rig
+ * (tailrig_batch.h); chain c at frame f takes the hips and capsules of frame
+ * (f + 17 c) mod F moved by 2 c rig units along x (test/batch_run.mjs
+ * builds the same), frame f's dt, and is reset at frame f's resets. Output:
+ * "bones B chains C", then per frame "frame i" and per chain a line of
+ * 4 B floats (local rotations x y z w, bone by bone) printed with 9
+ * significant digits (exact for floats).
  * Exit 0 ok, 2 bad input or a refused call (message on stderr). C99. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/tailrig_batch.h"
 #include "solver/tailrig_solver.h"
 
 enum { kMaxJoints = 10000, kMaxBones = 256, kNameLength = 256 };
@@ -161,9 +170,107 @@ static int run_frames(FILE* in, tailrig_chain* chain) {
   return 0;
 }
 
+/* The run's frames, read whole: the batch needs other frames' hips. */
+typedef struct batch_run {
+  int frames, capsule_count;
+  double* dts;
+  char* resets;
+  double* hips;     /* 16 per frame */
+  double* capsules; /* 8 * capsule_count per frame */
+} batch_run;
+
+static int read_batch_run(FILE* in, batch_run* r) {
+  if (!read_word(in, "capsules") || fscanf(in, "%d", &r->capsule_count) != 1 ||
+      r->capsule_count < 0 || r->capsule_count > TAILRIG_MAX_CAPSULES)
+    return fail("bad capsules line");
+  if (!read_word(in, "frames") || fscanf(in, "%d", &r->frames) != 1 || r->frames < 1)
+    return fail("bad frames line");
+  const size_t f = (size_t)r->frames;
+  r->dts = calloc(f, sizeof(double));
+  r->resets = calloc(f, 1);
+  r->hips = calloc(f * 16, sizeof(double));
+  r->capsules = calloc(f * 8 * (size_t)r->capsule_count + 1, sizeof(double));
+  if (!r->dts || !r->resets || !r->hips || !r->capsules) return fail("out of memory");
+  for (int i = 0; i < r->frames; ++i) {
+    char op[8];
+    if (fscanf(in, "%7s", op) != 1 || !read_doubles(in, &r->dts[i], 1) ||
+        !read_doubles(in, r->hips + 16 * i, 16) ||
+        !read_doubles(in, r->capsules + 8 * r->capsule_count * i, 8 * r->capsule_count))
+      return fail("bad frame line");
+    r->resets[i] = strcmp(op, "r") == 0;
+  }
+  return 0;
+}
+
+/* Chain c's input at frame f (see the header comment). */
+static void batch_frame(const batch_run* r, int f, int c, tailrig_frame_input* out,
+                        tailrig_capsule* capsules) {
+  const int from = (f + 17 * c) % r->frames;
+  tailrig_frame_input_default(out);
+  memcpy(out->hips_world, r->hips + 16 * from, 16 * sizeof(double));
+  out->hips_world[12] += 2.0 * c;
+  for (int k = 0; k < r->capsule_count; ++k) {
+    const double* v = r->capsules + 8 * (r->capsule_count * from + k);
+    memcpy(capsules[k].a, v, 3 * sizeof(double));
+    memcpy(capsules[k].b, v + 3, 3 * sizeof(double));
+    capsules[k].a[0] += 2.0 * c, capsules[k].b[0] += 2.0 * c;
+    capsules[k].radius_a = v[6], capsules[k].radius_b = v[7];
+  }
+  out->capsules = capsules;
+  out->capsule_count = r->capsule_count;
+}
+
+/* Runs the frames through a batch of `chains`, printing every chain's rotations. */
+static int run_batch_frames(const batch_run* r, tailrig_batch* batch, int chains, int bones) {
+  tailrig_frame_input* in = calloc((size_t)chains, sizeof(tailrig_frame_input));
+  tailrig_capsule* capsules =
+      calloc((size_t)chains * (size_t)r->capsule_count + 1, sizeof(tailrig_capsule));
+  float* rotations = calloc((size_t)chains * (size_t)bones * 4, sizeof(float));
+  int status = in && capsules && rotations ? 0 : fail("out of memory");
+  if (status == 0 && tailrig_batch_set_collider_capacity(batch, r->capsule_count) != TAILRIG_OK)
+    status = fail(tailrig_last_error());
+  for (int f = 0; status == 0 && f < r->frames; ++f) {
+    for (int c = 0; c < chains; ++c) batch_frame(r, f, c, &in[c], capsules + r->capsule_count * c);
+    tailrig_status s = TAILRIG_OK;
+    for (int c = 0; r->resets[f] && c < chains && s == TAILRIG_OK; ++c)
+      s = tailrig_batch_reset(batch, c, in[c].hips_world);
+    if (!r->resets[f]) s = tailrig_batch_step_frames(batch, r->dts[f], in, chains);
+    if (s == TAILRIG_OK) s = tailrig_batch_local_rotations(batch, rotations, chains * bones);
+    if (s != TAILRIG_OK) {
+      status = fail(tailrig_last_error());
+      break;
+    }
+    printf("frame %d\n", f);
+    for (int c = 0; c < chains; ++c) {
+      for (int k = 0; k < 4 * bones; ++k)
+        printf(k ? " %.9g" : "%.9g", (double)rotations[4 * bones * c + k]);
+      printf("\n");
+    }
+  }
+  free(in), free(capsules), free(rotations);
+  return status;
+}
+
+/* Reads every frame, then runs them through a batch of `chains`; 0 on success. */
+static int run_batch(FILE* in, const tailrig_chain* chain, int chains) {
+  batch_run r = {0, 0, NULL, NULL, NULL, NULL};
+  int status = read_batch_run(in, &r);
+  tailrig_batch* batch = NULL;
+  if (status == 0 && tailrig_batch_create(chain, chains, &batch) != TAILRIG_OK)
+    status = fail(tailrig_last_error());
+  const int bones = tailrig_chain_bone_count(chain);
+  if (status == 0) printf("bones %d chains %d\n", bones, chains);
+  if (status == 0) status = run_batch_frames(&r, batch, chains, bones);
+  tailrig_batch_destroy(batch);
+  free(r.dts), free(r.resets), free(r.hips), free(r.capsules);
+  return status;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: run_c_api RUN_FILE   (format: see web/native/run_c_api.c)\n");
+  const int chains = argc == 4 && strcmp(argv[2], "--batch") == 0 ? atoi(argv[3]) : 0;
+  if (argc != 2 && chains < 1) {
+    fprintf(stderr,
+            "usage: run_c_api RUN_FILE [--batch CHAINS]   (format: see web/native/run_c_api.c)\n");
     return 2;
   }
   FILE* in = fopen(argv[1], "r");
@@ -171,7 +278,7 @@ int main(int argc, char** argv) {
   tailrig_chain* chain = NULL;
   int status = create_chain(in, &chain);
   if (status == 0) status = set_margin(in, chain);
-  if (status == 0) status = run_frames(in, chain);
+  if (status == 0) status = chains > 0 ? run_batch(in, chain, chains) : run_frames(in, chain);
   tailrig_chain_destroy(chain);
   fclose(in);
   return status;

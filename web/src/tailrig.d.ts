@@ -106,9 +106,44 @@ export declare class TailChain {
   setColliderParams(params: { margin?: number; friction?: number }): void;
   /** x, y, z, w per tail bone: the glTF node.rotation. */
   localRotations(out?: Float64Array): Float64Array;
+  /**
+   * `count` (1..1,000,000) tails of this chain's rig, params and collider
+   * params, stepped together in SIMD lanes (tailrig_batch_create).
+   */
+  createBatch(count: number): TailBatch;
   /** 16 per tail bone, column-major, world. */
   worldMatrices(out?: Float64Array): Float64Array;
   /** x, y, z per tail bone, world. */
   worldPositions(out?: Float64Array): Float64Array;
+  dispose(): void;
+}
+
+/** Many tails of one rig stepped together (tailrig_batch.h), 4 per SIMD128 instruction. */
+export declare class TailBatch {
+  /** Chains in the batch. */
+  readonly size: number;
+  /** Tail bones per chain (Tail_End excluded). */
+  readonly boneCount: number;
+  /** The kernel: 'baseline' (4 lanes; wasm SIMD128). */
+  readonly isa: string;
+  /**
+   * The hips input on the wasm heap, 16 per chain (chain c at 16 * c),
+   * column-major, rig units; written before step(). Ask again after
+   * creating chains or batches (the wasm memory may grow).
+   */
+  hipsWorld(): Float64Array;
+  /** Room for perChain (0..16) capsules per chain in step(); allocates (set-up). */
+  setColliderCapacity(perChain: number): void;
+  /**
+   * Advances every chain by dt seconds (0..3600) to hipsWorld (16 * size
+   * numbers) or to what hipsWorld() holds; capsules: 8 numbers each
+   * (a, b, radiusA, radiusB), setColliderCapacity's count per chain, chain-major.
+   */
+  step(dt: number, hipsWorld?: ArrayLike<number> | null, capsules?: ArrayLike<number>): void;
+  /** Chain `index` at rest in its settled carry pose for these hips. */
+  reset(index: number, hipsWorld: Matrix4Elements): void;
+  setParams(params: Partial<TailrigParams>): void;
+  /** x, y, z, w floats of bone i of chain c at 4 * (c * boneCount + i): the glTF node.rotation. */
+  localRotations(out?: Float32Array): Float32Array;
   dispose(): void;
 }

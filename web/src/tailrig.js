@@ -17,20 +17,11 @@ import {
   MAX_CAPSULES,
   PARAMS_FIELDS,
   PARAMS_SIZE,
-  STATUS_NAMES,
 } from './layout.js';
+import { check, TailrigError } from './errors.js';
+import { TailBatch } from './tail_batch.js';
 
-export { MAX_CAPSULES };
-
-/** A status other than TAILRIG_OK, with the C API's one-line message. */
-export class TailrigError extends Error {
-  constructor(code, message) {
-    super(`${STATUS_NAMES[code] ?? code}: ${message}`);
-    this.name = 'TailrigError';
-    this.code = code;
-    this.status = STATUS_NAMES[code] ?? 'UNKNOWN';
-  }
-}
+export { MAX_CAPSULES, TailBatch, TailrigError };
 
 /**
  * Loads the WebAssembly module. In a browser, pass `wasmUrl` if the .wasm
@@ -71,6 +62,17 @@ export class Tailrig {
     try {
       this.wasm._tailrig_params_default(ptr);
       return readParams(this.wasm, ptr);
+    } finally {
+      this.wasm._free(ptr);
+    }
+  }
+
+  /** Runs fn(pointer) with a tailrig_params of `params` over the defaults on the wasm heap. */
+  withParams(params, fn) {
+    const ptr = this.wasm._malloc(PARAMS_SIZE);
+    try {
+      writeParams(this.wasm, ptr, { ...this.defaultParams(), ...params });
+      return fn(ptr);
     } finally {
       this.wasm._free(ptr);
     }
@@ -187,12 +189,22 @@ export class TailChain {
   /** Replaces the per-step parameters (a partial object; [build] fields ignored). */
   setParams(params) {
     const wasm = this.live();
-    const ptr = wasm._malloc(PARAMS_SIZE);
+    this.tailrig.withParams(params, (ptr) => check(wasm, wasm._tailrig_chain_set_params(this.handle, ptr)));
+  }
+
+  /**
+   * `count` tails of this chain's rig, params and collider params, stepped
+   * together (tailrig_batch_create); this chain stays usable and
+   * independent.
+   */
+  createBatch(count) {
+    const wasm = this.live();
+    const outPtr = wasm._malloc(4);
     try {
-      writeParams(wasm, ptr, { ...this.tailrig.defaultParams(), ...params });
-      check(wasm, wasm._tailrig_chain_set_params(this.handle, ptr));
+      check(wasm, wasm._tailrig_batch_create(this.handle, count, outPtr));
+      return new TailBatch(this.tailrig, wasm.HEAP32[outPtr >> 2]);
     } finally {
-      wasm._free(ptr);
+      wasm._free(outPtr);
     }
   }
 
@@ -284,10 +296,6 @@ function flattenCapsules(capsules) {
     flat.set([c.a[0], c.a[1], c.a[2], c.b[0], c.b[1], c.b[2], c.radiusA, c.radiusB], 8 * i);
   });
   return flat;
-}
-
-function check(wasm, status) {
-  if (status !== 0) throw new TailrigError(status, wasm.UTF8ToString(wasm._tailrig_last_error()));
 }
 
 function readParams(wasm, ptr) {

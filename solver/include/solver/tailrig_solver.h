@@ -40,7 +40,8 @@
 
 /* 1: chains, params, step, reset, read-out. 2: colliders (tailrig_capsule,
  * tailrig_frame_input, tailrig_chain_step_frame, tailrig_collider_params).
- * 3: idle sway (tailrig_sway_params). */
+ * 3: idle sway (tailrig_sway_params); batches of chains in float SIMD
+ * lanes (tailrig_batch_*, declared in solver/tailrig_batch.h). */
 #define TAILRIG_C_API_VERSION 3
 
 #ifdef __cplusplus

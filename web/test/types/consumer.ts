@@ -5,6 +5,7 @@ import type { Bone, Skeleton } from 'three';
 
 import { loadTailrig, MAX_CAPSULES, TailrigError, type Capsule, type TailrigParams } from '../../src/tailrig.js';
 import { rigFromSkeleton, TailrigThreeAdapter } from '../../src/three_adapter.js';
+import { TailrigThreeBatchAdapter } from '../../src/three_batch_adapter.js';
 
 export async function drive(skeleton: Skeleton, hips: Bone): Promise<number> {
   const tailrig = await loadTailrig({ wasmUrl: new URL('tailrig_solver.wasm', 'http://localhost/') });
@@ -24,4 +25,17 @@ export async function drive(skeleton: Skeleton, hips: Bone): Promise<number> {
   chain.dispose();
   adapter.dispose();
   return rotations.length + hipsAtLastStep.length + MAX_CAPSULES;
+}
+
+export async function driveCrowd(skeletons: Skeleton[]): Promise<number> {
+  const tailrig = await loadTailrig();
+  const crowd = new TailrigThreeBatchAdapter(tailrig, skeletons, { params: { gravity: 9.81 } });
+  crowd.update(1 / 60);
+  crowd.reset();
+  const hips: Float64Array = crowd.batch.hipsWorld();
+  crowd.batch.step(1 / 60);
+  const rotations: Float32Array = crowd.batch.localRotations();
+  const kernel: string = crowd.batch.isa;
+  crowd.dispose();
+  return rotations.length + hips.length + kernel.length + crowd.characters[0].tail.length;
 }
