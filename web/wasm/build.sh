@@ -30,7 +30,7 @@ command -v em++ >/dev/null 2>&1 || { echo "SKIP: needs em++ (apt-get install ems
 mkdir -p "$web/dist"
 eigen=/usr/include/eigen3
 sources="chain.cpp step.cpp idle_sway.cpp collide.cpp tailrig_solver.cpp
-  batch.cpp batch_colliders.cpp batch_kernel_baseline.cpp tailrig_batch.cpp"
+  batch.cpp batch_colliders.cpp batch_sway.cpp batch_kernel_baseline.cpp tailrig_batch.cpp"
 exports="tailrig_params_default tailrig_chain_create tailrig_chain_destroy tailrig_chain_bone_count
   tailrig_chain_bone_joint tailrig_chain_set_params tailrig_chain_reset tailrig_chain_step
   tailrig_frame_input_default tailrig_chain_step_frame tailrig_collider_params_default
