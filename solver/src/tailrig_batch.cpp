@@ -143,15 +143,22 @@ tailrig_status tailrig_batch_reset(tailrig_batch* batch, int32_t chain_index,
   });
 }
 
+namespace {
+
+// A step's arrays hold one entry per chain of the batch.
+tailrig_status check_chain_count(const tailrig_batch& batch, int32_t chain_count) {
+  if (chain_count == batch.batch.size()) return TAILRIG_OK;
+  return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_count " + std::to_string(chain_count) +
+                                                  " is not the batch's size " + std::to_string(batch.batch.size()));
+}
+
+}  // namespace
+
 tailrig_status tailrig_batch_step(tailrig_batch* batch, double dt, const double* hips_world,
                                   int32_t chain_count) {
   return guarded([&]() -> tailrig_status {
     if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
-    if (chain_count != batch->batch.size()) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_count " + std::to_string(chain_count) +
-                                                      " is not the batch's size " +
-                                                      std::to_string(batch->batch.size()));
-    }
+    if (const tailrig_status s = check_chain_count(*batch, chain_count); s != TAILRIG_OK) return s;
     if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
     if (const tailrig_status s = check_batch_hips(hips_world, chain_count); s != TAILRIG_OK)
       return s;
@@ -182,11 +189,7 @@ tailrig_status tailrig_batch_step_frames(tailrig_batch* batch, double dt,
                                          const tailrig_frame_input* frames, int32_t chain_count) {
   return guarded([&]() -> tailrig_status {
     if (!batch) return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "batch is NULL");
-    if (chain_count != batch->batch.size()) {
-      return fail(TAILRIG_ERROR_INVALID_ARGUMENT, "chain_count " + std::to_string(chain_count) +
-                                                      " is not the batch's size " +
-                                                      std::to_string(batch->batch.size()));
-    }
+    if (const tailrig_status s = check_chain_count(*batch, chain_count); s != TAILRIG_OK) return s;
     if (const tailrig_status s = check_dt(dt); s != TAILRIG_OK) return s;
     if (const tailrig_status s = check_frames(frames, chain_count, batch->collider_capacity);
         s != TAILRIG_OK)

@@ -46,6 +46,25 @@ int32_t run_with(const char* const* names, const int32_t* parents, const double*
                  const reference_colliders* colliders, const reference_frame* frames,
                  int32_t frame_count, double* out_rotations, double* out_heads);
 
+// The chain the C API builds from the same arrays; false (a message on
+// stderr) when build_chain refuses them.
+bool build_reference_chain(const char* const* names, const int32_t* parents, const double* inverse_bind,
+                           int32_t joint_count, const solver::ChainParams& params, solver::ChainDesc& desc) {
+  const auto count = static_cast<size_t>(joint_count);
+  std::vector<std::string> name_list(names, names + count);
+  std::vector<int> parent_list(parents, parents + count);
+  std::vector<Eigen::Matrix4d> ibm(count);
+  for (size_t j = 0; j < count; ++j)
+    ibm[j] = Eigen::Map<const Eigen::Matrix4d>(inverse_bind + 16 * j);
+  solver::ChainRigInput in;
+  in.names = name_list;
+  in.parents = parent_list;
+  in.inverse_bind = ibm;
+  const solver::ChainStatus status = solver::build_chain(in, params, desc);
+  if (!status.ok()) std::fprintf(stderr, "reference: %s\n", status.message.c_str());
+  return status.ok();
+}
+
 }  // namespace
 
 extern "C" int32_t reference_run_sway(const char* const* names, const int32_t* parents,
@@ -84,22 +103,8 @@ int32_t run_with(const char* const* names, const int32_t* parents, const double*
                  int32_t joint_count, solver::ChainParams params,
                  const reference_colliders* colliders, const reference_frame* frames,
                  int32_t frame_count, double* out_rotations, double* out_heads) {
-  const auto count = static_cast<size_t>(joint_count);
-  std::vector<std::string> name_list(names, names + count);
-  std::vector<int> parent_list(parents, parents + count);
-  std::vector<Eigen::Matrix4d> ibm(count);
-  for (size_t j = 0; j < count; ++j)
-    ibm[j] = Eigen::Map<const Eigen::Matrix4d>(inverse_bind + 16 * j);
-  solver::ChainRigInput in;
-  in.names = name_list;
-  in.parents = parent_list;
-  in.inverse_bind = ibm;
   solver::ChainDesc desc;
-  const solver::ChainStatus status = solver::build_chain(in, params, desc);
-  if (!status.ok()) {
-    std::fprintf(stderr, "reference: %s\n", status.message.c_str());
-    return -1;
-  }
+  if (!build_reference_chain(names, parents, inverse_bind, joint_count, params, desc)) return -1;
   solver::ChainState state;
   solver::init_state(desc, state);
   const auto n = static_cast<size_t>(desc.size());
@@ -138,16 +143,6 @@ extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* 
                                        int32_t chain_count,
                                        const reference_frame* frames, int32_t frame_count,
                                        float* out_rotations) {
-  const auto count = static_cast<size_t>(joint_count);
-  std::vector<std::string> name_list(names, names + count);
-  std::vector<int> parent_list(parents, parents + count);
-  std::vector<Eigen::Matrix4d> ibm(count);
-  for (size_t j = 0; j < count; ++j)
-    ibm[j] = Eigen::Map<const Eigen::Matrix4d>(inverse_bind + 16 * j);
-  solver::ChainRigInput in;
-  in.names = name_list;
-  in.parents = parent_list;
-  in.inverse_bind = ibm;
   solver::ChainParams params;
   params.gravity = gravity;
   if (colliders) {
@@ -155,11 +150,7 @@ extern "C" int32_t reference_run_batch(const char* const* names, const int32_t* 
     params.collider_friction = colliders->friction;
   }
   solver::ChainDesc desc;
-  const solver::ChainStatus status = solver::build_chain(in, params, desc);
-  if (!status.ok()) {
-    std::fprintf(stderr, "reference: %s\n", status.message.c_str());
-    return -1;
-  }
+  if (!build_reference_chain(names, parents, inverse_bind, joint_count, params, desc)) return -1;
   solver::Batch batch(desc, params, chain_count);
   const auto chains = static_cast<size_t>(chain_count);
   const auto per_frame = colliders ? static_cast<size_t>(colliders->capsules_per_frame) : 0;
