@@ -21,7 +21,12 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=De
   "-DCMAKE_CXX_FLAGS=-O1 -fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
   "-DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only" \
   "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" >/dev/null
-ninja -C "$build" -j"${TAILRIG_JOBS:-2}" fuzz_load_glb fuzz_load_gltf fuzz_load_bvh fuzz_json fuzz_solver_step fuzz_solver_c_api fuzz_fix_glb harness rig_tests >/dev/null
+# The build's progress stays out of the log; a failed build shows its errors.
+ninja -C "$build" -j"${TAILRIG_JOBS:-2}" fuzz_load_glb fuzz_load_gltf fuzz_load_bvh fuzz_json fuzz_solver_step fuzz_solver_c_api fuzz_fix_glb harness rig_tests >"$build/build.log" 2>&1 || {
+  grep -E -A3 'FAILED|error' "$build/build.log" | head -40
+  echo "fuzz.sh: the sanitizer build failed (all of it: $build/build.log)"
+  exit 1
+}
 [ "$secs" = 0 ] && exit 0
 
 # Seeds: small real files only (libFuzzer mutates better from small inputs).

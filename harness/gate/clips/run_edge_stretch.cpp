@@ -243,7 +243,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
     for (size_t k = 0; k < clips.size(); ++k) {
       const auto& [clip_prefix, clip_name] = clips[k];
       auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
-                                  [&](const rig::Clip& c) { return c.name == clip_name; });
+                                  [&name = clip_name](const rig::Clip& c) { return c.name == name; });
       if (clip_it == original.clips.end())
         return Status::Error(Status::Code::kBadData,
                              s.path + ": character has no clip '" + clip_name + "'");
