@@ -323,6 +323,15 @@ Status load_scenario_character(const Scenario& s, rig::Character& out) {
   return load_character_spec(s, s.character, out);
 }
 
+Status load_chained_scenario_character(const Scenario& s, detect::FixResult& out) {
+  rig::Character original;
+  if (Status st = load_scenario_character(s, original); !st.ok()) return st;
+  if (Status st = detect::fix(original, detect::Mode::kChain, detect::Params{}, out); !st.ok())
+    fail_regression(s.name, "detect --chain: " + st.message);
+  if (out.chains < 1) fail_regression(s.name, "detect found no tail chain");
+  return Status::Ok();
+}
+
 Status load_character_spec(const Scenario& s, const nlohmann::json& c, rig::Character& out) {
   if (std::string e = validate_character(c, "character"); !e.empty())
     return Status::Error(Status::Code::kBadData, s.path + ": " + e);

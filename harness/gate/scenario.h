@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
 #include "rig/io/io.h"
 
@@ -74,6 +75,9 @@ rig::Status apply_fixture_params(const nlohmann::json& params, const std::string
 // (relative to the scenario file; a leading "assets:" means $TAILRIG_ASSETS
 // or ../shared/assets beside the repository).
 rig::Status load_scenario_character(const Scenario& s, rig::Character& out);
+// That character after detect --chain (default params), which must grow a
+// tail chain: a failure or no chain is a regression (fail_regression).
+rig::Status load_chained_scenario_character(const Scenario& s, detect::FixResult& out);
 
 // One character object (s.character or an entry of a runner's list):
 // "seam_drift": x moves the split seam copies of a fixture's vertices apart

@@ -128,12 +128,8 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
 }  // namespace
 
 Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& out) {
-  rig::Character original;
-  if (Status st = load_scenario_character(s, original); !st.ok()) return st;
   detect::FixResult fixed;
-  if (Status st = detect::fix(original, detect::Mode::kChain, detect::Params{}, fixed); !st.ok())
-    fail_regression(s.name, "detect --chain: " + st.message);
-  if (fixed.chains < 1) fail_regression(s.name, "detect found no tail chain");
+  if (Status st = load_chained_scenario_character(s, fixed); !st.ok()) return st;
   const rig::Character& chained = fixed.character;
 
   pipeline::BakeClipsOptions warm;

@@ -75,12 +75,8 @@ Status bake(const Scenario& s, const rig::Character& chained, const solver::Chai
 }  // namespace
 
 Status run_idle_sway_scenario(const Scenario& s, const RunOptions&, ScenarioResult& out) {
-  rig::Character original;
-  if (Status st = load_scenario_character(s, original); !st.ok()) return st;
   detect::FixResult fixed;
-  if (Status st = detect::fix(original, detect::Mode::kChain, detect::Params{}, fixed); !st.ok())
-    fail_regression(s.name, "detect --chain: " + st.message);
-  if (fixed.chains < 1) fail_regression(s.name, "detect found no tail chain");
+  if (Status st = load_chained_scenario_character(s, fixed); !st.ok()) return st;
   const std::vector<std::string> clips = s.raw.value("clips", std::vector<std::string>{});
   if (clips.empty()) return bad(s, "no \"clips\" to bake");
   for (const std::string& name : clips)

@@ -234,13 +234,8 @@ solver::ChainRigInput chain_input(const rig::Skeleton& sk) {
 
 Status load_fixture_chain(const Scenario& s, const std::string& clip_name, const solver::ChainParams& base,
                           FixtureChain& out, solver::ChainParams& p) {
-  rig::Character original;
-  if (Status st = load_scenario_character(s, original); !st.ok()) return st;
-  detect::Params dp;
   detect::FixResult chained;
-  if (Status st = detect::fix(original, detect::Mode::kChain, dp, chained); !st.ok())
-    fail_regression(s.name, "detect --chain: " + st.message);
-  if (chained.chains < 1) fail_regression(s.name, "detect found no tail chain");
+  if (Status st = load_chained_scenario_character(s, chained); !st.ok()) return st;
   out.ch = std::move(chained.character);
   auto it = std::find_if(out.ch.clips.begin(), out.ch.clips.end(), [&](const rig::Clip& c) { return c.name == clip_name; });
   if (it == out.ch.clips.end()) return bad(s, "character has no clip '" + clip_name + "'");
