@@ -36,6 +36,17 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 namespace solver {
 namespace {
 
+// The test rig as a C API chain (its arrays copied by tailrig_chain_create;
+// set-up, before any allocation is counted).
+tailrig_status c_api_chain_of(const testing::TestRig& rig, tailrig_chain** chain) {
+  std::vector<const char*> names;
+  for (const std::string& name : rig.names) names.push_back(name.c_str());
+  std::vector<double> ibm;
+  for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
+  return tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(), static_cast<int32_t>(names.size()),
+                              -1, nullptr, chain);
+}
+
 TEST(Allocation, StepAndResetDoNotAllocate) {
   for (bool with_end : {true, false}) {
     const auto rig = testing::make_rig(8, with_end);
@@ -136,14 +147,8 @@ TEST(Allocation, IdleSwayStepsDoNotAllocate) {
 // nor a reset allocate.
 TEST(Allocation, BatchCApiStepDoesNotAllocate) {
   const auto rig = testing::make_rig(8, true, 0.8, 0.6);
-  std::vector<const char*> names;
-  for (const std::string& name : rig.names) names.push_back(name.c_str());
-  std::vector<double> ibm;
-  for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
   tailrig_chain* chain = nullptr;
-  ASSERT_EQ(tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(),
-                                 static_cast<int32_t>(names.size()), -1, nullptr, &chain),
-            TAILRIG_OK);
+  ASSERT_EQ(c_api_chain_of(rig, &chain), TAILRIG_OK);
   const int count = 45;
   tailrig_batch* batch = nullptr;
   ASSERT_EQ(tailrig_batch_create(chain, count, &batch), TAILRIG_OK);
@@ -201,14 +206,8 @@ TEST(Allocation, ColliderStepsDoNotAllocate) {
   std::vector<Eigen::Quaterniond> rot(8);
   ChainParams params;
 
-  std::vector<const char*> names;
-  for (const std::string& name : rig.names) names.push_back(name.c_str());
-  std::vector<double> ibm;
-  for (const Eigen::Matrix4d& m : rig.inverse_bind) ibm.insert(ibm.end(), m.data(), m.data() + 16);
   tailrig_chain* chain = nullptr;
-  ASSERT_EQ(tailrig_chain_create(names.data(), rig.parents.data(), ibm.data(),
-                                 static_cast<int32_t>(names.size()), -1, nullptr, &chain),
-            TAILRIG_OK);
+  ASSERT_EQ(c_api_chain_of(rig, &chain), TAILRIG_OK);
   tailrig_frame_input in;
   tailrig_frame_input_default(&in);
   std::array<double, 8 * 4> c_rot{};
