@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include "rig/model/find_clip.h"
 #include "pipeline/bake_clips.h"
 #include "pipeline/bake_colliders.h"
 #include "pipeline/posed_capsules.h"
@@ -35,12 +36,6 @@ using Eigen::Quaterniond;
 
 Status bad(const Scenario& s, const std::string& m) {
   return Status::Error(Status::Code::kBadData, s.path + ": " + m);
-}
-
-const rig::Clip* find_clip(const rig::Character& c, const std::string& name) {
-  for (const rig::Clip& k : c.clips)
-    if (k.name == name) return &k;
-  return nullptr;
 }
 
 // Largest vertex distance (rig units) between the baked clip replayed from

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rig/model/find_clip.h"
 #include "detect/find_appendages.h"
 #include "harness/gate/runners.h"
 #include "pipeline/bake_clips.h"
@@ -24,12 +25,6 @@ using rig::Status;
 
 Status bad(const Scenario& s, const std::string& m) {
   return Status::Error(Status::Code::kBadData, s.path + ": " + m);
-}
-
-const rig::Clip* find_clip(const rig::Character& c, const std::string& name) {
-  for (const rig::Clip& k : c.clips)
-    if (k.name == name) return &k;
-  return nullptr;
 }
 
 // The baked tail's tip (Tail_End, else the last tail bone's head) relative
