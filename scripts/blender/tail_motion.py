@@ -15,7 +15,10 @@
 # - motion: RMS distance of the tip from its mean over the samples, and its
 #   range (largest distance between two samples), each / H (H = the artist's
 #   mesh height) and / the artist's tail length (tail root head to the tip
-#   at rest).
+#   at rest);
+# - the driver: the frame bone's own world position over the same samples,
+#   RMS distance from its mean / H (what a passive spring is shaken by; the
+#   walks here are in place).
 # Writes OUT.json {artist: {...}, other: {...}, H, tail_length}; prints one
 # line per file. Exit 2 on an error.
 import argparse
@@ -71,7 +74,7 @@ def tip_path(path, clip, ref, samples):
     tb.use_action(arm, action)
     sc = tb.bpy.context.scene
     duration = (action.frame_range[1] - action.frame_range[0]) * sc.render.fps_base / sc.render.fps
-    out = []
+    out, bone_at = [], []
     for i in range(samples):
         tb.set_time(duration * i / samples)
         pts = [tb.world(o, tb.posed_positions(o)[ref["tips"][o.name]]) for o in meshes if ref["tips"][o.name].any()]
@@ -79,7 +82,8 @@ def tip_path(path, clip, ref, samples):
         m = tb.bone_world(arm, ref["frame"])
         rot = m[:3, :3] / np.linalg.norm(m[:3, :3], axis=0)
         out.append(rot.T @ (c - m[:3, 3]))
-    return np.array(out), duration
+        bone_at.append(m[:3, 3])
+    return np.array(out), np.array(bone_at), duration
 
 
 def motion(tips, ref):
@@ -101,8 +105,10 @@ def main():
         doc = {"clip": clip, "frame_bone": ref["frame"], "tip_bone": ref["tip_bone"], "H": ref["H"],
                "tail_length": ref["tail_length"], "samples": a.samples}
         for key, path in (("artist", artist), ("other", other)):
-            tips, duration = tip_path(path, clip, ref, a.samples)
-            doc[key] = dict(motion(tips, ref), file=path, duration=duration)
+            tips, bone_at, duration = tip_path(path, clip, ref, a.samples)
+            d = bone_at - bone_at.mean(axis=0)
+            doc[key] = dict(motion(tips, ref), file=path, duration=duration,
+                            frame_bone_rms_rel_H=float(np.sqrt((d * d).sum(axis=1).mean())) / ref["H"])
             print("tail_motion %s %s: tip RMS %.2f %% of H, range %.2f %% of H ('%s' frame, tail %.2f H)" %
                   (os.path.basename(path), clip, 100 * doc[key]["rms_rel_H"], 100 * doc[key]["range_rel_H"],
                    ref["frame"], ref["tail_length"] / ref["H"]))

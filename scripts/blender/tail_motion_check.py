@@ -16,7 +16,8 @@ Every shared character the corpus manifest lists with its own tail bones
    vertices);
 3. the ratio baked / artist of the tip's RMS motion and of its range must
    lie in [low, high] for every character, and no baked clip may print
-   "not converged".
+   "not converged". The pelvis column (the frame bone's own motion, what
+   the spring is shaken by) is printed for the reader.
 Prints the table. Exit 0 when every ratio holds, 1 when one does not, 2 on an
 error, 77 when no such character's file exists.
 """
@@ -80,16 +81,16 @@ def main():
          os.path.join(HERE, "tail_motion.py"), "--", "--samples", str(a.samples)] + items)
     print("Tail tip motion over the walk in the frame of the bone the artist's tail hangs from (Blender, %d samples);"
           " baked = strip-tail + fix --bake; ratio must lie in [%.2g, %.2g]" % (a.samples, a.low, a.high))
-    print("| character | clip | artist RMS | baked RMS | ratio | artist range | baked range | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| character | clip | tail / H | pelvis RMS | artist RMS | baked RMS | ratio | artist range | baked range | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, _, clip in chars:
         with open(os.path.join(a.work, name + ".json")) as f:
             d = json.load(f)
         art, bk = d["artist"], d["other"]
         r_rms = bk["rms"] / art["rms"] if art["rms"] > 0 else float("inf")
         r_rng = bk["range"] / art["range"] if art["range"] > 0 else float("inf")
-        print("| %s | %s | %.2f %% H | %.2f %% H | %.2f | %.2f %% H | %.2f %% H | %.2f |" %
-              (name, clip, 100 * art["rms_rel_H"], 100 * bk["rms_rel_H"], r_rms,
+        print("| %s | %s | %.2f | %.2f %% H | %.2f %% H | %.2f %% H | %.2f | %.2f %% H | %.2f %% H | %.2f |" %
+              (name, clip, d["tail_length"] / d["H"], 100 * art["frame_bone_rms_rel_H"], 100 * art["rms_rel_H"], 100 * bk["rms_rel_H"], r_rms,
                100 * art["range_rel_H"], 100 * bk["range_rel_H"], r_rng))
         for what, r in (("RMS", r_rms), ("range", r_rng)):
             if not a.low <= r <= a.high:
