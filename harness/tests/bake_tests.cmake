@@ -90,5 +90,19 @@ block()
   add_test(NAME blender_trex_walk_retarget_agreement
     COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} test -f \"${bk_trex}\" || exit 77; w=\"${bk_work}/trex_walk\"; mkdir -p \"$w\"; \"${bk_h}\" retarget \"${bk_trex}\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --name walk --out \"$w/trex_walk.glb\" >/dev/null || exit 1; /usr/bin/python3 \"${bk_scripts}/clip_agreement.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" \"$w/trex_walk.glb\" walk --ref \"${bk_trex}\" --work \"$w\" --max-body-torn 0.01")
   set_tests_properties(blender_trex_walk_retarget_agreement PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+  # Issue 45 class 9: a baked tail moves in scale with the artist's own. Per
+  # shared character the corpus manifest lists with tail bones and a walk,
+  # strip-tail + fix --bake, then one Blender session measures the tail tip
+  # (the artist's deepest tail bone's vertices) over the walk in the frame of
+  # the bone the artist's tail hangs from: baked / artist RMS and range must
+  # lie in 0.5-2x, and no baked clip may print "not converged"
+  # (scripts/blender/tail_motion_check.py; ~16 s). Fails on today's bake
+  # (RMS ratios: Apatosaurus 2.91, Fox 0.19, Rat 0.48, ShibaInu 4.79, Trex
+  # 1.87, Wolf 0.39; Rat Walk and Run not converged), so it is registered
+  # DISABLED until the bake meets it (remove DISABLED then); the script runs
+  # on its own meanwhile (its usage line).
+  add_test(NAME blender_tail_motion_in_scale
+    COMMAND sh -c "${TAILRIG_NEEDS_BLENDER} /usr/bin/python3 \"${bk_scripts}/tail_motion_check.py\" --harness \"${bk_h}\" --blender \"${TAILRIG_BLENDER_EXE}\" --assets \"${TAILRIG_ASSETS}\" --manifest \"${CMAKE_SOURCE_DIR}/scenarios/corpus/manifest.json\" --work \"${bk_work}/tail_motion\"")
+  set_tests_properties(blender_tail_motion_in_scale PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 DISABLED TRUE)
   set_tests_properties(bake_blender_bars PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 endblock()
