@@ -19,9 +19,9 @@
 #   tail's clearance from the nearest capsule, no vertex inside); samples
 #   t_i = D i / S, i = 0..S-1; H = the rest mesh's height (glTF Y extent).
 # Writes per item and clip: samples over 1 % of H (fraction) and the deepest
-# depth / H. The capsules check themselves: the skin each one's bone
-# dominates and it holds at rest must stay within 0.5 % of H of it in every
-# sample (at least 75 % of it), else the placement is wrong: exit 2. Exit 0, or 2 on an error (no check here: tail_in_legs_bar.py
+# depth / H. The capsules check themselves: the skin weighted (95 %+) to each
+# one's bone that it holds at rest must stay within 0.5 % of H of it in every
+# sample (at least 90 % of it), else the placement is wrong: exit 2. Exit 0, or 2 on an error (no check here: tail_in_legs_bar.py
 # holds the bars).
 import argparse
 import json
@@ -73,6 +73,19 @@ def tail_set(path):
     arm = tb.armature()
     tail = tb.tail_bones(arm)
     return {o.name: np.array([g in tail for g in tb.dominant_group(o)]) for o in tb.skinned_meshes()}
+
+
+def rigid_on(obj, bone):
+    """Per vertex: weighted at least 0.95 to `bone` (skin that moves with it rigidly)."""
+    group = obj.vertex_groups.get(bone)
+    out = np.zeros(len(obj.data.vertices), dtype=bool)
+    if group is None:
+        return out
+    for v in obj.data.vertices:
+        total = sum(g.weight for g in v.groups)
+        w = next((g.weight for g in v.groups if g.group == group.index), 0.0)
+        out[v.index] = total > 0 and w >= 0.95 * total
+    return out
 
 
 def depths(q, a, b, ra, rb):
@@ -158,10 +171,11 @@ def measure_item(item):
         for cap in caps.values():
             c &= depths(r, *as_gltf(cap)) <= 0.0
         counted.append(c)
-    # The capsules' own check: the skin each capsule's bone dominates and the
-    # capsule holds at rest should stay inside it as Blender poses both; a
-    # capsule misplaced or moved by the wrong matrix would lose it.
-    own = [(o.name, n, np.array([g == n for g in tb.dominant_group(o)])) for o in meshes for n in caps]
+    # The capsules' own check: the skin weighted (95 %+) to a capsule's bone
+    # that the capsule holds at rest moves rigidly with it, so it must stay
+    # inside as Blender poses both; a capsule misplaced or moved by the
+    # wrong matrix would lose it.
+    own = [(o.name, n, rigid_on(o, n)) for o in meshes for n in caps]
     held = {(m, n): sel & (depths(r, *as_gltf(caps[n])) > 0.0)
             for (m, n, sel), r in zip(own, [r for r in rest for _ in caps])}
     n_tail = int(sum(s.sum() for s in sets.values()))
@@ -194,7 +208,7 @@ def measure_item(item):
             kept.append(inside / total if total else 1.0)
             per_sample.append(deepest / height)
         per_sample = np.array(per_sample)
-        if min(kept) < 0.75 or not any(h.any() for h in held.values()):
+        if min(kept) < 0.9 or not any(h.any() for h in held.values()):
             raise RuntimeError("%s %s: the capsules lost their own skin (%.0f %% kept at worst): misplaced" %
                                (item["file"], clip, 100 * min(kept)))
         out["clips"][clip] = {"samples": samples, "over_1pct_fraction": float(np.mean(per_sample > 0.01)),

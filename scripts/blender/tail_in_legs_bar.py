@@ -37,7 +37,7 @@ import sys
 MAX_DEPTH_REL_H = 0.015
 KINDS = (("walk", ("walk",), ()), ("run", ("run", "gallop", "sprint"), ("jump",)),
          ("jump", ("jump",), ()), ("attack", ("attack",), ()))
-DEFAULT_CHARACTERS = ("Wolf.glb", "Rat.glb", "Trex.glb", "ShibaInu.glb")
+DEFAULT_CHARACTERS = ("Wolf.glb", "Rat.glb", "Trex.glb", "ShibaInu.glb", "Apatosaurus.glb")
 
 
 def run(cmd):
