@@ -59,6 +59,15 @@ Classification classify(const RegionFacts& f, const ClassifyParams& p, bool chai
       return c;
     }
   }
+  // Issue 45 class 3: a short slender tail on shells of its own.
+  const bool short_reach = f.reach >= p.min_short_reach && f.reach < p.min_reach;
+  if (pelvis && protrudes && elongated && round && short_reach && f.own_shells) {
+    c.cls = AppendageClass::kTail;
+    c.action = chain_tails ? Action::kChain : Action::kRigid;
+    c.rigid_to_hips = true;
+    c.short_tail = true;
+    return c;
+  }
   if (trunk_or_legs && !elongated) {
     c.cls = AppendageClass::kWide;
     if (p.rigid_wide) {

@@ -22,6 +22,14 @@ struct ClassifyParams {
   double min_elongation = 1.8;
   // ... and reach ≥ this x H, so a short round tail (a bunny's) stays a blob.
   double min_reach = 0.12;
+  // Short tails (issue 45 class 3: a camelid's, 4-7 % of H): a region below
+  // min_reach but reaching at least this x H is a tail too when it hangs
+  // from the pelvis, protrudes, is elongated and round, and lies on shells
+  // of its own (RegionFacts::own_shells): then the whole appendage is known
+  // (its shells), while on the body's shell most of a short tail is near
+  // skin no far region holds (a chain on its far part alone left half the
+  // tail on the legs and tore the seam). A bunny's blob is not elongated.
+  double min_short_reach = 0.05;
   // Reading chosen: a tail or a scabbard has a round cross-section; wings,
   // hair and capes are sheets. A long region with flatness sqrt(λ2/λ3) above
   // this is a sheet and is left untouched. Not asked of pelvis-hung tails,
@@ -47,6 +55,7 @@ struct RegionFacts {
   double elongation = 1.0;        // sqrt(λ1/λ2)
   double flatness = 1.0;          // sqrt(λ2/λ3)
   bool above_attachment = false;  // region centroid above the ring centroid (Y up)
+  bool own_shells = false;        // every vertex on shells apart from the body's (a separate tail mesh)
 };
 
 struct Classification {
@@ -55,11 +64,15 @@ struct Classification {
   // For kRigid: true = weight the region to Hips (tail in rigid mode, wide
   // regions on request), false = to the attachment joint (worn items).
   bool rigid_to_hips = false;
+  // A short tail (ClassifyParams::min_short_reach): its chain takes the
+  // whole shells it lies on (find_appendages.cpp).
+  bool short_tail = false;
 };
 
 // `chain_tails`: tails become chains (true) or rigid on Hips (false; the
 // `rigid` milestone of SPEC §2).
 //   pelvis (hips/thigh) + protrudes + long          -> tail, chain
+//   pelvis + protrudes + short, slender, round, own shells -> tail, chain (short)
 //   spine + protrudes + long + round                -> worn, rigid to its bone
 //   head/neck                                       -> ears (above) or hair, unchanged
 //   arms (sleeves)                                  -> other, unchanged

@@ -19,6 +19,7 @@
 #include "detect/tail_root.h"
 #include "detect/format.h"
 #include "detect/region_evaluation.h"
+#include "detect/short_tail.h"
 #include "detect/tail_core.h"
 #include "rig/anatomy/facing.h"
 #include "rig/anatomy/figures.h"
@@ -272,7 +273,7 @@ void split_fused_tails(const Context& ctx, Analysis& a) {
 // A tail grown out of the body surface counts from the ring.
 std::vector<double> geodesic_from_root(const Analysis& a, const Params& params, const Region& r) {
   const int nw = a.welded.count();
-  const double H = a.height;
+  const double band = root_band(r, params, a.height);
   std::vector<char> allowed(nw, 0);
   for (int v : r.welded) allowed[v] = 1;
   for (int v : r.ring) allowed[v] = 1;
@@ -292,7 +293,7 @@ std::vector<double> geodesic_from_root(const Analysis& a, const Params& params, 
     }
     sources.clear();
     for (int w = 0; w < nw; ++w) {
-      if (allowed[w] && a.skeleton_distance[w] <= min_d[a.shell_of[w]] + params.root_band * H) {
+      if (allowed[w] && a.skeleton_distance[w] <= min_d[a.shell_of[w]] + band) {
         sources.push_back(w);
       }
     }
@@ -506,6 +507,14 @@ rig::Status find_appendages(const rig::Character& c, const Params& params, Analy
   const Context ctx{c, sk, deforming, segments, params, a.body};
   for (Region& r : a.regions) evaluate(a, ctx, r);
   split_fused_tails(ctx, a);
+  // Issue 45 class 3: a short tail's chain drives its whole shells.
+  for (Region& r : a.regions) {
+    if (r.classification.short_tail && r.classification.action != Action::kUnchanged) {
+      const int added = take_whole_shells(a, params, r);
+      r.reason += "; a short tail on shells of its own: their " + std::to_string(added) +
+                  " near welded vertices join it, its chain starts where they are deepest in the body";
+    }
+  }
 
   // Only for the regions that stay (the split evaluates many candidate cores,
   // and this was half of its time at 1 M vertices), before tails take root skin.

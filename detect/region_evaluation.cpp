@@ -319,6 +319,7 @@ void evaluate(const Analysis& a, const Context& x, Region& r) {
   facts.elongation = r.shape.elongation;
   facts.flatness = r.shape.flatness;
   facts.above_attachment = r.shape.centroid.y() > r.ring_centroid.y();
+  facts.own_shells = !r.on_body;
   r.classification = Classification{};
   if (static_cast<int>(r.welded.size()) >= x.params.min_region_vertices) {
     r.classification = classify(facts, x.params.classify, true);
