@@ -402,12 +402,9 @@ void Batch::admit_chains(const Frame& f, int worker, int b) {
   for (int c = b * kBatchLanes; c < end; ++c) {
     const size_t u = static_cast<size_t>(c);
     const Eigen::Matrix4d& m = f.hips_of(c).matrix();
-    // Four running sums, not one: one sum of 16 was a chain of dependent
-    // additions per chain (a NaN reaches the total either way).
-    double poison[4] = {0.0, 0.0, 0.0, 0.0};
-    for (int e = 0; e < 16; ++e) poison[e % 4] += m.data()[e] * 0.0;
-    const double total = (poison[0] + poison[1]) + (poison[2] + poison[3]);
-    rejected_now_[u] = total != 0.0 || std::isnan(total);
+    double poison = 0.0;
+    for (int e = 0; e < 16; ++e) poison += m.data()[e] * 0.0;
+    rejected_now_[u] = poison != 0.0 || std::isnan(poison);
     if (rejected_now_[u]) {
       ++rejected_[u];
     } else if (!initialized_[u]) {
