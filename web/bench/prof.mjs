@@ -1,6 +1,8 @@
 // node bench/prof.mjs build [frames]: bench/ab.js on one build under
-// chromium's sampling profiler; prints self time per function (build the
-// wasm with --profiling-funcs for its function names).
+// chromium's sampling profiler; prints self time per function. For wasm
+// function names, link with --profiling-funcs and put that link's glue
+// (.mjs) in dist/ too while profiling: its imports are not minified, and
+// with the usual glue they are wired to the wrong functions.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
