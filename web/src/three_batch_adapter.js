@@ -41,6 +41,8 @@ export class TailrigThreeBatchAdapter {
       chain.dispose();
     }
     this.boneCount = this.batch.boneCount;
+    this.updatedAncestors = new Set(); // readHips(): ancestors already updated
+    this.pendingAncestors = [];
     this.rotations = new Float32Array(4 * this.boneCount * skeletons.length);
   }
 
@@ -64,13 +66,30 @@ export class TailrigThreeBatchAdapter {
     this.batch.dispose();
   }
 
+  // Every hips' world matrix into the batch's input, as
+  // hips.updateWorldMatrix(true, false) computes it, but each ancestor's
+  // world matrix once per call, however many characters hang below it (a
+  // crowd shares at least the scene): the same products of the same
+  // matrices, so the same numbers.
   readHips() {
     const hips = this.batch.hipsWorld(); // a fresh view: the wasm memory may have grown
     const characters = this.characters;
+    const updated = this.updatedAncestors;
+    const pending = this.pendingAncestors;
+    updated.clear();
     for (let c = 0; c < characters.length; ++c) {
       const h = characters[c].hips;
-      h.updateWorldMatrix(true, false);
-      hips.set(h.matrixWorld.elements, 16 * c);
+      let n = 0;
+      for (let a = h.parent; a !== null && !updated.has(a); a = a.parent) pending[n++] = a;
+      while (n > 0) {
+        const a = pending[--n];
+        a.updateWorldMatrix(false, false);
+        updated.add(a);
+      }
+      h.updateWorldMatrix(false, false);
+      const e = h.matrixWorld.elements;
+      const at = 16 * c;
+      for (let k = 0; k < 16; ++k) hips[at + k] = e[k];
     }
   }
 

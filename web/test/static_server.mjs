@@ -12,9 +12,10 @@ const kTypes = {
 
 /**
  * Starts serving `root`, plus `extra` files held in memory ({'/name.glb':
- * Buffer}); resolves to { url, close }.
+ * Buffer}); resolves to { url, close }. `headers`: added to every file
+ * served (e.g. cross-origin isolation, for a page's fine timer).
  */
-export function serveFolder(root, extra = {}) {
+export function serveFolder(root, extra = {}, headers = {}) {
   const base = resolve(root);
   const server = createServer((req, res) => {
     const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -28,7 +29,7 @@ export function serveFolder(root, extra = {}) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': kTypes[extname(path)] ?? 'application/octet-stream' });
+    res.writeHead(200, { ...headers, 'content-type': kTypes[extname(path)] ?? 'application/octet-stream' });
     createReadStream(path).pipe(res);
   });
   return new Promise((ok) => {

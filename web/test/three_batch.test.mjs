@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Vector3 } from 'three';
+import { Object3D, Vector3 } from 'three';
 
 import { makeChains, poseHips } from '../bench/chains.js';
 import { loadTailrig } from '../src/tailrig.js';
@@ -65,4 +65,34 @@ test('the batch adapter refuses skeletons of another rig', () => {
   const a = makeChains(2).chains;
   a[1].bones[2].name = 'Something_else';
   assert.throws(() => new TailrigThreeBatchAdapter(tailrig, a.map((c) => c.skeleton)), /skeleton 1 is not a copy/);
+});
+
+// readHips updates each ancestor once per call: the hips must still be
+// exactly what hips.updateWorldMatrix(true, false) gives each character,
+// with the ancestors moving every frame (a shared group, and a node of
+// its own above some characters' hips), or a stale ancestor would show.
+test('the batch adapter reads every hips as updateWorldMatrix(true, false) does, ancestors moving', () => {
+  const world = makeChains(kCharacters);
+  const group = world.root;
+  const own = world.chains.slice(0, 5).map((c) => {
+    const node = new Object3D();
+    group.add(node);
+    node.add(c.hips);
+    return node;
+  });
+  const adapter = new TailrigThreeBatchAdapter(tailrig, world.chains.map((c) => c.skeleton));
+  for (let f = 0; f < 20; ++f) {
+    const t = f / 60;
+    poseHips(world.chains, t);
+    group.position.set(0.3 * Math.sin(t), 0.1 * t, 0);
+    group.rotation.set(0, 0.5 * t, 0.1 * Math.sin(2 * t));
+    own.forEach((node, k) => node.position.set(0, 0.05 * Math.sin(3 * t + k), 0.02 * k));
+    adapter.readHips();
+    const read = Array.from(adapter.batch.hipsWorld());
+    world.chains.forEach((c, i) => {
+      c.hips.updateWorldMatrix(true, false);
+      assert.deepEqual(read.slice(16 * i, 16 * i + 16), c.hips.matrixWorld.elements, `character ${i} frame ${f}`);
+    });
+  }
+  adapter.dispose();
 });
