@@ -36,8 +36,11 @@ struct DetectBenchResult {
   double total_s() const { return load_s + fix_s + save_s; }
 };
 
-// Targets of issue 14, for the case nearest 1 M vertices.
-inline constexpr double kFixTargetSeconds = 1.5;       // the fresh `harness fix` command
+// Targets for the case nearest 1 M vertices. The fresh `harness fix`
+// command: issue 47's 0.5 s CPU. (Issue 14 set 1.5 s, the bar of a usable
+// command at that size, which the weld grid, jemalloc with huge pages and the
+// by-value fix brought it well under; issue 47 asks for the headroom to stay.)
+inline constexpr double kFixTargetSeconds = 0.5;       // the fresh `harness fix` command (issue 47; was 1.5, issue 14)
 inline constexpr double kDetectOverLoadTarget = 1.5;   // fix_s / load_s
 inline constexpr double kNLogNExponent = 1.088;        // 10 k -> 1 M
 

@@ -116,20 +116,39 @@ std::vector<Mat4> pose_at(const Skeleton& sk, const Clip& clip, double time) {
   return local_to_world(sk, locals);
 }
 
+namespace {
+
+std::vector<Eigen::Affine3d> skinning_matrices(const Skeleton& sk, std::span<const Mat4> world) {
+  std::vector<Eigen::Affine3d> skinning(world.size());
+  for (size_t j = 0; j < world.size(); ++j) skinning[j].matrix() = world[j] * sk.inverse_bind[j];
+  return skinning;
+}
+
+// One vertex skinned: the same arithmetic for skin_positions and skin_vertices.
+inline Vec3 skin_vertex(const std::vector<Eigen::Affine3d>& skinning, const Vec3& p, const std::vector<Influence>& infl) {
+  if (infl.empty()) return p;
+  Vec3 acc = Vec3::Zero();
+  for (const Influence& in : infl) acc += in.weight * (skinning[in.joint] * p);
+  return acc;
+}
+
+}  // namespace
+
 void skin_positions(const Mesh& mesh, const Skin& skin, const Skeleton& sk,
                     std::span<const Mat4> world, std::span<Vec3> out) {
   assert(out.size() == mesh.positions.size() && world.size() == static_cast<size_t>(sk.size()));
-  std::vector<Eigen::Affine3d> skinning(world.size());
-  for (size_t j = 0; j < world.size(); ++j) skinning[j].matrix() = world[j] * sk.inverse_bind[j];
-  for (size_t v = 0; v < mesh.positions.size(); ++v) {
-    const auto& infl = skin.influences[v];
-    if (infl.empty()) {
-      out[v] = mesh.positions[v];
-      continue;
-    }
-    Vec3 acc = Vec3::Zero();
-    for (const Influence& in : infl) acc += in.weight * (skinning[in.joint] * mesh.positions[v]);
-    out[v] = acc;
+  const std::vector<Eigen::Affine3d> skinning = skinning_matrices(sk, world);
+  for (size_t v = 0; v < mesh.positions.size(); ++v)
+    out[v] = skin_vertex(skinning, mesh.positions[v], skin.influences[v]);
+}
+
+void skin_vertices(const Mesh& mesh, const Skin& skin, const Skeleton& sk, std::span<const Mat4> world,
+                   std::span<const int> vertices, std::span<Vec3> out) {
+  assert(out.size() == vertices.size() && world.size() == static_cast<size_t>(sk.size()));
+  const std::vector<Eigen::Affine3d> skinning = skinning_matrices(sk, world);
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    const size_t v = static_cast<size_t>(vertices[i]);
+    out[i] = skin_vertex(skinning, mesh.positions[v], skin.influences[v]);
   }
 }
 

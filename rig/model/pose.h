@@ -38,5 +38,9 @@ void skin_positions(const Mesh& mesh, const Skin& skin, const Skeleton& skeleton
                     std::span<const Mat4> world, std::span<Vec3> out);
 std::vector<Vec3> skin_positions(const Mesh& mesh, const Skin& skin,
                                  const Skeleton& skeleton, std::span<const Mat4> world);
+// The listed vertices only (out[i]: vertex vertices[i]), bit for bit as
+// skin_positions gives them: for measures that read a few vertices.
+void skin_vertices(const Mesh& mesh, const Skin& skin, const Skeleton& skeleton, std::span<const Mat4> world,
+                   std::span<const int> vertices, std::span<Vec3> out);
 
 }  // namespace rig

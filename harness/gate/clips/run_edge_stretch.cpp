@@ -33,6 +33,20 @@ using rig::Vec3;
 
 constexpr int kFramesPerSample = 5;  // solver keys between two measured samples
 
+// The vertices a tail run reads, ascending: the ends (representatives) of
+// its edges, the tail's vertices and the tip's.
+std::vector<int> vertices_read(const std::vector<int>& rep, const std::vector<std::pair<int, int>>& edges,
+                               const std::vector<int>& tail, const std::vector<int>& tip, int vertex_count) {
+  std::vector<char> read(static_cast<size_t>(vertex_count), 0);
+  for (const auto& [a, b] : edges) read[rep[a]] = read[rep[b]] = 1;
+  for (int v : tail) read[v] = 1;
+  for (int v : tip) read[v] = 1;
+  std::vector<int> out;
+  for (int v = 0; v < vertex_count; ++v)
+    if (read[v]) out.push_back(v);
+  return out;
+}
+
 bool clip_is_loop(const rig::Character& c, const rig::Clip& clip) {
   if (fixtures::clip_loops(clip.name)) return true;
   auto a = rig::pose_at(c.skeleton, clip, 0.0), b = rig::pose_at(c.skeleton, clip, clip.duration);
@@ -354,6 +368,14 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
     std::vector<Vec3> tips;
     std::vector<std::vector<Vec3>> bone_dirs(run.motion ? run.motion->joints.size() : 0);
     std::vector<Vec3> posed_w(nw);
+    // A tail run reads only its edges' ends, the tail and tip vertices: only
+    // they are skinned (the whole mesh per sample was half this scenario's
+    // time, issue 47); the body set and the contact sheet read every vertex.
+    const bool every_vertex = run.body_set || opt.contact_sheet;
+    const std::vector<int> read = every_vertex ? std::vector<int>{}
+                                               : vertices_read(rep, edges, tail_vertices, tip_vertices,
+                                                               ch.mesh.vertex_count());
+    std::vector<Vec3> skinned(ch.mesh.positions.size()), read_skinned(read.size());
     for (int si = 0; si < s.samples; ++si) {
       std::vector<rig::Transform> locals = ch.skeleton.stored_local;
       rig::apply_clip(clip, times[si], locals);
@@ -361,7 +383,12 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
         for (size_t i = 0; i < run.motion->joints.size(); ++i)
           locals[run.motion->joints[i]].rotation = run.motion->per_sample[si][i];
       const auto world = rig::local_to_world(ch.skeleton, locals);
-      const auto skinned = rig::skin_positions(ch.mesh, ch.skin, ch.skeleton, world);
+      if (every_vertex) {
+        rig::skin_positions(ch.mesh, ch.skin, ch.skeleton, world, skinned);
+      } else {
+        rig::skin_vertices(ch.mesh, ch.skin, ch.skeleton, world, read, read_skinned);
+        for (size_t i = 0; i < read.size(); ++i) skinned[static_cast<size_t>(read[i])] = read_skinned[i];
+      }
       for (int w = 0; w < nw; ++w) posed_w[w] = skinned[rep[w]];
       if (!run.body_set && !legs.empty())
         leg_depths.push_back(measure::tail_in_legs_depth(ch, legs, tail_vertices, counted, world, skinned));

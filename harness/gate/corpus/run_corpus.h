@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -139,10 +140,15 @@ void check_written_weights(const Entry& e, const rig::Character& c, const pipeli
 // support points, floor and soles (rig::prepare_target_support).
 // The character prepared once for every clip, by the product's own
 // pipeline::prepare_retarget_target (what `harness retarget` runs).
+struct ArtistClipCache;  // run_corpus_retarget.cpp
 struct RetargetTarget {
   pipeline::PreparedTarget prepared;
   rig::Welded welded;      // the mesh welded at kWeldFraction x H (edges for the torn check)
   std::vector<char> prop;  // per vertex: on a carried prop (mesh island of prop-bone skin)
+  // The character's own clip of a gait, torn, per gait: measured by the
+  // first clip check of that gait, shared by the others (it depends on the
+  // character and the gait only; issue 47: six walks measured it six times).
+  std::shared_ptr<ArtistClipCache> artist_clips;
 };
 RetargetTarget prepare_corpus_target(const rig::Character& c, double rate);
 void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& clip,

@@ -2,6 +2,9 @@
 // onto a character, as `harness retarget` does it, then measured against a
 // floor of our own (the scene's y = 0 unless the manifest says), not the pipeline's.
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -419,6 +422,27 @@ ArtistClip artist_clip_torn(const rig::Character& c, const std::string& gait, co
   return own;
 }
 
+}  // namespace
+
+struct ArtistClipCache {
+  std::mutex mutex;
+  std::map<std::string, ArtistClip> by_gait;
+};
+
+namespace {
+
+// artist_clip_torn, once per character and gait (RetargetTarget::artist_clips).
+// The lock is held while measuring: another clip of the gait waits for the
+// number rather than measure it again.
+ArtistClip artist_clip_torn_once(const rig::Character& c, const std::string& gait, const RetargetTarget& target,
+                                 const TargetBody& b) {
+  if (!target.artist_clips) return artist_clip_torn(c, gait, target.welded, b);
+  std::lock_guard<std::mutex> lock(target.artist_clips->mutex);
+  auto& by_gait = target.artist_clips->by_gait;
+  if (const auto it = by_gait.find(gait); it != by_gait.end()) return it->second;
+  return by_gait[gait] = artist_clip_torn(c, gait, target.welded, b);
+}
+
 // The (up to) three joints whose skin holds most torn samples, with their
 // shares: "Hips 40%, Spine 20%, ..."; empty when nothing tore.
 std::string worst_torn_joints(const rig::Skeleton& sk, const std::vector<int>& torn_by_joint) {
@@ -570,6 +594,7 @@ RetargetTarget prepare_corpus_target(const rig::Character& c, double rate) {
   // Carried objects (rig::carried_object_vertices, the pipeline's own test):
   // floor placement ignores them, so the lowest-body-point check does too.
   t.prop = rig::carried_object_vertices(c, kWeldFraction * rig::model_height(c.mesh.positions));
+  t.artist_clips = std::make_shared<ArtistClipCache>();
   return t;
 }
 
@@ -592,7 +617,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   m.torn.samples = static_cast<long>(m.stretch.ratios.size());
   m.torn.torn_fraction = measure::torn_fraction(m.stretch.ratios);
   m.torn.p99 = measure::percentile(std::move(m.stretch.ratios), 99);
-  m.own = artist_clip_torn(c, src.gait, target.welded, b);
+  m.own = artist_clip_torn_once(c, src.gait, target, b);
   m.worst = worst_torn_joints(c.skeleton, m.stretch.torn_by_joint);
   check_floor_contact(e, c, b, m, run, r);
   check_body_under_floor(c, run, r);

@@ -31,11 +31,27 @@ std::vector<double> hips_heights(const rig::Skeleton& sk, const rig::Clip& clip,
   return out;
 }
 
-// Lowest body point (tail-dominated skin ignored, rig::place_on_floor) at t.
-double body_bottom_at(const rig::Character& c, const rig::Clip& clip, double t) {
-  const std::vector<rig::Mat4> w = world_at(c.skeleton, clip, t);
-  const std::vector<rig::Vec3> posed = rig::skin_positions(c.mesh, c.skin, c.skeleton, w);
-  return rig::place_on_floor(c, posed).body_bottom;
+// The vertices rig::place_on_floor takes the body's bottom from: those its
+// tail_skin_mask leaves (every vertex when it leaves none). Once per
+// character, not per sample (issue 47).
+std::vector<int> body_vertices(const rig::Character& c) {
+  const std::vector<bool> tail = rig::tail_skin_mask(c);
+  std::vector<int> body;
+  for (int v = 0; v < c.mesh.vertex_count(); ++v)
+    if (v >= static_cast<int>(tail.size()) || !tail[v]) body.push_back(v);
+  if (body.empty())
+    for (int v = 0; v < c.mesh.vertex_count(); ++v) body.push_back(v);
+  return body;
+}
+
+// Lowest body point (tail-dominated skin ignored, rig::place_on_floor's
+// body_bottom) at t; `body` = body_vertices(c). Only those are skinned.
+double body_bottom_at(const rig::Character& c, const std::vector<int>& body, const rig::Clip& clip, double t) {
+  std::vector<rig::Vec3> posed(body.size());
+  rig::skin_vertices(c.mesh, c.skin, c.skeleton, world_at(c.skeleton, clip, t), body, posed);
+  double bottom = std::numeric_limits<double>::infinity();
+  for (const rig::Vec3& p : posed) bottom = std::min(bottom, p.y());
+  return bottom;
 }
 
 // The joint dominating the lowest non-tail-dominated vertex at t (what sets
@@ -99,6 +115,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
   const rig::GroundingOptions counting = grounding_from(s, mpu, true), excluding = grounding_from(s, mpu, false);
   const rig::TargetSupport prepared_counting = prepare(t.fixed, dst_cal, counting, rate);
   const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
+  const std::vector<int> body = body_vertices(t.fixed);
   for (const json& spec : s.raw["sources"]) {
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
@@ -125,7 +142,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     out.metrics[pre + "lift_table"] = table;
     const double end = times.back();
     const size_t kmax = static_cast<size_t>(std::max_element(extra.begin(), extra.end()) - extra.begin());
-    out.metrics[pre + "final_body_clearance"] = (body_bottom_at(t.fixed, excluded.clip, end) - bind.body_bottom) * mpu;
+    out.metrics[pre + "final_body_clearance"] = (body_bottom_at(t.fixed, body, excluded.clip, end) - bind.body_bottom) * mpu;
     {
       // Where the body ends: its lowest skin's joint and the pinned soles.
       double sole = std::numeric_limits<double>::infinity();
@@ -142,7 +159,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
                             (ph.empty() ? std::string("none") : ph));
       }
     }
-    out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom_at(t.fixed, counted.clip, end) - bind.body_bottom) * mpu;
+    out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom_at(t.fixed, body, counted.clip, end) - bind.body_bottom) * mpu;
     out.metrics[pre + "max_extra_lift_m"] = extra[kmax];
     out.metrics[pre + "max_extra_lift_time_s"] = times[kmax];
     out.metrics[pre + "min_extra_lift_m"] = *std::min_element(extra.begin(), extra.end());
@@ -166,8 +183,8 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     for (size_t k = 0; k < times.size(); ++k) {
       lc.push_back(counted.lift[k] * mpu);
       le.push_back(excluded.lift[k] * mpu);
-      clear_e.push_back((body_bottom_at(t.fixed, excluded.clip, times[k]) - bind.body_bottom) * mpu);
-      clear_c.push_back((body_bottom_at(t.fixed, counted.clip, times[k]) - bind.body_bottom) * mpu);
+      clear_e.push_back((body_bottom_at(t.fixed, body, excluded.clip, times[k]) - bind.body_bottom) * mpu);
+      clear_c.push_back((body_bottom_at(t.fixed, body, counted.clip, times[k]) - bind.body_bottom) * mpu);
     }
     {
       // Deepest body sink over the clip (tail excluded) and what sinks: skin

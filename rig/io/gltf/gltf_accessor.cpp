@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "rig/io/gltf/gltf_source.h"
 
@@ -44,7 +45,7 @@ std::string short_number(double v) {
   return b;
 }
 
-double decode(const unsigned char* p, int type, bool normalized) {
+[[gnu::always_inline]] inline double decode(const unsigned char* p, int type, bool normalized) {
   switch (type) {
     case TINYGLTF_COMPONENT_TYPE_BYTE: {
       int8_t v;
@@ -120,9 +121,30 @@ bool read_view(const tinygltf::Model& m, int view_index, size_t offset, size_t c
   }
   const size_t begin = view.byteOffset + offset;
   out.resize(count * comps);
-  for (size_t i = 0; i < count; ++i)
-    for (int c = 0; c < comps; ++c)
-      out[i * comps + c] = decode(&data[begin + i * stride + c * csize], type, normalized);
+  // One loop per component type: decode's switch folds away instead of
+  // running per component (issue 47: 5 % of a 1 M-vertex fix). Same values.
+  auto fill = [&](auto type_constant) {
+    constexpr int kType = decltype(type_constant)::value;
+    for (size_t i = 0; i < count; ++i)
+      for (int c = 0; c < comps; ++c)
+        out[i * comps + c] = decode(&data[begin + i * stride + c * csize], kType, normalized);
+  };
+  switch (type) {
+    case TINYGLTF_COMPONENT_TYPE_BYTE: fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_BYTE>{}); break;
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+      fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE>{});
+      break;
+    case TINYGLTF_COMPONENT_TYPE_SHORT: fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_SHORT>{}); break;
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
+      fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT>{});
+      break;
+    case TINYGLTF_COMPONENT_TYPE_INT: fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_INT>{}); break;
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
+      fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT>{});
+      break;
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_FLOAT>{}); break;
+    default: fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_DOUBLE>{}); break;  // csize != 0: the only other
+  }
   return true;
 }
 

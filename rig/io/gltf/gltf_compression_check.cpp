@@ -45,7 +45,14 @@ bool is_compression_extension(std::string_view name) {
 }
 
 Status check_gltf_compression(const std::string& path) {
-  const nlohmann::json j = nlohmann::json::parse(json_text(path), nullptr, false);
+  const std::string text = json_text(path);
+  // No "extensionsRequired" key can be in a text without that string or a
+  // \u escape (none of its letters has a short escape): nothing to parse.
+  // A .gltf's JSON holds its base64 buffers; parsing it twice was 5 % of
+  // the corpus gate (issue 47).
+  if (text.find("extensionsRequired") == std::string::npos && text.find("\\u") == std::string::npos)
+    return Status::Ok();
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (!j.is_object() || !j.contains("extensionsRequired") || !j["extensionsRequired"].is_array()) return Status::Ok();
   for (const auto& e : j["extensionsRequired"]) {
     if (!e.is_string()) continue;

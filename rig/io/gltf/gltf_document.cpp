@@ -56,6 +56,84 @@ void for_each_instancing_accessor(tinygltf::Model& m, F f) {
   }
 }
 
+size_t aligned(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// True when packing the kept views in order can move each down inside
+// buffer 0 itself: one buffer holding every kept view, in range, ascending
+// and disjoint, each one's packed offset at or below its own (a move then
+// never overwrites bytes still to be moved).
+bool packs_in_place(const tinygltf::Model& m, const std::vector<char>& keep) {
+  if (m.buffers.size() != 1) return false;
+  const size_t size = m.buffers[0].data.size();
+  size_t cursor = 0, end_of_last = 0;
+  for (size_t v = 0; v < keep.size(); ++v) {
+    if (!keep[v]) continue;
+    const tinygltf::BufferView& bv = m.bufferViews[v];
+    if (bv.buffer != 0 || bv.byteOffset > size || bv.byteLength > size - bv.byteOffset ||
+        bv.byteOffset < end_of_last || aligned(cursor) > bv.byteOffset)
+      return false;
+    cursor = aligned(cursor) + bv.byteLength;
+    end_of_last = bv.byteOffset + bv.byteLength;
+  }
+  return true;
+}
+
+// The kept views (keep[v]) packed into one buffer in view order, each at the
+// next kAlign boundary, zeros between: `views` the packed views, view_map[v]
+// each one's new index (-1: dropped). Moved down inside buffer 0 when
+// packs_in_place, else copied into a buffer allocated once with
+// `extra_capacity` bytes to spare. Either way the same bytes: a copy (and
+// one grown by doubling) was most of the fresh memory a 1 M-vertex `fix`
+// wrote through (issue 47).
+Status pack_views(tinygltf::Model& m, const std::vector<char>& keep, const size_t extra_capacity,
+                  std::vector<unsigned char>& packed, std::vector<tinygltf::BufferView>& views,
+                  std::vector<int>& view_map) {
+  view_map.assign(m.bufferViews.size(), -1);
+  const bool in_place = packs_in_place(m, keep);
+  if (in_place) {
+    packed = std::move(m.buffers[0].data);
+  } else {
+    // Only views inside their buffer count (the copy below refuses the
+    // others): the size stays bounded by the bytes the file holds.
+    size_t bytes = extra_capacity;
+    for (size_t v = 0; v < keep.size(); ++v) {
+      const tinygltf::BufferView& bv = m.bufferViews[v];
+      if (keep[v] && bv.buffer >= 0 && bv.buffer < static_cast<int>(m.buffers.size()) &&
+          bv.byteOffset <= m.buffers[bv.buffer].data.size() &&
+          bv.byteLength <= m.buffers[bv.buffer].data.size() - bv.byteOffset)
+        bytes += bv.byteLength + kAlign;
+    }
+    packed.reserve(bytes);
+  }
+  size_t cursor = 0;  // in place: the end of what is packed so far
+  for (size_t v = 0; v < keep.size(); ++v) {
+    if (!keep[v]) continue;
+    tinygltf::BufferView bv = m.bufferViews[v];
+    size_t off = 0;
+    if (in_place) {
+      off = aligned(cursor);
+      std::fill(packed.begin() + static_cast<std::ptrdiff_t>(cursor), packed.begin() + static_cast<std::ptrdiff_t>(off), 0);
+      std::memmove(packed.data() + off, packed.data() + bv.byteOffset, bv.byteLength);
+      cursor = off + bv.byteLength;
+    } else {
+      if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()) ||
+          bv.byteOffset > m.buffers[bv.buffer].data.size() ||
+          bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
+        return Status::Error(Status::Code::kBadData, "bufferView " + std::to_string(v) + " runs past its buffer");
+      while (packed.size() % kAlign) packed.push_back(0);
+      const auto& src = m.buffers[bv.buffer].data;
+      off = packed.size();
+      packed.insert(packed.end(), src.begin() + bv.byteOffset, src.begin() + bv.byteOffset + bv.byteLength);
+    }
+    bv.buffer = 0;
+    bv.byteOffset = off;
+    view_map[v] = static_cast<int>(views.size());
+    views.push_back(bv);
+  }
+  if (in_place) packed.resize(cursor);
+  return Status::Ok();
+}
+
 }  // namespace
 
 // Drops accessors not referenced any more, then the buffer views only they
@@ -109,27 +187,15 @@ Status prune_and_repack(tinygltf::Model& m) {
       view_used[img.bufferView] = 1;
   m.accessors = std::move(kept);
 
+  std::vector<char> keep(m.bufferViews.size(), 0);
+  for (size_t v = 0; v < keep.size(); ++v) keep[v] = !(view_pruned[v] && !view_used[v]);
+  size_t image_bytes = 0;  // uri images embedded below
+  for (const auto& img : m.images)
+    if (img.bufferView < 0 && !img.image.empty()) image_bytes += img.image.size() + kAlign;
   std::vector<unsigned char> packed;
   std::vector<tinygltf::BufferView> views;
-  std::vector<int> view_map(m.bufferViews.size(), -1);
-  for (size_t v = 0; v < m.bufferViews.size(); ++v) {
-    if (view_pruned[v] && !view_used[v]) continue;
-    tinygltf::BufferView bv = m.bufferViews[v];
-    if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()) ||
-        bv.byteOffset > m.buffers[bv.buffer].data.size() ||
-        bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
-      return Status::Error(Status::Code::kBadData,
-                           "bufferView " + std::to_string(v) + " runs past its buffer");
-    while (packed.size() % kAlign) packed.push_back(0);
-    const auto& src = m.buffers[bv.buffer].data;
-    const size_t off = packed.size();
-    packed.insert(packed.end(), src.begin() + bv.byteOffset,
-                  src.begin() + bv.byteOffset + bv.byteLength);
-    bv.buffer = 0;
-    bv.byteOffset = off;
-    view_map[v] = static_cast<int>(views.size());
-    views.push_back(bv);
-  }
+  std::vector<int> view_map;
+  if (Status s = pack_views(m, keep, image_bytes, packed, views, view_map); !s.ok()) return s;
   auto new_view = [&](int v) {
     return v >= 0 && v < static_cast<int>(view_map.size()) ? view_map[v] : -1;
   };

@@ -1,8 +1,14 @@
 // glTF/GLB reading with tinygltf. Accessors are decoded in gltf_accessor.cpp
 // (normalized integers, byte strides, sparse) because Assimp 5.2 gets them
 // wrong.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -116,6 +122,34 @@ struct JointNodes {
   std::vector<Mat4> joint_ibm;
 };
 
+// A file's bytes mapped read-only (size 0: empty or not mappable).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st {};
+    // Not above tinygltf's own size limit for memory (an unsigned int).
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        static_cast<unsigned long long>(st.st_size) <= std::numeric_limits<unsigned int>::max()) {
+      void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p != MAP_FAILED) data_ = static_cast<const unsigned char*>(p), size_ = static_cast<size_t>(st.st_size);
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(const_cast<unsigned char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const unsigned char* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  const unsigned char* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 // Step: tinygltf's parse of the file, images kept as raw bytes, warnings
 // dropped; notes the animation channels it did not keep.
 Status parse_document(const std::string& path, const bool binary, tinygltf::Model& m,
@@ -125,8 +159,19 @@ Status parse_document(const std::string& path, const bool binary, tinygltf::Mode
   std::string err, warn;
   bool ok = false;
   try {
-    ok = binary ? loader.LoadBinaryFromFile(&m, &err, &warn, path)
-                : loader.LoadASCIIFromFile(&m, &err, &warn, path);
+    if (!binary) {
+      ok = loader.LoadASCIIFromFile(&m, &err, &warn, path);
+    } else if (const MappedFile file(path); file.size() > 0) {
+      // The file's pages mapped, not read into a fresh vector: tinygltf
+      // copies the binary chunk out anyway (issue 47: 50 MB less memory
+      // for the kernel to zero at 1 M vertices). The base folder of
+      // external uris as LoadBinaryFromFile gives it.
+      const size_t slash = path.find_last_of("/\\");
+      ok = loader.LoadBinaryFromMemory(&m, &err, &warn, file.data(), static_cast<unsigned int>(file.size()),
+                                       slash == std::string::npos ? std::string() : path.substr(0, slash));
+    } else {  // empty, or not mappable: tinygltf's own read and messages
+      ok = loader.LoadBinaryFromFile(&m, &err, &warn, path);
+    }
   } catch (const std::exception& e) {
     err = e.what();
   }
