@@ -1,14 +1,8 @@
 // glTF/GLB reading with tinygltf. Accessors are decoded in gltf_accessor.cpp
 // (normalized integers, byte strides, sparse) because Assimp 5.2 gets them
 // wrong.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -18,6 +12,7 @@
 #include "rig/io/gltf/gltf_read_clips.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/gltf/gltf_weights.h"
+#include "rig/io/mapped_file.h"
 #include "rig/io/read_checks.h"
 
 namespace rig {
@@ -120,34 +115,6 @@ struct JointNodes {
   std::map<int, int> joint_of_node;  // node -> position in `joint_node_list`
   std::vector<int> joint_node_list;
   std::vector<Mat4> joint_ibm;
-};
-
-// A file's bytes mapped read-only (size 0: empty or not mappable).
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    struct stat st {};
-    // Not above tinygltf's own size limit for memory (an unsigned int).
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        static_cast<unsigned long long>(st.st_size) <= std::numeric_limits<unsigned int>::max()) {
-      void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-      if (p != MAP_FAILED) data_ = static_cast<const unsigned char*>(p), size_ = static_cast<size_t>(st.st_size);
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data_) ::munmap(const_cast<unsigned char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  const unsigned char* data() const { return data_; }
-  size_t size() const { return size_; }
-
- private:
-  const unsigned char* data_ = nullptr;
-  size_t size_ = 0;
 };
 
 // Step: tinygltf's parse of the file, images kept as raw bytes, warnings
