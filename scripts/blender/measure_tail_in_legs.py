@@ -4,11 +4,14 @@
 # ITEMS.json: [{"name", "file", "tail_from", "capsules_from", "clips": [...],
 #               "samples": 48}, ...]
 # - capsules: the leg capsules `harness fix` stored as node extras
-#   ("tailrig_collider", version 1, a/b in the joint's frame) in
-#   `capsules_from`, read straight from that GLB; a capsule follows its joint
-#   by name in `file`, moved as Blender deforms a vertex weighted 1 to that
-#   bone (pose matrix x inverse rest matrix), from the joint's bind world
-#   placement (inverse of its inverse bind matrix, as the file says);
+#   ("tailrig_collider", version 1, a/b and radii in the joint's frame and
+#   units) in `capsules_from`, read straight from that GLB and taken to the
+#   skin's bind space by the joint's inverse bind matrix; that space is
+#   placed in Blender's rest world by the similarity that fits every skin
+#   joint's bind origin to its bone's rest head (bind_to_rest; its residual
+#   must stay under 0.5 % of H); a capsule then follows its joint by name in
+#   `file`, moved as Blender deforms a vertex weighted 1 to that bone (pose
+#   matrix x inverse rest matrix);
 # - tail: vertices whose dominant bone in `tail_from` (same vertex order) is a
 #   tail bone (a "tail" name token, or below one); a tail vertex already inside
 #   a capsule in the rest pose is seam skin, not counted (as
@@ -21,8 +24,8 @@
 # Writes per item and clip: samples over 1 % of H (fraction) and the deepest
 # depth / H. The capsules check themselves: the skin weighted (95 %+) to each
 # one's bone that it holds at rest must stay within 0.5 % of H of it in every
-# sample (at least 90 % of it), else the placement is wrong: exit 2. Exit 0, or 2 on an error (no check here: tail_in_legs_bar.py
-# holds the bars).
+# sample (at least 90 % of it), else the placement is wrong: exit 2. Exit 0,
+# or 2 on an error (no bar here: tail_in_legs_bar.py holds the bars).
 import argparse
 import json
 import struct

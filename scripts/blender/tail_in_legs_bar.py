@@ -16,17 +16,18 @@ name token, the first clip of each kind the file has):
 - the artist's own keyed tail in the original file and the baked Tail_*
   chain in the fixed file, the same tail vertices (the artist's tail bones
   dominate them; on a fixture the fixed file's Tail_* bones, and its own
-  tail is the rigger's), against the
-  leg capsules the fixed file stores;
+  tail is the rigger's, weighted to the legs and hips), against the leg
+  capsules the fixed file stores;
 - per clip: samples whose deepest tail vertex is more than 1 % of H inside a
-  leg capsule, and the deepest.
+  leg capsule, and the deepest (negative: the tail's clearance from the
+  nearest capsule).
 
 Bars per clip (issue 46): baked samples over 1 % of H <= the artist's, and
-the baked deepest <= 1.5 % of H. A fixture's own tail is the rigger's
-(weighted to the legs and hips). A negative deepest is the tail's
-clearance from the nearest leg capsule. Prints a table; writes tail_in_legs.json/.md to the
-work dir (and the report dir). Exit 0 when every bar holds, 1 when one
-fails, 2 on an error, 77 when no character exists.
+the baked deepest <= 1.5 % of H. --known-gaps lists (character, clip) pairs
+whose missed bar is reported, not failed; a listed pair that holds fails
+until it is taken off the list. Prints a table; writes tail_in_legs.json/.md
+to the work dir (and the report dir). Exit 0 when every bar holds, 1 when
+one fails, 2 on an error, 77 when no character exists.
 """
 import argparse
 import json
