@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "rig/retarget/clearance/arm_clearance.h"
+#include "rig/retarget/clip_keys.h"
 #include "rig/retarget/clearance/body_floor.h"
 #include "rig/retarget/clearance/tail_clearance.h"
 #include "rig/retarget/clearance/elbow_bend.h"
@@ -260,22 +261,6 @@ TargetSupport prepare_target_support(const Character& target, const Calibration&
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
                              const TransferOptions& options = {});
-
-// True when the clip's first key is `skeleton`'s bind (neutral) pose and the
-// next key turns some joint by more than 0.1 rad at once.
-bool starts_with_bind_pose(const Skeleton& skeleton, const Clip& clip);
-
-// Where a clip's keys start: its earliest key, tracks of the joints marked in
-// `skip` aside (bake leaves out the tail tracks it replaces). 0 when that is
-// not inside (0, duration) or nothing is keyed. An exporter may keep a
-// clip's own frame range (keys from 2 s on): before them the clip only
-// holds its first pose.
-double first_key_time(const Clip& clip, const std::vector<char>& skip = {});
-
-// The part of `clip` from `start` seconds on, shifted to start at 0: each
-// track gets a key sampled at `start` then its later keys (cubic tracks are
-// resampled at their key times as linear).
-Clip trim_clip_start(const Clip& clip, double start);
 
 // f_body of SPEC §5 for `character` (min bind y of S \ T, or of S with
 // count_tail); without a skinned mesh, the lowest bind y of the foot and toe
