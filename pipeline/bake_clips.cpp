@@ -44,11 +44,11 @@ solver::ChainRigInput rig_input(const rig::Skeleton& sk) {
   return in;
 }
 
-// First and last body pose of the clip compared (tail excluded): largest
-// joint position difference (rig units) and rotation difference (degrees).
-void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double start, const std::vector<char>& tail,
-                     double& pos_err, double& ang_err) {
-  const auto a = rig::pose_at(sk, clip, start), b = rig::pose_at(sk, clip, clip.duration);
+// Two body poses of the clip compared (tail excluded): largest joint
+// position difference (rig units) and rotation difference (degrees).
+void pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double ta, double tb, const std::vector<char>& tail,
+                double& pos_err, double& ang_err) {
+  const auto a = rig::pose_at(sk, clip, ta), b = rig::pose_at(sk, clip, tb);
   pos_err = ang_err = 0;
   for (int j = 0; j < sk.size(); ++j) {
     if (tail[static_cast<size_t>(j)]) continue;
@@ -57,6 +57,54 @@ void loop_pose_error(const rig::Skeleton& sk, const rig::Clip& clip, double star
     const double c = std::clamp((r.trace() - 1.0) / 2.0, -1.0, 1.0);
     ang_err = std::max(ang_err, std::acos(c) * 180.0 / kPi);
   }
+}
+
+// The clip's key interval: the median spacing of its keys (0 without two).
+double key_interval(const rig::Clip& clip) {
+  std::vector<double> t = rig::key_times(clip), d;
+  for (size_t k = 1; k < t.size(); ++k)
+    if (t[k] > t[k - 1]) d.push_back(t[k] - t[k - 1]);
+  if (d.empty()) return 0.0;
+  std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
+  return d[d.size() / 2];
+}
+
+// A cycle exported without its closing frame (the last key one key step
+// before the first pose comes round again: a walk keyed on frames 0..25
+// whose frame 26 is frame 0): the clip is keyed on a uniform grid, and the
+// step from its last pose back to its first is no larger than twice the
+// body's own steps at either end. A clip that ends elsewhere (a jump
+// landing in an idle, a death) moves far more between its end and its
+// start than one key step. Returns the clip's key intervals over
+// [start, duration] (the loop then has one more), 0 when it is not such a
+// cycle.
+int open_loop_intervals(const rig::Skeleton& sk, const rig::Clip& clip, double start, const std::vector<char>& tail,
+                        double wrap_pos, double wrap_deg) {
+  const double dt = key_interval(clip), end = clip.duration;
+  if (!(dt > 0) || !(end - start >= 4 * dt)) return 0;
+  const double intervals = (end - start) / dt;
+  constexpr double kMaxIntervals = 1e6;  // a bound on the samples baked
+  if (intervals > kMaxIntervals) return 0;
+  const long m = std::lround(intervals);
+  // Float key times (glTF stores float32): on the grid within 1e-3 of a step.
+  if (std::abs(intervals - static_cast<double>(m)) > 1e-3) return 0;
+  double p0 = 0, a0 = 0, p1 = 0, a1 = 0;
+  pose_error(sk, clip, start, start + dt, tail, p0, a0);
+  pose_error(sk, clip, end - dt, end, tail, p1, a1);
+  constexpr double kStepFactor = 2.0;
+  const bool one_step = wrap_pos <= kStepFactor * std::max(p0, p1) && wrap_deg <= kStepFactor * std::max(a0, a1);
+  return one_step ? static_cast<int>(m) : 0;
+}
+
+// A loop recorded over one sample more than the clip's keys (the implied
+// closing frame): drops bake_loop's closing key so the keys are the clip's.
+void drop_closing_key(solver::BakeResult& br) {
+  if (br.frames < 2) return;
+  const size_t n = static_cast<size_t>(br.bones);
+  br.frames -= 1;
+  br.times.pop_back();
+  br.tip_in_hips.pop_back();
+  br.rotations.resize(br.rotations.size() - n);
 }
 
 // Tail into the legs over the baked keys: the body as the clip poses it,
@@ -177,7 +225,7 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     // The tail is baked over the body's keyed span (the tail tracks it replaces aside).
     const double start = rig::first_key_time(clip, tail), span = r.duration - start;
     double pos_err = 0, ang_err = 0;
-    loop_pose_error(sk, clip, start, tail, pos_err, ang_err);
+    pose_error(sk, clip, start, clip.duration, tail, pos_err, ang_err);
     r.loop_pose_error_rel_H = pos_err * mpu / H;
     r.loop_pose_error_deg = ang_err;
     r.loop_forced = o.loop != LoopMode::kAuto;
@@ -186,11 +234,19 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
                  r.loop_pose_error_deg <= o.loop_angle_tolerance_deg);
     const bool still = !(span > 0);
     if (still) r.looping = false;
-    const int m = still ? 0 : std::max(1, static_cast<int>(std::lround(span * o.fps)));
+    const int open_m =
+        !r.looping && !still && o.loop == LoopMode::kAuto ? open_loop_intervals(sk, clip, start, tail, pos_err, ang_err)
+                                                          : 0;
+    r.loop_open = open_m > 0;
+    r.looping = r.looping || r.loop_open;
+    // An open loop is keyed on the clip's own key times: its period is then
+    // exactly its keys plus the implied closing step (the last sample wraps
+    // to the first one key step later, as the body does).
+    const int m = still ? 0 : r.loop_open ? open_m : std::max(1, static_cast<int>(std::lround(span * o.fps)));
     // One pose per sample: the hips, and the leg colliders (sample-major).
     std::vector<Affine3d> hips;
     std::vector<solver::Capsule> capsules;
-    const int samples = r.looping ? m : m + 1;
+    const int samples = r.looping && !r.loop_open ? m : m + 1;
     for (int k = 0; k < samples; ++k) {
       const std::vector<rig::Mat4> world = rig::pose_at(sk, clip, m > 0 ? start + span * k / m : start);
       Affine3d a;
@@ -209,6 +265,7 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
     const bool ok = r.looping ? solver::bake_loop(desc, params, hips, bo, br)
                               : solver::bake_clip(desc, params, hips, bo, br);
     if (!ok) return bad("clip '" + clip.name + "': the hips motion is not finite");
+    if (r.loop_open) drop_closing_key(br);
     for (const auto& q : br.rotations)
       if (!q.coeffs().allFinite()) return bad("clip '" + clip.name + "': the solver produced a non-finite rotation");
     r.warmup_passes = br.passes;
@@ -260,6 +317,7 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
                      {"duration_s", k.duration},
                      {"looping", k.looping},
                      {"loop_forced", k.loop_forced},
+                     {"loop_open", k.loop_open},
                      {"loop_pose_error_rel_H", k.loop_pose_error_rel_H},
                      {"loop_pose_error_deg", k.loop_pose_error_deg},
                      {"warmup_passes", k.warmup_passes},
@@ -314,11 +372,12 @@ std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
     }
     if (k.looping)
       std::snprintf(b, sizeof b,
-                    "  %-16s loop%s   %2d warm-up pass%s%s, seam [%s] deg (tip %.3f %% of H), %d keys, tip range "
+                    "  %-16s loop%s   %2d warm-up pass%s%s, seam [%s] deg (tip %.3f %% of H), %d keys%s, tip range "
                     "%.3g m (%.1f %% of H)",
                     k.name.c_str(), k.loop_forced ? "*" : " ", k.warmup_passes, k.warmup_passes == 1 ? "" : "es",
                     k.converged || k.warmup_passes == 0 ? "" : " (not converged)", seam.c_str(),
-                    100.0 * k.seam_tip_rel_H, k.keys, k.tip_range_m, 100.0 * k.tip_range_rel_H);
+                    100.0 * k.seam_tip_rel_H, k.keys, k.loop_open ? " (open cycle: its first pose is one key past its last)" : "",
+                    k.tip_range_m, 100.0 * k.tip_range_rel_H);
     else
       std::snprintf(b, sizeof b, "  %-16s once%s   from the settled carry pose, %d keys, tip range %.3g m (%.1f %% of H)",
                     k.name.c_str(), k.loop_forced ? "*" : " ", k.keys, k.tip_range_m, 100.0 * k.tip_range_rel_H);

@@ -26,7 +26,10 @@ struct BakeClipsOptions {
   // Clips to bake by name; empty = every clip of the character.
   std::vector<std::string> clips;
   // kAuto: a clip loops when its first and last body poses agree within
-  // loop_position_tolerance * H (joint positions) and loop_angle_tolerance_deg.
+  // loop_position_tolerance * H (joint positions) and loop_angle_tolerance_deg,
+  // or when its last pose is one key step short of its first (a cycle
+  // exported without its closing frame: ClipBakeReport::loop_open; such a
+  // clip is keyed on its own key times, not at fps).
   LoopMode loop = LoopMode::kAuto;
   double loop_position_tolerance = 1e-3;  // fraction of H
   double loop_angle_tolerance_deg = 0.5;  // degrees
@@ -56,6 +59,10 @@ struct ClipBakeReport {
   double duration = 0;          // seconds
   bool looping = false;
   bool loop_forced = false;     // --loop / --no-loop decided, not the poses
+  // A cycle exported without its closing frame (kAuto): its last pose is one
+  // key step short of the first, so it loops with a period one key longer
+  // than its span, and its keys are the clip's (the last is not the first).
+  bool loop_open = false;
   double loop_pose_error_rel_H = 0;  // largest joint position mismatch first vs last frame / H
   double loop_pose_error_deg = 0;    // largest joint rotation mismatch first vs last frame
   int warmup_passes = 0;
