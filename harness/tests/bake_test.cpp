@@ -115,6 +115,73 @@ TEST(Bake, AClipKeyedFromLaterIsBakedOverItsKeys) {
     }
 }
 
+// A cycle exported without its closing frame (the walk's last key dropped:
+// its first pose is one key step past its last) loops over one more step:
+// the tail keys are its closed twin's (up to rounding), without the
+// closing one. Baked once from the carry pose, as before, its tail started
+// at rest and jumped at every loop. A clip that ends elsewhere stays once.
+TEST(Bake, ACycleWithoutItsClosingKeyLoopsAsItsClosedTwin) {
+  rig::Character closed = chained_fox();
+  closed.clips.erase(std::remove_if(closed.clips.begin(), closed.clips.end(),
+                                    [](const rig::Clip& k) { return k.name != "walk" && k.name != "back_flip"; }),
+                     closed.clips.end());
+  ASSERT_EQ(closed.clips.size(), 2u);
+  rig::Character open = closed;
+  for (rig::Clip& clip : open.clips) {
+    double last = 0.0;
+    for (rig::JointTracks& jt : clip.tracks)
+      for (auto* tr : {&jt.rotation}) {
+        ASSERT_GE(tr->times.size(), 3u);
+        tr->times.pop_back();
+        tr->values.pop_back();
+        last = std::max(last, tr->times.back());
+      }
+    for (rig::JointTracks& jt : clip.tracks)
+      if (jt.translation.times.size() > 1) {
+        jt.translation.times.pop_back();
+        jt.translation.values.pop_back();
+      }
+    clip.duration = last;
+  }
+  pipeline::BakeClipsReport a, b;
+  ASSERT_TRUE(pipeline::bake_clips(closed, pipeline::BakeClipsOptions{}, a).ok());
+  ASSERT_TRUE(pipeline::bake_clips(open, pipeline::BakeClipsOptions{}, b).ok());
+  ASSERT_EQ(b.clips.size(), 2u);
+  const pipeline::ClipBakeReport& walk = b.clips[0].name == "walk" ? b.clips[0] : b.clips[1];
+  const pipeline::ClipBakeReport& flip = b.clips[0].name == "walk" ? b.clips[1] : b.clips[0];
+  const pipeline::ClipBakeReport& twin = a.clips[0].name == "walk" ? a.clips[0] : a.clips[1];
+  EXPECT_TRUE(twin.looping);
+  EXPECT_FALSE(twin.loop_open);
+  EXPECT_TRUE(walk.looping);
+  EXPECT_TRUE(walk.loop_open);
+  EXPECT_TRUE(walk.converged);
+  EXPECT_EQ(walk.keys, twin.keys - 1);
+  EXPECT_FALSE(flip.looping) << "a flip landing elsewhere is not a cycle";
+  EXPECT_FALSE(flip.loop_open);
+  const int tail1 = closed.skeleton.find("Tail_1");
+  ASSERT_GE(tail1, 0);
+  auto tail_track = [&](const rig::Character& ch) {
+    for (const rig::Clip& clip : ch.clips)
+      if (clip.name == "walk")
+        for (const rig::JointTracks& jt : clip.tracks)
+          if (jt.joint == tail1) return jt.rotation;
+    return rig::Track<rig::Quat>{};
+  };
+  const rig::Track<rig::Quat> tc = tail_track(closed), to = tail_track(open);
+  ASSERT_EQ(to.values.size() + 1, tc.values.size());
+  // The same sample times and hips up to rounding (k * span / M over another
+  // span and M), so the same keys up to that rounding (measured: 1e-15 rad).
+  double worst = 0.0;
+  for (size_t k = 0; k < to.values.size(); ++k) {
+    EXPECT_NEAR(to.times[k], tc.times[k], 1e-12) << k;
+    worst = std::max(worst, to.values[k].angularDistance(tc.values[k]));
+  }
+  EXPECT_LT(worst, 1e-9) << "rad";
+  std::printf("open cycle vs its closed twin: Tail_1 keys within %.3g rad\n", worst);
+  // The last open key is not the first: the loop closes one step later.
+  EXPECT_GT(to.values.back().angularDistance(to.values.front()), 1e-6);
+}
+
 TEST(Bake, FoxClipsCloseAndMove) {
   rig::Character ch = chained_fox();
   const rig::Character before = ch;
