@@ -36,24 +36,40 @@ void copy_lane(const BatchColliderLanes& from, BatchColliderLanes& to, int l) {
   to.radius_b.v[l] = from.radius_b.v[l];
 }
 
-// Whether the batch can use a capsule (colliders.h collider_usable): on
-// x86-64 the 16 comparisons as 8 SSE2 ones on pairs (NaN fails each), as
-// every collider of every chain is checked every frame; elsewhere the
-// scalar test itself.
-bool usable(const Capsule& cap) {
+// The capsule into lane l of `slot` as floats when the batch can use it
+// (colliders.h collider_usable); false, and nothing written, when not.
+// Every collider of every chain goes through here every frame: on x86-64
+// the 8 values are converted as 4 pairs and tested as floats, an accept
+// that implies the exact test (rounding is monotonic and 1e9 is a float:
+// |f| < 1e9 gives |x| < 1e9, f > 0 gives x > 0; NaN fails), the exact
+// test itself deciding the rest (a bound or a zero radius, rare).
+static_assert(static_cast<double>(static_cast<float>(kMaxColliderExtent)) == kMaxColliderExtent);
+bool put_usable(const Capsule& cap, BatchColliderLanes& slot, int l) {
+  float f[8];  // ax ay bx by az bz ra rb
 #if defined(__SSE2__)
-  const __m128d a_xy = _mm_loadu_pd(cap.a.data()), b_xy = _mm_loadu_pd(cap.b.data());
-  const __m128d a_zr = _mm_set_pd(cap.radius_a, cap.a.z()), b_zr = _mm_set_pd(cap.radius_b, cap.b.z());
-  const __m128d high = _mm_set1_pd(kMaxColliderExtent), low = _mm_set1_pd(-kMaxColliderExtent);
-  const __m128d low_r = _mm_set_pd(0.0, -kMaxColliderExtent);  // a radius is >= 0
-  const __m128d xy = _mm_and_pd(_mm_and_pd(_mm_cmple_pd(a_xy, high), _mm_cmpge_pd(a_xy, low)),
-                                _mm_and_pd(_mm_cmple_pd(b_xy, high), _mm_cmpge_pd(b_xy, low)));
-  const __m128d zr = _mm_and_pd(_mm_and_pd(_mm_cmple_pd(a_zr, high), _mm_cmpge_pd(a_zr, low_r)),
-                                _mm_and_pd(_mm_cmple_pd(b_zr, high), _mm_cmpge_pd(b_zr, low_r)));
-  return _mm_movemask_pd(_mm_and_pd(xy, zr)) == 3;
+  const __m128 xy = _mm_movelh_ps(_mm_cvtpd_ps(_mm_loadu_pd(cap.a.data())),
+                                  _mm_cvtpd_ps(_mm_loadu_pd(cap.b.data())));
+  const __m128 zr = _mm_movelh_ps(_mm_cvtpd_ps(_mm_set_pd(cap.b.z(), cap.a.z())),
+                                  _mm_cvtpd_ps(_mm_set_pd(cap.radius_b, cap.radius_a)));
+  const __m128 sign = _mm_set1_ps(-0.0f),
+               bound = _mm_set1_ps(static_cast<float>(kMaxColliderExtent));
+  const __m128 inside = _mm_and_ps(_mm_cmplt_ps(_mm_andnot_ps(sign, xy), bound),
+                                   _mm_cmplt_ps(_mm_andnot_ps(sign, zr), bound));
+  const __m128 positive =
+      _mm_cmpgt_ps(zr, _mm_set_ps(0.0f, 0.0f, -__builtin_inff(), -__builtin_inff()));
+  if (_mm_movemask_ps(_mm_and_ps(inside, positive)) != 15 && !collider_usable(cap)) return false;
+  _mm_storeu_ps(f, xy);
+  _mm_storeu_ps(f + 4, zr);
 #else
-  return collider_usable(cap);
+  if (!collider_usable(cap)) return false;
+  const double v[8] = {cap.a.x(), cap.a.y(), cap.b.x(),    cap.b.y(),
+                       cap.a.z(), cap.b.z(), cap.radius_a, cap.radius_b};
+  for (int k = 0; k < 8; ++k) f[k] = static_cast<float>(v[k]);
 #endif
+  slot.a[0].v[l] = f[0], slot.a[1].v[l] = f[1], slot.a[2].v[l] = f[4];
+  slot.b[0].v[l] = f[2], slot.b[1].v[l] = f[3], slot.b[2].v[l] = f[5];
+  slot.radius_a.v[l] = f[6], slot.radius_b.v[l] = f[7];
+  return true;
 }
 
 }  // namespace
@@ -69,16 +85,7 @@ int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int 
     if (!held && !inputs.empty()) {
       for (const Capsule& cap : inputs[u].capsules) {
         if (n == collider_capacity_) break;
-        if (!usable(cap)) continue;
-        BatchColliderLanes& slot = next[n++];
-        slot.a[0].v[l] = static_cast<float>(cap.a.x());
-        slot.a[1].v[l] = static_cast<float>(cap.a.y());
-        slot.a[2].v[l] = static_cast<float>(cap.a.z());
-        slot.b[0].v[l] = static_cast<float>(cap.b.x());
-        slot.b[1].v[l] = static_cast<float>(cap.b.y());
-        slot.b[2].v[l] = static_cast<float>(cap.b.z());
-        slot.radius_a.v[l] = static_cast<float>(cap.radius_a);
-        slot.radius_b.v[l] = static_cast<float>(cap.radius_b);
+        if (put_usable(cap, next[n], l)) ++n;
       }
     }
     for (int s = n; s < collider_capacity_; ++s) next[s].radius_a.v[l] = next[s].radius_b.v[l] = -1.0f;

@@ -247,5 +247,53 @@ TEST(BatchColliders, NoUsableCollidersIsTheBatchWithoutThem) {
   }
 }
 
+// The batch decides usability on the floats it converts to where that is
+// sure and by the exact test where not: capsules at the edges of the test
+// whose floats round onto the bounds (a radius of -1e-300 to -0, 1e9 + 1
+// to 1e9) are ignored as the scalar test ignores them; those on the
+// bounds (a radius of 0 or 1e-300, an end at exactly 1e9) are used.
+TEST(BatchColliders, UsableAtTheBoundsAsTheExactTest) {
+  const auto rig = testing::make_rig(4);
+  ChainDesc desc;
+  ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+  const int count = 7;
+  const Vector3d a(0, 0, -0.5), top(0, 2, -0.5);
+  // Frame by frame outputs of a batch given `cap` (none: no colliders).
+  auto run = [&](const Capsule* cap) {
+    Batch batch(desc, ChainParams{}, count);
+    batch.set_collider_capacity(1);
+    std::vector<FrameInput> input(count);
+    std::vector<Quaternionf> q(count * 4);
+    std::vector<float> all;
+    for (int f = 0; f <= 60; ++f) {
+      for (int c = 0; c < count; ++c)
+        input[static_cast<size_t>(c)] = FrameInput{
+            Swing{c}.hips(f / 60.0), cap ? std::span(cap, 1) : std::span<const Capsule>{}};
+      batch.step(f == 0 ? 0.0 : 1.0 / 60.0, input, q);
+      for (const Quaternionf& r : q)
+        all.insert(all.end(), r.coeffs().data(), r.coeffs().data() + 4);
+    }
+    return all;
+  };
+  const std::vector<float> none = run(nullptr);
+  const Capsule ignored[] = {{a, top, -1e-300, 0.1},
+                             {a, top, 0.1, -1e-300},
+                             {a, Vector3d(0, 1e9 + 1, -0.5), 0.1, 0.1},
+                             {top, Vector3d(0, -1e9 - 1, -0.5), 0.1, 0.1}};
+  for (const Capsule& cap : ignored) {
+    ASSERT_FALSE(collider_usable(cap));
+    EXPECT_TRUE(run(&cap) == none)
+        << "an unusable capsule (radii " << cap.radius_a << ", " << cap.radius_b << ", ends at y "
+        << cap.a.y() << ", " << cap.b.y() << ") was used";
+  }
+  const Capsule zero{a, top, 0.0, 0.1}, tiny{a, top, 1e-300, 0.1},
+      far{a, Vector3d(0, 1e9, -0.5), 0.1, 0.1};
+  ASSERT_TRUE(collider_usable(zero) && collider_usable(tiny) && collider_usable(far));
+  const std::vector<float> used = run(&zero);
+  EXPECT_FALSE(used == none) << "the capsule never touches the tails: the test shows nothing";
+  EXPECT_TRUE(run(&tiny) == used) << "a radius of 1e-300 (0 as a float) is usable";
+  EXPECT_FALSE(run(&far) == none) << "an end at exactly kMaxColliderExtent is usable";
+}
+
 }  // namespace
 }  // namespace solver

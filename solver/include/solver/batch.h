@@ -163,8 +163,9 @@ class Batch {
   // Per chain of block b: rejects non-finite hips, resets on first use.
   void admit_chains(const Frame& f, int worker, int b);
   void reset_with(int chain, const Eigen::Affine3d& hips_world, ChainState& scratch);
-  // Asks the cache for block b's hips and colliders ahead of use.
-  void prefetch_inputs(const Frame& f, int b) const;
+  // While block b steps, asks the cache for lane l's inputs of the blocks
+  // after it, up to `last` (exclusive).
+  void prefetch_inputs(const Frame& f, int b, int last, int l) const;
   // Fills block b's colliders for the frame (lanes `teleported` start them
   // where they are); returns the slots in use.
   int load_colliders(std::span<const FrameInput> inputs, bool advance, int b, const BatchLane& teleported);
