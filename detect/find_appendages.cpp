@@ -236,15 +236,16 @@ void index_regions(const rig::Character& c, Analysis& a) {
   }
 }
 
-// Split fused tails off regions that are no appendage (see find_tail_core);
+// Split fused tails off regions that are no appendage (see find_tail_core),
+// and off sheets with the legs set aside (beside_legs.h: a body lying level);
 // the rest of the region stays one region and is classified again.
 void split_fused_tails(const Context& ctx, Analysis& a) {
   const size_t before_split = a.regions.size();
   for (size_t ri = 0; ri < before_split; ++ri) {
     const AppendageClass cls = a.regions[ri].classification.cls;
-    if (cls != AppendageClass::kWide && cls != AppendageClass::kOther) continue;
+    if (cls != AppendageClass::kWide && cls != AppendageClass::kOther && cls != AppendageClass::kHair) continue;
     Region core;
-    if (!find_tail_core(a, ctx, a.regions[ri], core)) continue;
+    if (!find_tail_core(a, ctx, a.regions[ri], core, cls == AppendageClass::kHair)) continue;
     core.id = static_cast<int>(a.regions.size());
     Region& rest = a.regions[ri];
     std::vector<int> kept;

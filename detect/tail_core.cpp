@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "detect/attachment.h"
+#include "detect/beside_legs.h"
 #include "detect/geometry/components.h"
 #include "detect/geometry/geodesic.h"
 #include "detect/geometry/shape.h"
@@ -33,14 +34,14 @@ double length_from_ring(const Analysis& a, const Region& r, double percentile_p)
   return percentile(values, percentile_p);
 }
 
-// The component of {v in domain : skeleton distance > level x H} holding
-// `seed`, with its welded and mesh vertices in the domain's order; empty when
-// the seed is not above the level.
-Region core_at(const Analysis& a, const Region& domain, double level, int seed) {
+}  // namespace
+
+Region core_at(const Analysis& a, const Region& domain, const std::vector<double>& distance, double level,
+               int seed) {
   Region core;
   core.cut_level = level;
   std::vector<char> mask(a.far.size(), 0);
-  for (int v : domain.welded) mask[v] = a.skeleton_distance[v] > level * a.height;
+  for (int v : domain.welded) mask[v] = distance[v] > level * a.height;
   if (!mask[seed]) return core;
   std::vector<char> in_core;
   component_of(a.graph, mask, seed, in_core);
@@ -53,8 +54,6 @@ Region core_at(const Analysis& a, const Region& domain, double level, int seed) 
   return core;
 }
 
-// Evaluates `core` as a region cut at its level; false when it fails to be a
-// tail core (a round tail at least split_min_length x H long from its cut).
 bool passes_as_tail_core(const Analysis& a, const Context& x, Region& core) {
   const Params& p = x.params;
   if (static_cast<int>(core.welded.size()) < p.min_region_vertices) return false;
@@ -69,6 +68,8 @@ bool passes_as_tail_core(const Analysis& a, const Context& x, Region& core) {
   if (core.shape.flatness > p.classify.max_flatness) return false;
   return length_from_ring(a, core, p.chain.length_percentile) >= p.split_min_length * a.height;
 }
+
+namespace {
 
 // A core that runs on past the tail's base along a fat belly (see
 // trim_to_tube) ends where it stops being a tube, when what is left still
@@ -95,7 +96,7 @@ void trim_core_to_tube(const Analysis& a, const Context& x, int seed, Region& co
 
 }  // namespace
 
-bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out) {
+bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out, bool legs_aside) {
   const double H = a.height;
   const Params& p = x.params;
   if (!(p.split_step > 0.0) || r.welded.empty()) return false;
@@ -104,6 +105,12 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
     if (a.skeleton_distance[v] > a.skeleton_distance[seed]) seed = v;
   }
   if (!std::isfinite(a.skeleton_distance[seed])) return false;
+  const bool lying = legs_lie_level(x);
+  if (legs_aside) {
+    if (!lying || !find_tail_beside_legs(a, x, r, seed, out)) return false;
+    trim_core_to_tube(a, x, seed, out);
+    return true;
+  }
   const double first = p.far_fraction * H;
   const double step = std::max(p.split_step * H, (r.reach - first) / kMaxSplitSteps);
   if (!(step > 0.0) || !std::isfinite(step)) return false;
@@ -112,7 +119,7 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
   for (int k = 1; k <= kMaxSplitSteps; ++k) {
     const double level = (first + k * step) / H;
     if (level * H >= r.reach) return false;
-    Region core = core_at(a, *domain, level, seed);
+    Region core = core_at(a, *domain, a.skeleton_distance, level, seed);
     if (static_cast<int>(core.welded.size()) < p.min_region_vertices)
       return false;  // so is every higher core
     if (!passes_as_tail_core(a, x, core)) {
@@ -124,12 +131,16 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
     // trunk skin blend; cut split_margin x H higher when the core still
     // passes there (inside this core; a negative margin searches the region).
     const double higher = level + p.split_margin;
-    Region cut = core_at(a, higher >= level ? core : r, higher, seed);
+    Region cut = core_at(a, higher >= level ? core : r, a.skeleton_distance, higher, seed);
     if (passes_as_tail_core(a, x, cut)) {
       out = std::move(cut);
     } else {
       out = std::move(core);
     }
+    // Issue 45 class 4 (beside_legs.h): lying level and cut beside a leg, the
+    // tail runs along the trailing legs.
+    Region along;
+    if (lying && cut_beside_a_leg(x, out) && find_tail_beside_legs(a, x, r, seed, along)) out = std::move(along);
     trim_core_to_tube(a, x, seed, out);
     return true;
   }

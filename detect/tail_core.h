@@ -2,6 +2,8 @@
 // trunk's far skin, cut where it separates from it.
 #pragma once
 
+#include <vector>
+
 #include "detect/region.h"
 #include "detect/region_evaluation.h"
 
@@ -27,6 +29,22 @@ namespace detect {
 // one's), so each level searches only the previous core, and the search ends
 // once the core is too small (issue 14: 19 levels over a 158 k-vertex region
 // rescanned it whole each time).
-bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out);
+//
+// Issue 45 class 4 (beside_legs.h), on a body whose legs lie level (a
+// flying pose): a `legs_aside` region (a sheet: the whole body's far skin)
+// is searched on the distance to the bones other than the legs' alone, and a
+// core cut beside a leg is searched again so (the tail trails along the
+// legs). Elsewhere a sheet is not searched (its flaps pass as cores).
+bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region& out, bool legs_aside = false);
+
+// The component of {v in domain : distance[v] > level x H} (`distance` per
+// welded vertex) holding `seed`, with its welded and mesh vertices in the
+// domain's order and cut_level = level; empty when the seed is not above it.
+Region core_at(const Analysis& a, const Region& domain, const std::vector<double>& distance, double level,
+               int seed);
+
+// Evaluates `core` as a region cut at its level; false when it fails to be a
+// tail core (a round tail at least split_min_length x H long from its cut).
+bool passes_as_tail_core(const Analysis& a, const Context& x, Region& core);
 
 }  // namespace detect

@@ -65,6 +65,12 @@ foreach(name fox fox_fused mouse mouse_chained caped skirted sheath eared longha
   set_tests_properties(fixture_info_readback_${name} PROPERTIES FIXTURES_REQUIRED fixture_files)
 endforeach()
 
+# Laid level (issue 45 class 4), the flying fixture's toes point down: they
+# tell no facing, so its names stand (it read -Z with its sides swapped).
+add_test(NAME fixture_info_facing_flying
+  COMMAND sh -c "out=$(\"$<TARGET_FILE:harness>\" info \"${TAILRIG_FIXTURE_FILES_DIR}/flying.glb\") || exit 1; echo \"$out\" | grep -q 'facing: +Z' || { echo \"$out\" | grep facing; exit 1; }; echo \"$out\" | grep -q 'mixamorig:LeftUpLeg  \\[left thigh\\]' || { echo 'LeftUpLeg is not the left thigh'; exit 1; }")
+set_tests_properties(fixture_info_facing_flying PROPERTIES FIXTURES_REQUIRED fixture_files)
+
 # `harness stretch` with no --tail-from measures a file against itself; a
 # tailless character has no tail set, so every edge is body (exit 0, no tip).
 add_test(NAME cli_stretch_tailless_all_body
