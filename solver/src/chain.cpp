@@ -305,6 +305,26 @@ ChainStatus set_up_links(const ChainRigInput& in, const ChainParams& params, con
   return {};
 }
 
+// A tail modelled held up (curled over the back, as a Shiba's or a husky's)
+// keeps its authored curve: the centred arc exists to undo a hanging tail's
+// sideways modelling (SPEC §4), but straightening a curl swings the part
+// lying over the back into the back skin (issue 45 class 1: tail p99 2.34
+// vs the stripped 1.95). Held up = the tail's end lies above its root by
+// more than kRaisedFrom of its length (a hanging or streaming tail ends at
+// or below its root: the shared tails -0.94 .. +0.03, the Shiba's +0.26);
+// ramped to the full authored curve at kRaisedFull so no rig jumps between
+// the two readings. Returns the beta the rise asks for (0 .. 1).
+constexpr double kRaisedFrom = 0.1, kRaisedFull = 0.2;
+double raised_tail_curve(const std::vector<ChainLink>& links, const std::vector<Vector3d>& authored) {
+  double rise = 0.0, length = 0.0;
+  for (size_t i = 0; i < links.size(); ++i) {
+    rise += links[i].length * authored[i].y();  // hips frame: y is up
+    length += links[i].length;
+  }
+  if (!(length > 0.0)) return 0.0;
+  return std::clamp((rise / length - kRaisedFrom) / (kRaisedFull - kRaisedFrom), 0.0, 1.0);
+}
+
 // Centred rest arc with restCurve beta and the carry distributed over the
 // links (SPEC §4): c = normalize(0, a0y, a0z), Q_i = slerp(I, swing(c, a_i), beta),
 // u_i = R_x(C (i+1)/N) rot(Q_i, c), r_i = rot(A_i^-1, u_i). Sets each link's
@@ -316,7 +336,7 @@ void set_rest_directions(const ChainParams& params, bool bug_carry_per_joint, co
   if (c.norm() < 1e-9) c = -Vector3d::UnitY();
   c.normalize();
   const double carry = params.carry_deg * M_PI / 180.0;
-  const double beta = std::clamp(params.rest_curve, 0.0, 1.0);
+  const double beta = std::max(std::clamp(params.rest_curve, 0.0, 1.0), raised_tail_curve(out.links, authored));
   Quaterniond parent = r_root_parent;  // parent's corrected rest frame, world (bind)
   for (int i = 0; i < n_links; ++i) {
     ChainLink& link = out.links[static_cast<size_t>(i)];

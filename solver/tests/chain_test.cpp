@@ -2,6 +2,10 @@
 // bind matrices, missing Tail_End, carry and rest arc (tiny exact cases).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "solver/solver.h"
 #include "test_rig.h"
 
@@ -149,6 +153,49 @@ TEST(BuildChain, CarryDistributedOverLinks) {
       EXPECT_NEAR(angle, 50.0 * (i + 1) / n, 1e-9) << "n=" << n << " i=" << i;
       EXPECT_NEAR(u.x(), 0.0, 1e-12);
       EXPECT_LT(u.z(), 0.0);  // backwards
+    }
+  }
+}
+
+// A tail held up in its bind pose (issue 45 class 1: down 27 deg off the
+// hips, then up 18 and 50 deg, its end a quarter of its length above its
+// root) rests on its authored curve with the default rest_curve 0; the
+// same tail mirrored to hang (its end below its root) gets the centred arc.
+// Rest directions in the hips frame: the carry (about x) is all that parts
+// them from the authored ones.
+TEST(BuildChain, RaisedTailKeepsAuthoredCurve) {
+  for (double up : {1.0, -1.0}) {
+    TestRig rig;
+    const int root = rig.add("Root", -1, Eigen::Affine3d::Identity());
+    const int hips = rig.add("Hips", root, Eigen::Affine3d(Eigen::Translation3d(0, 1, 0)));
+    const double elevation_deg[3] = {-27.0, 18.0, 50.0};
+    Eigen::Vector3d p(0, 1, -0.1);
+    std::vector<Eigen::Vector3d> authored;
+    int parent = hips;
+    for (int i = 0; i < 3; ++i) {
+      const Eigen::Affine3d at(Eigen::Translation3d{p});
+      parent = rig.add("Tail_" + std::to_string(i + 1), parent, at);
+      const double e = up * elevation_deg[i] * M_PI / 180.0;
+      authored.emplace_back(0, std::sin(e), -std::cos(e));
+      p += 0.2 * authored.back();
+    }
+    rig.add("Tail_End", parent, Eigen::Affine3d(Eigen::Translation3d(p)));
+    ChainDesc desc;
+    ASSERT_TRUE(build_chain(rig.input(), ChainParams{}, desc).ok());
+    Eigen::Quaterniond frame = Eigen::Quaterniond::Identity();
+    for (int i = 0; i < 3; ++i) {
+      const ChainLink& l = desc.links[static_cast<size_t>(i)];
+      const Eigen::Vector3d u = frame * l.rest_dir;
+      frame = frame * l.rest_local_rotation;
+      const double lift = 50.0 * M_PI / 180.0 * (i + 1) / 3;
+      const Eigen::Vector3d unlifted = Eigen::AngleAxisd(-lift, Eigen::Vector3d::UnitX()) * u;
+      const double cosine = std::clamp(unlifted.dot(authored[static_cast<size_t>(i)]), -1.0, 1.0);
+      const double off_deg = std::acos(cosine) * 180.0 / M_PI;
+      if (up > 0) {
+        EXPECT_NEAR(off_deg, 0.0, 1e-6) << "raised, link " << i;
+      } else if (i > 0) {
+        EXPECT_GT(off_deg, 5.0) << "hanging, link " << i;  // straightened onto the root's direction
+      }
     }
   }
 }

@@ -25,7 +25,9 @@ struct ChainParams {
   // (link i gets carry * (i+1) / N as absolute direction, not per joint).
   double carry_deg = 50.0;
   // [build] restCurve beta in [0, 1]: 0 = centred rest arc, 1 = authored
-  // (bind) curve of the tail blended back in.
+  // (bind) curve of the tail blended back in. A tail modelled held up (its
+  // end above its root by a fifth of its length or more: curled over the
+  // back) keeps its authored curve whatever this says (chain.cpp).
   double rest_curve = 0.0;
   // [build] Character forward axis in bind (model) space. The hips frame used
   // for carry, bend coupling and the forward plane is this axis (Z of the
