@@ -43,7 +43,10 @@ EdgeEnds edge_ends(const rig::Welded& w, const std::vector<std::pair<int, int>>&
   for (const auto& [a, b] : edges) read[a] = read[b] = 1;
   e.slot.assign(static_cast<size_t>(w.count()), -1);
   for (int i = 0; i < w.count(); ++i)
-    if (read[i]) e.slot[i] = static_cast<int>(e.vertices.size()), e.vertices.push_back(w.representative[i]);
+    if (read[i]) {
+      e.slot[i] = static_cast<int>(e.vertices.size());
+      e.vertices.push_back(w.representative[i]);
+    }
   return e;
 }
 
