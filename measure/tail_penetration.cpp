@@ -20,8 +20,9 @@ double tail_in_legs_depth(const rig::Character& c, std::span<const rig::LegCapsu
   double deepest = 0.0;
   for (const rig::LegCapsule& k : legs) {
     const rig::Mat4 skinning = world[static_cast<size_t>(k.joint)] * c.skeleton.inverse_bind[static_cast<size_t>(k.joint)];
+    const rig::PosedAxis axis = rig::posed_axis(k, skinning);  // once per capsule, not per vertex
     for (size_t i = 0; i < tail.size(); ++i)
-      if (counted[i]) deepest = std::max(deepest, rig::capsule_depth(k, skinning, posed[static_cast<size_t>(tail[i])]));
+      if (counted[i]) deepest = std::max(deepest, rig::capsule_depth(k, axis, posed[static_cast<size_t>(tail[i])]));
   }
   return deepest;
 }

@@ -2,6 +2,7 @@
 // the tables, write JSON and reports. Exit 0 pass, 1 regression, 2 bad input.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "harness/cli/command.h"
+#include "harness/gate/fixture_cache.h"
 #include "harness/gate/golden.h"
 #include "harness/gate/paths.h"
 #include "harness/gate/report_files.h"
@@ -108,12 +110,23 @@ int run(const Options& o) {
     std::fprintf(stderr, "harness run: --update-golden pins the scalar reference; not with --solver batch\n");
     return kExitBadInput;
   }
+  // Every fixture a scenario names built once for the run (fixture_cache.h).
+  FixtureCache fixtures;
+  for (Scenario& s : scenarios) s.fixtures = &fixtures;
   std::vector<Outcome> outcomes(scenarios.size());
-  // Dispatch order only (outcomes stay in name order): the corpus, which
-  // runs many files, first, so that it is not the last one left running.
+  // Dispatch order only (outcomes stay in name order): the costliest first
+  // (a scenario's "cost": its CPU seconds, as ctest's COST), so that the
+  // jobs finish together rather than one left running a long scenario
+  // picked up last; equal costs in name order.
   std::vector<size_t> order(scenarios.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_partition(order.begin(), order.end(), [&](size_t i) { return scenarios[i].kind == "corpus"; });
+  std::vector<double> cost(scenarios.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+    const nlohmann::json& raw = scenarios[i].raw;
+    const auto c = raw.is_object() ? raw.find("cost") : raw.end();
+    cost[i] = c != raw.end() && c->is_number() && std::isfinite(c->get<double>()) ? c->get<double>() : 0.0;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cost[a] > cost[b]; });
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t k = next++; k < scenarios.size(); k = next++) {

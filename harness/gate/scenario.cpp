@@ -1,5 +1,7 @@
 #include "harness/gate/scenario.h"
 
+#include "harness/gate/fixture_cache.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -341,7 +343,7 @@ Status load_character_spec(const Scenario& s, const nlohmann::json& c, rig::Char
     const auto params = c.value("params", nlohmann::json::object());
     if (Status st = apply_fixture_params(params, s.path, p); !st.ok()) return st;
     std::string error;
-    if (!fixtures::make_fixture(name, p, out, &error))
+    if (!make_fixture_cached(s.fixtures, name, params.dump(), p, out, &error))
       return Status::Error(Status::Code::kBadData, s.path + ": " + error);
     if (const double drift = c.value("seam_drift", 0.0); drift > 0) add_seam_drift(out, drift);
     if (c.contains("stored_pose"))

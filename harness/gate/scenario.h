@@ -12,6 +12,8 @@
 
 namespace harness {
 
+class FixtureCache;  // fixture_cache.h
+
 inline constexpr int kScenarioSchemaVersion = 1;
 
 // An invariant the scenario states, checked every run:
@@ -49,6 +51,9 @@ struct Scenario {
   std::vector<Expectation> batch_expect;
   std::string notes;
   nlohmann::json raw;  // the whole file, for runners with extra fields
+  // Not from the file: fixtures built once for every scenario of a run, set
+  // by its caller (harness run); null builds each fixture where it is named.
+  FixtureCache* fixtures = nullptr;
 };
 
 // Reads and checks one scenario file; one-line message on error.

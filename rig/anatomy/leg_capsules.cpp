@@ -60,11 +60,17 @@ std::vector<LegCapsule> fit_leg_capsules(const Character& c, std::span<const cha
   return out;
 }
 
-double capsule_depth(const LegCapsule& k, const Mat4& skinning, const Vec3& q) {
-  const Vec3 a = (skinning * k.a.homogeneous()).head<3>();
-  const Vec3 b = (skinning * k.b.homogeneous()).head<3>();
-  const auto [t, d] = along(a, b, q);
+PosedAxis posed_axis(const LegCapsule& k, const Mat4& skinning) {
+  return {(skinning * k.a.homogeneous()).head<3>(), (skinning * k.b.homogeneous()).head<3>()};
+}
+
+double capsule_depth(const LegCapsule& k, const PosedAxis& axis, const Vec3& q) {
+  const auto [t, d] = along(axis.a, axis.b, q);
   return k.radius_a + t * (k.radius_b - k.radius_a) - d;
+}
+
+double capsule_depth(const LegCapsule& k, const Mat4& skinning, const Vec3& q) {
+  return capsule_depth(k, posed_axis(k, skinning), q);
 }
 
 }  // namespace rig

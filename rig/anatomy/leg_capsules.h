@@ -31,5 +31,12 @@ std::vector<LegCapsule> fit_leg_capsules(const Character& c, std::span<const cha
 // matrix `skinning` (world x inverse bind): the radius at q's place along the
 // axis minus q's distance from it; negative outside.
 double capsule_depth(const LegCapsule& k, const Mat4& skinning, const Vec3& q);
+// The same with the axis posed once (posed_axis), for many points against
+// one posed capsule: the same arithmetic, so the same bits.
+struct PosedAxis {
+  Vec3 a, b;  // world: skinning x k.a, skinning x k.b
+};
+PosedAxis posed_axis(const LegCapsule& k, const Mat4& skinning);
+double capsule_depth(const LegCapsule& k, const PosedAxis& axis, const Vec3& q);
 
 }  // namespace rig

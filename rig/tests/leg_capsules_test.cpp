@@ -48,6 +48,10 @@ TEST(LegCapsules, FitTheLegSkinAndFollowTheBones) {
   const Vec3 moved = (skinning * mid.homogeneous()).head<3>();
   EXPECT_NEAR(capsule_depth(thigh, skinning, moved), 0.05, 1e-12);
   EXPECT_LT(capsule_depth(thigh, skinning, mid), 0.0);
+  // Posed once (posed_axis) for many points: the same bits as per point.
+  const PosedAxis axis = posed_axis(thigh, skinning);
+  for (const Vec3& q : {moved, mid, Vec3(moved + Vec3(0.01, -0.02, 0.03)), Vec3(thigh.a), Vec3(thigh.b)})
+    EXPECT_EQ(capsule_depth(thigh, axis, q), capsule_depth(thigh, skinning, q));
   // Skin left out (a rigger's tail on the thighs) does not count.
   std::vector<char> all(static_cast<size_t>(c.mesh.vertex_count()), 1);
   EXPECT_TRUE(fit_leg_capsules(c, all).empty());

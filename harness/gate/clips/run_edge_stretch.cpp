@@ -254,6 +254,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
       if (Status st = add_hips_motion_clip(original, motion, s.path + ": hips_motion_clips");
           !st.ok())
         return st;
+    const StretchSubject subject = stretch_subject(s, original);
     for (size_t k = 0; k < clips.size(); ++k) {
       const auto& [clip_prefix, clip_name] = clips[k];
       auto clip_it = std::find_if(original.clips.begin(), original.clips.end(),
@@ -261,7 +262,7 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
       if (clip_it == original.clips.end())
         return Status::Error(Status::Code::kBadData,
                              s.path + ": character has no clip '" + clip_name + "'");
-      if (Status st = measure_edge_stretch(s, opt, original, *clip_it, prefix + clip_prefix,
+      if (Status st = measure_edge_stretch(s, opt, original, subject, *clip_it, prefix + clip_prefix,
                                            i == 0 && k == 0, out);
           !st.ok())
         return st;
@@ -270,41 +271,56 @@ Status run_edge_stretch(const Scenario& s, const RunOptions& opt, ScenarioResult
   return Status::Ok();
 }
 
-Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig::Character& original,
-                            const rig::Clip& clip, const std::string& prefix, bool with_series, ScenarioResult& out) {
-  if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
-  const double mpu = original.meters_per_unit;
-
+StretchSubject stretch_subject(const Scenario& s, const rig::Character& original) {
+  StretchSubject sub;
   // The detected tail region defines the edge sets for every variant.
-  detect::Params dp;
-  detect::FixResult chained;
-  if (Status st = detect::fix(original, detect::Mode::kChain, dp, chained); !st.ok())
+  if (Status st = detect::fix(original, detect::Mode::kChain, detect::Params{}, sub.chained); !st.ok())
     fail_regression(s.name, "detect --chain: " + st.message);
-  const detect::Analysis& an = chained.analysis;
+  const detect::Analysis& an = sub.chained.analysis;
   const int nw = an.welded.count();
   std::vector<char> in_tail(nw, 0), in_region(nw, 0);
-  std::vector<int> tip_vertices;
-  const detect::Region* tail = nullptr;
-  for (const auto& r : an.regions) {
+  for (size_t i = 0; i < an.regions.size(); ++i) {
+    const detect::Region& r = an.regions[i];
     for (int w : r.welded) in_region[w] = 1;
     if (r.classification.action != detect::Action::kChain) continue;
     for (int w : r.welded) in_tail[w] = 1;
-    if (!tail) tail = &r;
+    if (sub.tail < 0) sub.tail = static_cast<int>(i);
   }
-  if (tail)
+  if (const detect::Region* tail = sub.tail_region())
     for (size_t i = 0; i < tail->vertices.size(); ++i)
-      if (tail->geodesic[i] >= 0.9 * tail->length) tip_vertices.push_back(tail->vertices[i]);
+      if (tail->geodesic[i] >= 0.9 * tail->length) sub.tip_vertices.push_back(tail->vertices[i]);
   // The rigid variant (SPEC §2): the same tail regions, weight 1.0 on Hips.
-  std::vector<int> tail_vertices;
   for (const auto& r : an.regions)
     if (r.classification.action == detect::Action::kChain)
-      tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
-  const rig::Character rigid = detect::make_rigid(original, tail_vertices, an.hips);
-  std::vector<std::pair<int, int>> tail_edges, body_edges;
+      sub.tail_vertices.insert(sub.tail_vertices.end(), r.vertices.begin(), r.vertices.end());
+  sub.rigid = detect::make_rigid(original, sub.tail_vertices, an.hips);
   for (const auto& e : rig::unique_edges(an.welded.triangles)) {
-    if (in_tail[e.first] && in_tail[e.second]) tail_edges.push_back(e);
-    else if (!in_region[e.first] && !in_region[e.second]) body_edges.push_back(e);
+    if (in_tail[e.first] && in_tail[e.second]) sub.tail_edges.push_back(e);
+    else if (!in_region[e.first] && !in_region[e.second]) sub.body_edges.push_back(e);
   }
+  // Tail into the legs (issue 46): the legs' capsules from the body's own
+  // skin (every region's vertices left out: the rigger's tail is on the thighs).
+  std::vector<char> in_any_region(static_cast<size_t>(original.mesh.vertex_count()), 0);
+  for (const auto& r : an.regions)
+    for (int v : r.vertices) in_any_region[static_cast<size_t>(v)] = 1;
+  sub.legs = rig::fit_leg_capsules(original, in_any_region);
+  sub.counted = measure::outside_legs_at_bind(original, sub.legs, sub.tail_vertices);
+  return sub;
+}
+
+Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig::Character& original,
+                            const StretchSubject& sub, const rig::Clip& clip, const std::string& prefix,
+                            bool with_series, ScenarioResult& out) {
+  if (!original.has_skin()) return Status::Error(Status::Code::kBadData, s.path + ": character has no skinned mesh");
+  const double mpu = original.meters_per_unit;
+  const detect::FixResult& chained = sub.chained;
+  const detect::Analysis& an = chained.analysis;
+  const int nw = an.welded.count();
+  const detect::Region* tail = sub.tail_region();
+  const std::vector<int>& tip_vertices = sub.tip_vertices;
+  const std::vector<int>& tail_vertices = sub.tail_vertices;
+  const std::vector<std::pair<int, int>>& tail_edges = sub.tail_edges;
+  const std::vector<std::pair<int, int>>& body_edges = sub.body_edges;
   out.metrics[prefix + "height_m"] = an.height * mpu;
   out.metrics[prefix + "tail_regions"] = static_cast<int>(std::count_if(an.regions.begin(), an.regions.end(), [](const auto& r) {
     return r.classification.action == detect::Action::kChain;
@@ -327,13 +343,8 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
                     : (s.samples > 1 ? clip.duration * i / (s.samples - 1) : 0.0);
   if (with_series) out.series["times"] = times;
 
-  // Tail into the legs (issue 46): the legs' capsules from the body's own
-  // skin (every region's vertices left out: the rigger's tail is on the thighs).
-  std::vector<char> in_any_region(static_cast<size_t>(original.mesh.vertex_count()), 0);
-  for (const auto& r : an.regions)
-    for (int v : r.vertices) in_any_region[static_cast<size_t>(v)] = 1;
-  const std::vector<rig::LegCapsule> legs = rig::fit_leg_capsules(original, in_any_region);
-  const std::vector<char> counted = measure::outside_legs_at_bind(original, legs, tail_vertices);
+  const std::vector<rig::LegCapsule>& legs = sub.legs;
+  const std::vector<char>& counted = sub.counted;
   out.metrics[prefix + "leg_capsules"] = static_cast<int>(legs.size());
 
   solver::ChainParams sp;
@@ -343,7 +354,7 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
   ChainMotions motions;
   std::vector<VariantRun> runs;
   const VariantInputs inputs{&original,
-                             &rigid,
+                             &sub.rigid,
                              &chained.character,
                              tail != nullptr,
                              &clip,

@@ -6,6 +6,7 @@
 // sanity numbers (hips height, travel, swing height) and the SPEC §7 tail
 // edge-stretch table on the retargeted walk.
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -90,6 +91,7 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
   const rig::TargetSupport prepared = rig::prepare_target_support(target, target_cal, to);
 
   bool first = with_series;
+  std::optional<StretchSubject> subject;  // the target's tail, detected once for every clip
   for (const auto& c : clips) {
     std::string key, file, clip_name;
     try {
@@ -184,7 +186,8 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
                         (first ? "; series (p99, hips height) are for this clip" : ""));
 
     // The tail table on the retargeted walk (same machinery as walk_stretch).
-    if (Status st = measure_edge_stretch(s, opt, target, r.clip, pre, first, out); !st.ok()) return st;
+    if (!subject) subject = stretch_subject(s, target);
+    if (Status st = measure_edge_stretch(s, opt, target, *subject, r.clip, pre, first, out); !st.ok()) return st;
     // SPEC §7: the tail may deform, within what the body already shows.
     if (out.metrics.contains(pre + "chain.tail.torn_fraction") && out.metrics.contains(pre + "body.body.torn_fraction"))
       out.metrics[pre + "chain_torn_minus_body_torn"] = out.metrics[pre + "chain.tail.torn_fraction"].get<double>() -

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "fixtures/fixtures.h"
+#include "harness/gate/fixture_cache.h"
 #include "harness/gate/golden.h"
 #include "rig/anatomy/roles.h"  // leg_count
 #include "harness/gate/corpus/run_corpus.h"
@@ -51,7 +52,7 @@ struct Subject {
   std::string error;
 };
 
-Status load_subject(const std::string& dir, Subject& sub) {
+Status load_subject(const std::string& dir, FixtureCache* cache, Subject& sub) {
   const Entry& e = *sub.entry;
   if (!e.file.empty()) {
     sub.path = dir + "/" + e.file;
@@ -61,7 +62,7 @@ Status load_subject(const std::string& dir, Subject& sub) {
   fixtures::FixtureParams p = fixtures::default_params(e.fixture);
   if (Status st = apply_fixture_params(e.params, e.id, p); !st.ok()) return st;
   std::string error;
-  if (!fixtures::make_fixture(e.fixture, p, sub.character, &error, &sub.truth))
+  if (!make_fixture_cached(cache, e.fixture, e.params.dump(), p, sub.character, &error, &sub.truth))
     return Status::Error(Status::Code::kBadData, e.id + ": " + error);
   for (const auto& a : sub.truth.appendages) {
     if (a.expected_action != "chain") continue;
@@ -215,11 +216,11 @@ std::vector<Subject> covered_subjects(const std::vector<Entry>& entries, const s
 }
 
 // Loads every subject (in parallel) and prepares its retarget target.
-void load_subjects(const std::string& dir, double rate, int jobs, std::vector<Subject>& subjects) {
+void load_subjects(const std::string& dir, double rate, int jobs, FixtureCache* cache, std::vector<Subject>& subjects) {
   std::vector<std::function<void()>> tasks;
   for (Subject& sub : subjects)
-    tasks.push_back([&dir, &sub, rate] {
-      if (Status st = load_subject(dir, sub); !st.ok()) sub.error = st.message;
+    tasks.push_back([&dir, &sub, rate, cache] {
+      if (Status st = load_subject(dir, cache, sub); !st.ok()) sub.error = st.message;
       else if (!sub.character.has_skin()) sub.error = sub.path + ": no skinned mesh";
       else if (sub.entry->retarget != "skip") sub.retarget = prepare_corpus_target(sub.character, rate);
     });
@@ -367,7 +368,7 @@ Status run(const Scenario& s, const RunOptions& o, ScenarioResult& out) {
   std::vector<Subject> subjects = covered_subjects(entries, files, dir, manifest_path, out);
   const int jobs = std::max(1, o.jobs);
   // Load every subject (in parallel), then run the checks (in parallel).
-  load_subjects(dir, rate, jobs, subjects);
+  load_subjects(dir, rate, jobs, s.fixtures, subjects);
   const std::vector<std::vector<FileResult>> parts = run_checks(subjects, clips, jobs);
 
   std::vector<FileResult> results;

@@ -12,7 +12,6 @@
 
 #include "detect/find_appendages.h"
 #include "measure/edge_stretch.h"
-#include "rig/anatomy/name_tokens.h"
 #include "rig/retarget/clearance/arm_clearance.h"
 #include "rig/retarget/clip_transfer.h"
 #include "rig/retarget/contact/grounding.h"
@@ -21,6 +20,7 @@
 #include "rig/model/weld.h"
 #include "pipeline/retarget_character.h"
 #include "harness/gate/corpus/run_corpus.h"
+#include "harness/gate/corpus/run_corpus_body_stretch.h"
 
 namespace harness::corpus {
 
@@ -35,7 +35,6 @@ constexpr double kFloorTolerance = 0.02;    // m: stance feet and lowest body po
 constexpr double kLegRangeMinDeg = 10.0;    // a walking thigh swings tens of degrees
 constexpr double kStanceBand = 0.02;        // x source leg length: a planted foot point
 constexpr double kStanceTrimS = 0.07;       // s taken off each stance run's inner ends
-constexpr int kTornSamples = 24;            // SPEC §7
 constexpr double kWeldFraction = 1e-4;      // x H, as detect
 
 std::string fmt(const char* f, double v) {
@@ -47,18 +46,6 @@ std::string fmt(const char* f, double v) {
 double angle_deg(const rig::Quat& a, const rig::Quat& b) {
   const double d = std::min(1.0, std::abs(a.normalized().dot(b.normalized())));
   return 2.0 * std::acos(d) * 180.0 / M_PI;
-}
-
-// The character's own clip of the source's gait (the scenario's clip "gait"):
-// the shortest clip name with that name token, or -1 (also with no gait).
-int own_gait_clip(const rig::Character& c, const std::string& gait) {
-  int best = -1;
-  if (gait.empty()) return best;
-  for (int i = 0; i < static_cast<int>(c.clips.size()); ++i)
-    if (rig::name_has_token(c.clips[i].name, gait) &&
-        (best < 0 || c.clips[i].name.size() < c.clips[best].name.size()))
-      best = i;
-  return best;
 }
 
 // One clip's retarget while it is checked: its name in the metrics and the
@@ -297,44 +284,6 @@ SourceStance source_stance(const ClipSource& src, const rig::TransferResult& t) 
   return s;
 }
 
-// The body edges' stretch over the retargeted clip.
-struct BodyStretch {
-  std::vector<double> ratios;      // every body edge at every sample
-  std::vector<int> torn_by_joint;  // per joint: torn samples of edges whose first end is its skin
-  size_t samples = 0;
-};
-
-// SPEC §7: 24 evenly spaced times over the clip (as `harness stretch`,
-// Blender's measure_stretch.py and the artist clip below), not keys: a
-// short clip's keys would repeat.
-BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, const TargetBody& b,
-                                const rig::TransferResult& t) {
-  const rig::Skeleton& sk = c.skeleton;
-  const int n = static_cast<int>(t.times.size());
-  BodyStretch s;
-  std::vector<double> torn_times;
-  for (int i = 0; i < kTornSamples && n > 0; ++i) torn_times.push_back(t.clip.duration * i / kTornSamples);
-  s.samples = torn_times.size();
-  s.torn_by_joint.assign(sk.size(), 0);
-  s.ratios.reserve(torn_times.size() * b.body_edges.size());  // one allocation, not a doubling series
-  std::vector<Vec3> posed_w(w.count());
-  for (double time : torn_times) {
-    std::vector<rig::Transform> locals = sk.neutral_local;
-    rig::apply_clip(t.clip, time, locals);
-    const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
-    for (int i = 0; i < w.count(); ++i) posed_w[i] = pos[w.representative[i]];
-    for (const auto& [a, bb] : b.body_edges) {  // as measure::append_edge_ratios, keeping who tears
-      const double l0 = (b.bind_w[a] - b.bind_w[bb]).norm();
-      if (!(l0 > 0)) continue;
-      const double ratio = (posed_w[a] - posed_w[bb]).norm() / l0;
-      s.ratios.push_back(ratio);
-      if (ratio > measure::kTornAbove || ratio < measure::kTornBelow)
-        ++s.torn_by_joint[std::max(0, rig::dominant_joint(c.skin.influences[w.representative[a]]))];
-    }
-  }
-  return s;
-}
-
 // The retargeted clip at the source's stance keys against the floor: the
 // lowest body point and each stance foot's lowest leg vertex (metres); the
 // body's lift over every key.
@@ -392,36 +341,6 @@ FloorContact measure_floor_contact(const rig::Character& c, const std::vector<ch
   return f;
 }
 
-// The character's own clip of the source's gait and its body torn fraction.
-struct ArtistClip {
-  std::string name;    // empty without one
-  double torn = kNaN;  // NaN without one
-};
-
-// The same body edges over the character's own clip of that gait, when it
-// has one (reported): a rig whose skinning tears on its artist's own run
-// cannot tear less on a mocap run, whatever the retarget does.
-ArtistClip artist_clip_torn(const rig::Character& c, const std::string& gait, const rig::Welded& w,
-                            const TargetBody& b) {
-  const rig::Skeleton& sk = c.skeleton;
-  ArtistClip own;
-  if (const int i = own_gait_clip(c, gait); i >= 0) {
-    const rig::Clip& oc = c.clips[i];
-    own.name = oc.name;
-    std::vector<Vec3> posed_w(w.count());
-    std::vector<double> own_ratios;
-    for (int s = 0; s < kTornSamples; ++s) {
-      std::vector<rig::Transform> locals = sk.neutral_local;
-      rig::apply_clip(oc, oc.duration * s / kTornSamples, locals);
-      const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
-      for (int q = 0; q < w.count(); ++q) posed_w[q] = pos[w.representative[q]];
-      measure::append_edge_ratios(b.bind_w, posed_w, b.body_edges, own_ratios);
-    }
-    own.torn = measure::torn_fraction(own_ratios);  // no percentiles needed
-  }
-  return own;
-}
-
 }  // namespace
 
 struct ArtistClipCache {
@@ -436,11 +355,11 @@ namespace {
 // number rather than measure it again.
 ArtistClip artist_clip_torn_once(const rig::Character& c, const std::string& gait, const RetargetTarget& target,
                                  const TargetBody& b) {
-  if (!target.artist_clips) return artist_clip_torn(c, gait, target.welded, b);
+  if (!target.artist_clips) return artist_clip_torn(c, gait, target.welded, {b.body_edges, b.bind_w});
   std::lock_guard<std::mutex> lock(target.artist_clips->mutex);
   auto& by_gait = target.artist_clips->by_gait;
   if (const auto it = by_gait.find(gait); it != by_gait.end()) return it->second;
-  return by_gait[gait] = artist_clip_torn(c, gait, target.welded, b);
+  return by_gait[gait] = artist_clip_torn(c, gait, target.welded, {b.body_edges, b.bind_w});
 }
 
 // The (up to) three joints whose skin holds most torn samples, with their
@@ -610,7 +529,7 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   ClipMeasures m;
   m.leg_range = check_legs_move(c.skeleton, run.t, run.pre, r);
   m.stance = source_stance(src, run.t);
-  m.stretch = sample_body_stretch(c, target.welded, b, run.t);
+  m.stretch = sample_body_stretch(c, target.welded, {b.body_edges, b.bind_w}, run.t);
   m.floor = measure_floor_contact(c, target.prop, b, m.stance, run.t);
   // Only p99 and the torn fraction are read (check_body_torn, report_clip):
   // two ranks placed, not all of stretch_stats'; the ratios are not read again.

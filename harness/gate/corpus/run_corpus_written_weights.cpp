@@ -8,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,13 +24,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // One vertex's weights as (joint name, float32 weight), sorted: what a
-// reader of the file gets, whatever the joint order of the skin.
-std::vector<std::pair<std::string, float>> named(const rig::Skeleton& sk, const std::vector<rig::Influence>& in) {
-  std::vector<std::pair<std::string, float>> out;
+// reader of the file gets, whatever the joint order of the skin. Views of
+// the skeleton's names into `out` (reused): no string is built per vertex.
+void named(const rig::Skeleton& sk, const std::vector<rig::Influence>& in,
+           std::vector<std::pair<std::string_view, float>>& out) {
+  out.clear();
   for (const rig::Influence& i : in)
-    out.emplace_back(i.joint >= 0 && i.joint < sk.size() ? sk.names[i.joint] : "?", static_cast<float>(i.weight));
+    out.emplace_back(i.joint >= 0 && i.joint < sk.size() ? std::string_view(sk.names[i.joint]) : std::string_view("?"),
+                     static_cast<float>(i.weight));
   std::sort(out.begin(), out.end());
-  return out;
 }
 
 }  // namespace
@@ -72,8 +75,12 @@ void check_written_weights(const Entry& e, const rig::Character& c, const pipeli
     return;
   }
   int changed = 0;
-  for (size_t v = 0; v < before.size(); ++v)
-    changed += named(in.skeleton, before[v]) != named(out.skeleton, after[v]);
+  std::vector<std::pair<std::string_view, float>> a, b;
+  for (size_t v = 0; v < before.size(); ++v) {
+    named(in.skeleton, before[v], a);
+    named(out.skeleton, after[v], b);
+    changed += a != b;
+  }
   const rig::WeightWriteChanges& told = fixed.weights_on_write;
   const std::string said = rig::weight_changes_text(told);
   r.row["fix_written_weights_changed"] = changed;

@@ -10,6 +10,7 @@
 #include "fixtures/fixtures.h"
 #include "rig/retarget/contact/grounding.h"
 #include "rig/retarget/retarget.h"
+#include "harness/gate/fixture_cache.h"
 #include "harness/gate/grounding/run_grounding.h"
 
 namespace harness::grounding {
@@ -82,7 +83,9 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
   const std::string fixture = s.character["fixture"].get<std::string>();
   fixtures::FixtureParams params = fixtures::default_params(fixture);
   if (Status st = apply_fixture_params(s.character.value("params", json::object()), s.path, params); !st.ok()) return st;
-  if (!fixtures::make_fixture(fixture, params, again, &err, &truth)) return bad(s, err);
+  if (!make_fixture_cached(s.fixtures, fixture, s.character.value("params", json::object()).dump(), params, again, &err,
+                           &truth))
+    return bad(s, err);
   const int nv = t.fixed.mesh.vertex_count();
   if (static_cast<int>(truth.appendage_of_vertex.size()) != nv) return bad(s, "ground truth does not match the mesh");
   // Tail region by the fixture's ground truth (independent of the code

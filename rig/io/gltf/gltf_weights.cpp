@@ -30,7 +30,11 @@ std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive&
     if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) || jc != 4 ||
         wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
       return "skin attributes are malformed";
-    for (int v = 0; v < count; ++v)
+    for (int v = 0; v < count; ++v) {
+      // One allocation per vertex, not a doubling series (issue 47).
+      size_t nonzero = 0;
+      for (int k = 0; k < 4; ++k) nonzero += wv[4 * v + k] > 0 ? 1 : 0;
+      out[v].reserve(out[v].size() + nonzero);
       for (int k = 0; k < 4; ++k) {
         const double w = wv[4 * v + k];
         if (!(w > 0)) continue;
@@ -38,6 +42,7 @@ std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive&
         if (local >= joint_of_slot.size() || joint_of_slot[local] < 0) return "joint index out of range";
         out[v].push_back({joint_of_slot[local], w});
       }
+    }
   }
   return {};
 }

@@ -1,0 +1,49 @@
+// Fixtures built once per `harness run` (issue 47): the same fox or mouse
+// was built by eight scenarios and the corpus. A fixture is a function of
+// its name and parameters, so a copy of the one built first is the same
+// character bit for bit. Owned by the caller (harness run) and handed to
+// the scenarios (Scenario::fixtures); without one every request builds.
+#pragma once
+
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "fixtures/fixtures.h"
+#include "rig/model/model.h"
+
+namespace harness {
+
+class FixtureCache {
+ public:
+  // At most this many distinct fixtures are kept; past it a request builds
+  // its own (a run names a few dozen at most).
+  static constexpr size_t kMaxEntries = 64;
+
+  // fixtures::make_fixture(name, params, out, error, truth), from the
+  // entry for `key` (the fixture's name and its parameters, canonical JSON)
+  // when there is one. Thread-safe: a second request for a fixture being
+  // built waits for it rather than build it again.
+  bool make(const std::string& key, const std::string& name, const fixtures::FixtureParams& params,
+            rig::Character& out, std::string* error, fixtures::GroundTruth* truth);
+
+ private:
+  struct Built {
+    bool ok = false;
+    std::string error;
+    rig::Character character;
+    fixtures::GroundTruth truth;
+  };
+  std::mutex mutex_;
+  std::map<std::string, std::shared_future<std::shared_ptr<const Built>>> entries_;
+};
+
+// make_fixture through `cache` when it is not null; `params_json` is the
+// scenario's parameter object the key is made from.
+bool make_fixture_cached(FixtureCache* cache, const std::string& name, const std::string& params_json,
+                         const fixtures::FixtureParams& params, rig::Character& out, std::string* error,
+                         fixtures::GroundTruth* truth = nullptr);
+
+}  // namespace harness
