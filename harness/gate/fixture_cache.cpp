@@ -1,6 +1,7 @@
 // Fixtures built once per `harness run` (see fixture_cache.h).
 #include "harness/gate/fixture_cache.h"
 
+#include <exception>
 #include <utility>
 
 namespace harness {
@@ -23,10 +24,16 @@ bool FixtureCache::make(const std::string& key, const std::string& name, const f
     }
   }
   if (build) {
-    auto b = std::make_shared<Built>();
-    // Always with the ground truth: it only adds to the output, never changes the character.
-    b->ok = fixtures::make_fixture(name, params, b->character, &b->error, &b->truth);
-    promise.set_value(std::move(b));
+    // A build that throws (out of memory) must still release the scenarios
+    // waiting on this entry: they get its exception, not a hang.
+    try {
+      auto b = std::make_shared<Built>();
+      // Always with the ground truth: it only adds to the output, never changes the character.
+      b->ok = fixtures::make_fixture(name, params, b->character, &b->error, &b->truth);
+      promise.set_value(std::move(b));
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+    }
   }
   const std::shared_ptr<const Built> b = entry.get();
   if (error) *error = b->error;
