@@ -71,9 +71,9 @@ double key_interval(const rig::Clip& clip) {
 
 // A cycle exported without its closing frame (the last key one key step
 // before the first pose comes round again: a walk keyed on frames 0..25
-// whose frame 26 is frame 0): the clip is keyed on a uniform grid, and the
-// step from its last pose back to its first is no larger than twice the
-// body's own steps at either end. A clip that ends elsewhere (a jump
+// whose frame 26 is frame 0): its span is a whole number of its (median)
+// key steps, and the step from its last pose back to its first is no
+// larger than twice the body's own steps at either end. A clip that ends elsewhere (a jump
 // landing in an idle, a death) moves far more between its end and its
 // start than one key step. Returns the clip's key intervals over
 // [start, duration] (the loop then has one more), 0 when it is not such a
