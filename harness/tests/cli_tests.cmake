@@ -172,3 +172,9 @@ set_tests_properties(blender_bvh_z_up_walk PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME cli_viewer_named_walk
   COMMAND sh -c "test -f \"${TAILRIG_ASSETS}/clips/walk.bvh\" -a -f \"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\" || exit 77; w=\"${work}/viewer_named\"; mkdir -p \"$w\"; sed 's/Left/Tmp_side/g; s/Right/Left/g; s/Tmp_side/Right/g' \"${TAILRIG_ASSETS}/clips/walk.bvh\" > \"$w/walk_viewer.bvh\"; grep -q 'JOINT Character1_RightUpLeg' \"$w/walk_viewer.bvh\" || exit 1; h=\"$<TARGET_FILE:harness>\"; \"$h\" info \"$w/walk_viewer.bvh\" | grep -q 'facing: +Z (glTF), from the body.s sides (its left/right names are the viewer.s' || { \"$h\" info \"$w/walk_viewer.bvh\" | head -3; echo 'expected the sides read swapped, facing +Z'; exit 1; }; \"$h\" info \"${TAILRIG_ASSETS}/clips/walk.bvh\" | grep -q 'viewer' && { echo 'the original walk read as viewer-named'; exit 1; }; c=\"${TAILRIG_ASSETS}/characters/CyberpunkCharacter.glb\"; \"$h\" retarget \"$c\" \"${TAILRIG_ASSETS}/clips/walk.bvh\" --out \"$w/original.glb\" > /dev/null || exit 1; \"$h\" retarget \"$c\" \"$w/walk_viewer.bvh\" --out \"$w/viewer.glb\" || exit 1; /usr/bin/python3 \"${CMAKE_CURRENT_SOURCE_DIR}/tests/glb_animation_diff.py\" \"$w/original.glb\" \"$w/viewer.glb\" 0.000001")
 set_tests_properties(cli_viewer_named_walk PROPERTIES SKIP_RETURN_CODE 77)
+
+# Every gate mutation (scripts/mutations.json) still applies to this tree:
+# its snippet occurs exactly once in its file. A refactor that moves mutated
+# code (clip_transfer.cpp's floor into target_support.cpp) fails here, not
+# only in a later `scripts/mutate` run.
+add_test(NAME mutations_apply COMMAND /usr/bin/python3 "${CMAKE_SOURCE_DIR}/scripts/mutate" --list)
