@@ -56,26 +56,6 @@ std::vector<double> distance_without_legs(const Analysis& a, const Context& x,
 
 }  // namespace
 
-bool legs_lie_level(const Context& x) {
-  const rig::Skeleton& sk = x.sk;
-  const int n = std::min<int>(sk.size(), static_cast<int>(sk.roles.size()));
-  auto part = [&](int j) { return j >= 0 && j < n ? sk.roles[j].part : rig::BodyPart::kNone; };
-  int legs = 0, level = 0;
-  for (int foot = 0; foot < n; ++foot) {
-    if (part(foot) != rig::BodyPart::kFoot) continue;
-    // The topmost thigh above the foot (at most n steps up: any cycle ends).
-    int thigh = -1;
-    for (int j = sk.parents[foot], steps = 0; j >= 0 && j < n && steps < n;
-         j = sk.parents[j], ++steps)
-      if (part(j) == rig::BodyPart::kThigh) thigh = j;
-    if (thigh < 0) continue;
-    const rig::Vec3 d = joint_position(sk, foot) - joint_position(sk, thigh);
-    ++legs;
-    level += std::abs(d.y()) < std::hypot(d.x(), d.z());
-  }
-  return legs > 0 && level == legs;
-}
-
 bool cut_beside_a_leg(const Context& x, const Region& core) {
   std::vector<int> nearest;
   distance_field({core.ring_centroid}, x.segments, &nearest);

@@ -14,7 +14,7 @@ namespace detect {
 // shins and feet, so its skin's skeleton distance is its distance to the
 // leg bones, not to the pelvis it hangs from: raising the far threshold
 // (tail_core.h) separates only a band of the tail's bushy middle, or cuts it
-// beside the knees. With its legs lying level (legs_lie_level), such a sheet,
+// beside the knees. With its legs lying level (rig::legs_lie_level), such a sheet,
 // and a core cut beside a leg, are therefore searched with the legs set aside:
 // over the region's shells (the region and the skin of no other region),
 // the distance to the bones that are no leg bone (pelvis, spine, arms,
@@ -29,13 +29,6 @@ namespace detect {
 // pelvis or are flat, and pass as no tail core.
 bool find_tail_beside_legs(const Analysis& a, const Context& x, const Region& region, int seed,
                            Region& out);
-
-// A body lying level (a flying pose): every leg, from its topmost thigh to
-// its foot, runs closer to horizontal than to vertical (Y up). Standing
-// legs hang down: a tail drooping past the thighs keeps the ordinary search
-// (fox_fused's cut lies beside a thigh; set aside, L grew 1.02 -> 1.14). False
-// without a leg read (no thigh above a foot).
-bool legs_lie_level(const Context& x);
 
 // True when a core's cut ring lies nearest a leg bone (thigh to toe): the
 // tail runs on along the legs from there, and (legs lying level) is searched

@@ -8,6 +8,7 @@
 
 #include "detect/attachment.h"
 #include "detect/beside_legs.h"
+#include "rig/anatomy/legs.h"
 #include "detect/geometry/components.h"
 #include "detect/geometry/geodesic.h"
 #include "detect/geometry/shape.h"
@@ -105,7 +106,7 @@ bool find_tail_core(const Analysis& a, const Context& x, const Region& r, Region
     if (a.skeleton_distance[v] > a.skeleton_distance[seed]) seed = v;
   }
   if (!std::isfinite(a.skeleton_distance[seed])) return false;
-  const bool lying = legs_lie_level(x);
+  const bool lying = rig::legs_lie_level(x.sk);
   if (legs_aside) {
     if (!lying || !find_tail_beside_legs(a, x, r, seed, out)) return false;
     trim_core_to_tube(a, x, seed, out);

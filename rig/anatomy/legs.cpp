@@ -1,6 +1,7 @@
 #include "rig/anatomy/legs.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "rig/anatomy/facing.h"
@@ -63,6 +64,24 @@ std::vector<Leg> find_legs(const Skeleton& sk) {
       legs.push_back(leg);
     }
   return legs;
+}
+
+bool legs_lie_level(const Skeleton& sk) {
+  const int n = std::min<int>(sk.size(), static_cast<int>(sk.roles.size()));
+  auto part = [&](int j) { return j >= 0 && j < n ? sk.roles[j].part : BodyPart::kNone; };
+  int legs = 0, level = 0;
+  for (int foot = 0; foot < n; ++foot) {
+    if (part(foot) != BodyPart::kFoot) continue;
+    // The topmost thigh above the foot (at most n steps up: any cycle ends).
+    int thigh = -1;
+    for (int j = sk.parents[foot], steps = 0; j >= 0 && j < n && steps < n; j = sk.parents[j], ++steps)
+      if (part(j) == BodyPart::kThigh) thigh = j;
+    if (thigh < 0) continue;
+    const Vec3 d = sk.bind_world[foot].block<3, 1>(0, 3) - sk.bind_world[thigh].block<3, 1>(0, 3);
+    ++legs;
+    level += std::abs(d.y()) < std::hypot(d.x(), d.z());
+  }
+  return legs > 0 && level == legs;
 }
 
 }  // namespace rig

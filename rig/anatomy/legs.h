@@ -34,4 +34,12 @@ inline constexpr double kBentKneeFraction = 0.05;
 // left before right.
 std::vector<Leg> find_legs(const Skeleton& skeleton);
 
+// A body lying level (a flying pose, issue 45 class 4): every leg read (a
+// foot with a thigh above it), from its topmost thigh to its foot, runs
+// closer to horizontal than to vertical (Y up). Standing legs hang down.
+// False without such a leg. Its feet point like a diver's, so its toes tell
+// no facing (roles.cpp), and its tail may lie along the legs
+// (detect/beside_legs.h).
+bool legs_lie_level(const Skeleton& skeleton);
+
 }  // namespace rig

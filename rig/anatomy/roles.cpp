@@ -9,6 +9,7 @@
 #include <map>
 
 #include "rig/anatomy/facing.h"
+#include "rig/anatomy/legs.h"
 #include "rig/anatomy/role_names.h"
 #include "rig/anatomy/skin_queries.h"  // dominant_joint
 #include "rig/model/model.h"
@@ -222,26 +223,6 @@ ToeAlignment toe_alignment(const Skeleton& sk, const Facing& facing) {
   return t;
 }
 
-// Legs lying level (a flying pose, issue 45 class 4): every leg read, from
-// its topmost thigh to its foot, runs closer to horizontal than vertical.
-// Its feet point like a diver's, so its toes tell no facing (the flying
-// fixture's point down and 0.34 back, which read it facing -Z, sides swapped).
-bool legs_lie_level(const Skeleton& sk) {
-  const int n = sk.size();
-  int legs = 0, level = 0;
-  for (int foot = 0; foot < n; ++foot) {
-    if (sk.roles[foot].part != BodyPart::kFoot) continue;
-    int thigh = -1;  // at most n steps up: a cycle ends
-    for (int j = sk.parents[foot], steps = 0; j >= 0 && j < n && steps < n; j = sk.parents[j], ++steps)
-      if (sk.roles[j].part == BodyPart::kThigh) thigh = j;
-    if (thigh < 0) continue;
-    const Vec3 d = sk.bind_world[foot].block<3, 1>(0, 3) - sk.bind_world[thigh].block<3, 1>(0, 3);
-    ++legs;
-    level += std::abs(d.y()) < std::hypot(d.x(), d.z());
-  }
-  return legs > 0 && level == legs;
-}
-
 // Runs `assign` on the skeleton turned into the canonical frame (facing +Z,
 // left +X; rig/facing.h); roles do not depend on the frame they were read in.
 // `assign(skeleton, mirror_named_sides)`. Without sided names, the facing's
@@ -271,6 +252,7 @@ void assign_facing_forward(Skeleton& sk, const Mesh* mesh, const Skin* skin, Ass
     // (sides read from positions, e.g. of unnamed arms, stay). A foot's skin
     // is no such evidence (Cyberpunk's reaches 0.002 H ahead of its ankles).
     const ToeAlignment t = toe_alignment(sk, facing);
+    // Legs lying level (a flying pose) point their toes like a diver's: no facing evidence.
     if (t.toes >= 2 && t.backward == t.toes && t.mean_cos < -kToesOverruleNames && !legs_lie_level(sk))
       run(facing_with_left(-facing.left()), true);
     return;
