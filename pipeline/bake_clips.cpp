@@ -270,6 +270,7 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
       if (!q.coeffs().allFinite()) return bad("clip '" + clip.name + "': the solver produced a non-finite rotation");
     r.warmup_passes = br.passes;
     r.converged = br.converged;
+    r.cycle_loops = br.cycle_loops;
     r.last_change_rel_H = br.last_change;
     r.seam_deg = br.bone_closure_error_deg;
     r.seam_max_deg = br.closure_error_deg;
@@ -322,6 +323,7 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
                      {"loop_pose_error_deg", k.loop_pose_error_deg},
                      {"warmup_passes", k.warmup_passes},
                      {"warmup_converged", k.converged},
+                     {"warmup_cycle_loops", k.cycle_loops},
                      {"warmup_last_change_rel_H", k.last_change_rel_H},
                      {"seam_deg", k.seam_deg},
                      {"seam_max_deg", k.seam_max_deg},
@@ -370,12 +372,17 @@ std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
       std::snprintf(b, sizeof b, "%s%.3f", seam.empty() ? "" : " ", d);
       seam += b;
     }
+    std::string settled;
+    if (!k.converged && k.warmup_passes > 0)
+      settled = " (not converged)";
+    else if (k.cycle_loops > 1)
+      settled = " (repeats every " + std::to_string(k.cycle_loops) + " loops: keys are their mean)";
     if (k.looping)
       std::snprintf(b, sizeof b,
                     "  %-16s loop%s   %2d warm-up pass%s%s, seam [%s] deg (tip %.3f %% of H), %d keys%s, tip range "
                     "%.3g m (%.1f %% of H)",
                     k.name.c_str(), k.loop_forced ? "*" : " ", k.warmup_passes, k.warmup_passes == 1 ? "" : "es",
-                    k.converged || k.warmup_passes == 0 ? "" : " (not converged)", seam.c_str(),
+                    settled.c_str(), seam.c_str(),
                     100.0 * k.seam_tip_rel_H, k.keys, k.loop_open ? " (open cycle: its first pose is one key past its last)" : "",
                     k.tip_range_m, 100.0 * k.tip_range_rel_H);
     else

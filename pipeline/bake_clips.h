@@ -67,6 +67,7 @@ struct ClipBakeReport {
   double loop_pose_error_deg = 0;    // largest joint rotation mismatch first vs last frame
   int warmup_passes = 0;
   bool converged = false;       // warm-up converged (loops only)
+  int cycle_loops = 1;          // loops after which the tail repeats (> 1: keys are the cycle's mean)
   double last_change_rel_H = 0;
   std::vector<double> seam_deg;  // per tail bone (root first): last vs first key before closing
   double seam_max_deg = 0;

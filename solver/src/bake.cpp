@@ -18,6 +18,9 @@ namespace {
 using Eigen::Quaterniond;
 using Eigen::Vector3d;
 
+// Longest cycle of whole loops the warm-up recognises (see bake_loop).
+constexpr size_t kMaxCycleLoops = 4;
+
 // Sample k's frame input: its hips and, when given, its colliders.
 FrameInput frame(std::span<const Eigen::Affine3d> hips, const BakeOptions& o, size_t k) {
   FrameInput in;
@@ -62,6 +65,29 @@ void size_result(size_t keys, size_t n, BakeResult& out) {
   out.tip_in_hips.resize(keys);
 }
 
+// Largest difference between two captured loop-point states, metres.
+double state_distance(const std::vector<Vector3d>& a, const std::vector<Vector3d>& b) {
+  double change = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) change = std::max(change, (a[i] - b[i]).norm());
+  return change;
+}
+
+// One loop from the current state: key 0 is that state, keys 1..M follow
+// (rotations key-major, M + 1 tips in the hips frame).
+void record_loop(const ChainDesc& desc, const ChainParams& params, ChainState& st,
+                 std::span<const Eigen::Affine3d> hips, const BakeOptions& options, double dt,
+                 std::vector<Quaterniond>& rot, std::vector<Quaterniond>& rotations, std::vector<Vector3d>& tips) {
+  const size_t m = hips.size();
+  const size_t n = desc.links.size();
+  for (size_t i = 0; i < n; ++i) rotations[i] = st.out_local[i];
+  tips[0] = tip_in_hips(desc, st, hips[0]);
+  for (size_t k = 1; k <= m; ++k) {
+    step(desc, params, st, dt, frame(hips, options, k % m), rot);
+    for (size_t i = 0; i < n; ++i) rotations[k * n + i] = rot[i];
+    tips[k] = tip_in_hips(desc, st, hips[k % m]);
+  }
+}
+
 }  // namespace
 
 bool bake_loop(const ChainDesc& desc, const ChainParams& given,
@@ -85,32 +111,57 @@ bool bake_loop(const ChainDesc& desc, const ChainParams& given,
   init_state(desc, st);
   reset(desc, params, st, hips[0]);
   std::vector<Quaterniond> rot(n);
-  std::vector<Vector3d> before, after;
-  capture(desc, st, hips[0], before);
+  // Loop-point states of the last passes, newest last (at most
+  // kMaxCycleLoops): a chain in floor or collider contact may settle into a
+  // cycle of several loops (the tail striking the floor every other stride)
+  // whose loop-point state never stops changing from pass to pass.
+  std::vector<std::vector<Vector3d>> seen(1);
+  capture(desc, st, hips[0], seen.back());
+  std::vector<Vector3d> now;
   const int max_passes = std::max(0, options.max_passes);
   for (int pass = 1; pass <= max_passes; ++pass) {
     for (size_t k = 1; k <= m; ++k) step(desc, params, st, dt, frame(hips, options, k % m), rot);
-    capture(desc, st, hips[0], after);
-    double change = 0.0;
-    for (size_t i = 0; i < after.size(); ++i) change = std::max(change, (after[i] - before[i]).norm());
+    capture(desc, st, hips[0], now);
     out.passes = pass;
-    out.last_change = change / height;
-    before.swap(after);
+    out.last_change = state_distance(now, seen.back()) / height;
     if (out.last_change < options.tolerance) {
       out.converged = true;
       break;
     }
+    for (int loops = 2; loops <= static_cast<int>(seen.size()); ++loops)
+      if (state_distance(now, seen[seen.size() - static_cast<size_t>(loops)]) / height < options.tolerance) {
+        out.cycle_loops = loops;
+        break;
+      }
+    if (out.cycle_loops > 1) {
+      out.converged = true;
+      break;
+    }
+    if (seen.size() == kMaxCycleLoops) seen.erase(seen.begin());
+    seen.push_back(now);
   }
 
-  // Recording pass: key 0 is the loop-point state, keys 1..M follow.
+  // Recording pass: key 0 is the loop-point state, keys 1..M follow. A
+  // cycle of P loops is recorded whole and written as its mean loop, which
+  // closes (its end is the mean of the next loops' starts).
   size_result(m + 1, n, out);
-  for (size_t i = 0; i < n; ++i) out.rotations[i] = st.out_local[i];
-  out.tip_in_hips[0] = tip_in_hips(desc, st, hips[0]);
-  for (size_t k = 1; k <= m; ++k) {
-    step(desc, params, st, dt, frame(hips, options, k % m), rot);
-    out.times[k] = static_cast<double>(k) * dt;
-    for (size_t i = 0; i < n; ++i) out.rotations[k * n + i] = rot[i];
-    out.tip_in_hips[k] = tip_in_hips(desc, st, hips[k % m]);
+  record_loop(desc, params, st, hips, options, dt, rot, out.rotations, out.tip_in_hips);
+  for (size_t k = 1; k <= m; ++k) out.times[k] = static_cast<double>(k) * dt;
+  if (out.cycle_loops > 1) {
+    std::vector<Eigen::Vector4d> sum(out.rotations.size());
+    for (size_t j = 0; j < sum.size(); ++j) sum[j] = out.rotations[j].coeffs();
+    std::vector<Quaterniond> rotations(out.rotations.size());
+    std::vector<Vector3d> tips(m + 1);
+    for (int loop = 1; loop < out.cycle_loops; ++loop) {
+      record_loop(desc, params, st, hips, options, dt, rot, rotations, tips);
+      for (size_t j = 0; j < sum.size(); ++j) {
+        const double sign = rotations[j].coeffs().dot(out.rotations[j].coeffs()) < 0.0 ? -1.0 : 1.0;
+        sum[j] += sign * rotations[j].coeffs();
+      }
+      for (size_t k = 0; k <= m; ++k) out.tip_in_hips[k] += tips[k];
+    }
+    for (size_t j = 0; j < sum.size(); ++j) out.rotations[j].coeffs() = sum[j].normalized();
+    for (auto& tip : out.tip_in_hips) tip /= static_cast<double>(out.cycle_loops);
   }
   out.bone_closure_error_deg.resize(n);
   for (size_t i = 0; i < n; ++i) {

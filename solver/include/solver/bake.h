@@ -43,8 +43,15 @@ struct BakeOptions {
 struct BakeResult {
   // Warm-up passes run (not counting the recording pass). 0 for bake_clip.
   int passes = 0;
+  // The warm-up reached a fixed loop (cycle_loops 1) or a cycle of loops.
   bool converged = false;
-  // Last measured change between passes, relative to H.
+  // Loops after which the loop-point state repeats, 1..4: a chain striking
+  // the floor or a collider can settle into a cycle of several loops (the
+  // tail bouncing every other stride); the keys are then the mean of the
+  // cycle's loops, which closes. 1 when not converged.
+  int cycle_loops = 1;
+  // Last measured change between consecutive passes, relative to H (in a
+  // cycle of several loops: how far apart its loops' starts lie).
   double last_change = 0.0;
   // Seam of a loop, measured on the recorded keys before closing: angle
   // between the last and the first key per bone, degrees (size N), and its
