@@ -236,6 +236,21 @@ double interleaved_ratio(const BenchCase& c, const BenchCase& base, double min_t
   return fastest / fastest_base;
 }
 
+// A threaded case's busiest-thread CPU time moves with what shares the
+// machine: on this VM's two vCPUs the crowd read 11.0 ms and then 18.7 ms
+// per frame in back-to-back idle runs while the single-threaded reference
+// kernel held within 0.5 %. Its frame is timed kFrameRounds times and the
+// fastest kept (load only ever adds), as the ratio targets are.
+constexpr int kFrameRounds = 3;
+void keep_fastest_round(const BenchCase& c, double min_time, BenchResult& r) {
+  for (int k = 1; k < kFrameRounds && r.ran; ++k) {
+    BenchResult again;
+    again.c = r.c;
+    time_case(c, min_time, again);
+    if (again.ran && again.thread_ms_per_frame < r.thread_ms_per_frame) r = again;
+  }
+}
+
 }  // namespace
 
 std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, double min_time) {
@@ -249,6 +264,7 @@ std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, do
       continue;
     }
     time_case(c, min_time, r);
+    if (c.threads > 1) keep_fastest_round(c, min_time, r);
     if (!r.ran) r.note = "benchmark did not run";
     for (const BenchResult& other : results)
       if (r.ran && other.ran && !c.relative_to.empty() && other.c.name == c.relative_to)
@@ -257,8 +273,8 @@ std::vector<BenchResult> run_bench_cases(const std::vector<BenchCase>& cases, do
     std::printf("  %-26s %10.1f ns/joint-step CPU  %8.3f ms/frame", c.name.c_str(), r.cpu_ns_per_joint_step,
                 r.cpu_ms_per_frame);
     if (c.threads > 1)
-      std::printf(" (%d threads; busiest %.3f, wall %.3f)", c.threads, r.thread_ms_per_frame,
-                  r.real_ns_per_joint_step * joint_steps(c) * 1e-6);
+      std::printf(" (%d threads; busiest %.3f, wall %.3f; fastest of %d runs)", c.threads, r.thread_ms_per_frame,
+                  r.real_ns_per_joint_step * joint_steps(c) * 1e-6, kFrameRounds);
     if (r.ratio_to_relative > 0.0)
       std::printf(" (%.2fx %s%s)", r.ratio_to_relative, c.relative_to.c_str(),
                   c.target_ratio > 0.0 ? ", fastest of alternating runs" : "");
