@@ -19,7 +19,7 @@ using Eigen::Quaterniond;
 using Eigen::Vector3d;
 
 // Longest cycle of whole loops the warm-up recognises (see bake_loop).
-constexpr size_t kMaxCycleLoops = 4;
+constexpr size_t kMaxCycleLoops = 8;
 
 // Sample k's frame input: its hips and, when given, its colliders.
 FrameInput frame(std::span<const Eigen::Affine3d> hips, const BakeOptions& o, size_t k) {

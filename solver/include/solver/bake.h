@@ -45,7 +45,7 @@ struct BakeResult {
   int passes = 0;
   // The warm-up reached a fixed loop (cycle_loops 1) or a cycle of loops.
   bool converged = false;
-  // Loops after which the loop-point state repeats, 1..4: a chain striking
+  // Loops after which the loop-point state repeats, 1..8: a chain striking
   // the floor or a collider can settle into a cycle of several loops (the
   // tail bouncing every other stride); the keys are then the mean of the
   // cycle's loops, which closes. 1 when not converged.
