@@ -69,6 +69,24 @@ std::vector<Leg> find_legs(const Skeleton& sk) {
 bool legs_lie_level(const Skeleton& sk) {
   const int n = std::min<int>(sk.size(), static_cast<int>(sk.roles.size()));
   auto part = [&](int j) { return j >= 0 && j < n ? sk.roles[j].part : BodyPart::kNone; };
+  // The body's side-to-side axis, level: from its right thighs to its left
+  // ones (zero without both). A leg splayed along it is a sprawling
+  // stance (a lizard's knee out to the side, its foot on the floor), not a
+  // body lying level: only the run along the body counts.
+  Vec3 left = Vec3::Zero(), right = Vec3::Zero();
+  int lefts = 0, rights = 0;
+  for (int j = 0; j < n; ++j) {
+    if (part(j) != BodyPart::kThigh) continue;
+    const Vec3 p = sk.bind_world[j].block<3, 1>(0, 3);
+    if (sk.roles[j].side == Side::kLeft) left += p, ++lefts;
+    if (sk.roles[j].side == Side::kRight) right += p, ++rights;
+  }
+  Vec3 lateral = Vec3::Zero();
+  if (lefts > 0 && rights > 0) {
+    lateral = left / lefts - right / rights;
+    lateral.y() = 0.0;
+    lateral = lateral.norm() > 0.0 ? Vec3(lateral.normalized()) : Vec3::Zero();
+  }
   int legs = 0, level = 0;
   for (int foot = 0; foot < n; ++foot) {
     if (part(foot) != BodyPart::kFoot) continue;
@@ -78,8 +96,10 @@ bool legs_lie_level(const Skeleton& sk) {
       if (part(j) == BodyPart::kThigh) thigh = j;
     if (thigh < 0) continue;
     const Vec3 d = sk.bind_world[foot].block<3, 1>(0, 3) - sk.bind_world[thigh].block<3, 1>(0, 3);
+    Vec3 run(d.x(), 0.0, d.z());
+    run -= run.dot(lateral) * lateral;
     ++legs;
-    level += std::abs(d.y()) < std::hypot(d.x(), d.z());
+    level += std::abs(d.y()) < run.norm();
   }
   return legs > 0 && level == legs;
 }

@@ -36,7 +36,9 @@ std::vector<Leg> find_legs(const Skeleton& skeleton);
 
 // A body lying level (a flying pose, issue 45 class 4): every leg read (a
 // foot with a thigh above it), from its topmost thigh to its foot, runs
-// closer to horizontal than to vertical (Y up). Standing legs hang down.
+// closer to horizontal than to vertical (Y up), counting only the run along
+// the body (not across it, from the right thighs to the left ones): standing
+// legs hang down, and a sprawler's splay out to the side.
 // False without such a leg. Its feet point like a diver's, so its toes tell
 // no facing (roles.cpp), and its tail may lie along the legs
 // (detect/beside_legs.h).

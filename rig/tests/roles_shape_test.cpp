@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rig/retarget/clip_transfer.h"
+#include "rig/anatomy/legs.h"
 #include "rig/io/io.h"
 #include "rig/retarget/contact/limb_contact.h"
 #include "rig/model/pose.h"
@@ -459,6 +460,53 @@ TEST(RolesFromShape, HelperLegsLyingOnTheRealLegsAreNoLegs) {
     }
   const Skeleton quad = test::make_skeleton(quadruped(1.0, 1.0));
   EXPECT_EQ(leg_count(quad), 4);
+}
+
+// Issue 45 class 4: a body lying level (legs trailing back, a flying pose)
+// is told from a sprawling stance (knees out to the side, feet on the
+// floor, a lizard's): both run farther level than down from thigh to foot,
+// but only the first along the body. Standing legs are neither. The roles
+// are set here (thigh, shin, foot per leg, sides by x), so only the reading
+// of the legs' run is tested.
+TEST(RolesFromShape, LegsLieLevelWhenTheyTrailAlongTheBodyNotWhenTheySplay) {
+  const int thighs[] = {2, 5, 11, 14};
+  auto with_leg_roles = [&](const std::vector<JointSpec>& joints) {
+    Skeleton sk = test::make_skeleton(joints);
+    for (Role& r : sk.roles) r = Role{};
+    for (int t : thighs) {
+      const Side side = joints[static_cast<size_t>(t)].position.x() > 0 ? Side::kLeft : Side::kRight;
+      const BodyPart parts[] = {BodyPart::kThigh, BodyPart::kShin, BodyPart::kFoot};
+      for (int k = 0; k < 3; ++k) {
+        sk.roles[static_cast<size_t>(t + k)].part = parts[k];
+        sk.roles[static_cast<size_t>(t + k)].side = side;
+        sk.roles[static_cast<size_t>(t + k)].front = t > 8;
+      }
+    }
+    return sk;
+  };
+  for (double mirror : {1.0, -1.0}) {
+    SCOPED_TRACE("mirror " + std::to_string(mirror));
+    const std::vector<JointSpec> standing = quadruped(1.0, mirror);
+    EXPECT_FALSE(legs_lie_level(with_leg_roles(standing)));
+    // Sprawl: each knee 0.3 out to the side at the hip's height, each foot
+    // a little farther out, on the floor 0.25 below.
+    std::vector<JointSpec> sprawl = standing;
+    for (int t : thighs) {
+      const Vec3 hip = sprawl[static_cast<size_t>(t)].position;
+      const double side = hip.x() > 0 ? 1.0 : -1.0;
+      sprawl[static_cast<size_t>(t) + 1].position = hip + Vec3(side * 0.3, 0.0, 0.0);
+      sprawl[static_cast<size_t>(t) + 2].position = hip + Vec3(side * 0.35, -0.25, 0.02);
+    }
+    EXPECT_FALSE(legs_lie_level(with_leg_roles(sprawl))) << "a sprawling stance read as a body lying level";
+    // Flying: every leg trails back from its hip at the body's height.
+    std::vector<JointSpec> flying = standing;
+    for (int t : thighs) {
+      const Vec3 hip = flying[static_cast<size_t>(t)].position;
+      flying[static_cast<size_t>(t) + 1].position = hip + Vec3(0, -0.04, -0.25);
+      flying[static_cast<size_t>(t) + 2].position = hip + Vec3(0, -0.06, -0.5);
+    }
+    EXPECT_TRUE(legs_lie_level(with_leg_roles(flying)));
+  }
 }
 
 }  // namespace
