@@ -332,6 +332,7 @@ void Batch::set_threads(int threads) {
   scalar_.resize(static_cast<size_t>(threads));
   for (ChainState& st : scalar_) init_state(desc_, st);
   saved_blocks_.assign(static_cast<size_t>(threads) * block_size_, BatchLane{});
+  size_collider_scratch();
   if (threads == 1) return;
   workers_ = std::make_unique<Workers>();
   Workers& w = *workers_;
@@ -461,6 +462,11 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
     for (int l = 0; l < kBatchLanes; ++l) {
       const int c = b * kBatchLanes + l;
       prefetch_inputs(f, b, last, l);  // spread over the block: a burst of them stalls
+      if (b + 1 < last) {
+        const char* nb = reinterpret_cast<const char*>(block(b + 1));
+        const size_t bytes = block_size_ * sizeof(BatchLane);
+        for (size_t at = bytes * l / kBatchLanes; at < bytes * (l + 1) / kBatchLanes; at += 64) __builtin_prefetch(nb + at, 1);
+      }
       const bool held = c >= count_ || rejected_now_[static_cast<size_t>(c)];
       any_held = any_held || held;
       const Eigen::Matrix4d& m = held ? kIdentity : f.hips_of(c).matrix();
@@ -482,10 +488,10 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       }
     }
     hips_shown_[static_cast<size_t>(b)] = next;
-    const int slots = collider_capacity_ > 0 ? load_colliders(f.inputs, f.advance, b, teleport) : 0;
+    const int slots = collider_capacity_ > 0 ? load_colliders(f.inputs, f.advance, b, worker, teleport) : 0;
     BatchColliders colliders;
     if (collider_capacity_ > 0) {
-      const ColliderSides sides = collider_sides(b);
+      const ColliderSides sides = collider_sides(b, worker);
       colliders = {sides.prev, sides.next, slots};
     }
     BatchLane* blk = block(b);
@@ -510,7 +516,7 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
       }
       prev = next;
     }
-    if (collider_capacity_ > 0 && f.advance) keep_colliders(b);
+    if (collider_capacity_ > 0 && f.advance) keep_colliders(b, worker);
     if (!f.out.empty()) {
       const int chain = b * kBatchLanes;
       output(blk, links(), f.out_s, std::min(kBatchLanes, count_ - chain),

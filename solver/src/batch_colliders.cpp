@@ -17,16 +17,21 @@ void Batch::set_collider_capacity(int per_chain) {
   const size_t slots = static_cast<size_t>(blocks_) * static_cast<size_t>(collider_capacity_);
   BatchColliderLanes empty{};
   for (int l = 0; l < kBatchLanes; ++l) empty.radius_a.v[l] = empty.radius_b.v[l] = -1.0f;
-  for (auto& side : colliders_) side.assign(slots, empty);
-  colliders_next_side_.assign(static_cast<size_t>(blocks_), 0);
+  colliders_.assign(slots, empty);
+  size_collider_scratch();
   collider_count_.assign(static_cast<size_t>(blocks_) * kBatchLanes, 0);
   collider_count_now_.assign(static_cast<size_t>(blocks_) * kBatchLanes, 0);
 }
 
-Batch::ColliderSides Batch::collider_sides(int b) {
-  const size_t first = static_cast<size_t>(b) * static_cast<size_t>(collider_capacity_);
-  const int next = colliders_next_side_[static_cast<size_t>(b)];
-  return {&colliders_[1 - next][first], &colliders_[next][first]};
+void Batch::size_collider_scratch() {
+  BatchColliderLanes empty{};
+  for (int l = 0; l < kBatchLanes; ++l) empty.radius_a.v[l] = empty.radius_b.v[l] = -1.0f;
+  colliders_next_.assign(scalar_.size() * static_cast<size_t>(collider_capacity_), empty);
+}
+
+Batch::ColliderSides Batch::collider_sides(int b, int worker) {
+  const size_t cap = static_cast<size_t>(collider_capacity_);
+  return {&colliders_[static_cast<size_t>(b) * cap], &colliders_next_[static_cast<size_t>(worker) * cap]};
 }
 
 namespace {
@@ -103,8 +108,9 @@ const Capsule kEmptyCapsule{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), -1
 
 }  // namespace
 
-int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int b, const BatchLane& teleported) {
-  const auto [prev, next] = collider_sides(b);
+int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int b, int worker,
+                          const BatchLane& teleported) {
+  const auto [prev, next] = collider_sides(b, worker);
   // Slot by slot, 4 lanes at a time (a lane's first capacity colliders,
   // assumed usable); then the lanes where one was not, one by one.
   int n[kBatchLanes];
@@ -150,20 +156,27 @@ int Batch::load_colliders(std::span<const FrameInput> inputs, bool advance, int 
   return slots;
 }
 
-void Batch::keep_colliders(int b) {
-  // This frame's colliders start the next one: the sides swap, a held lane
-  // keeps where its colliders were.
-  const auto [prev, next] = collider_sides(b);
+void Batch::keep_colliders(int b, int worker) {
+  // This frame's colliders start the next one; a held lane keeps where its
+  // colliders were.
+  const auto [prev, next] = collider_sides(b, worker);
+  std::uint32_t held = 0;
   for (int l = 0; l < kBatchLanes; ++l) {
     const int c = b * kBatchLanes + l;
     const size_t u = static_cast<size_t>(c);
     if (c >= count_ || rejected_now_[u]) {
-      for (int s = 0; s < collider_capacity_; ++s) copy_lane(prev[s], next[s], l);
+      held |= 1u << l;
       continue;
     }
     collider_count_[u] = collider_count_now_[u];
   }
-  colliders_next_side_[static_cast<size_t>(b)] ^= 1;
+  if (held == 0) {
+    std::copy(next, next + collider_capacity_, prev);
+    return;
+  }
+  for (int l = 0; l < kBatchLanes; ++l)
+    if (!(held & (1u << l)))
+      for (int s = 0; s < collider_capacity_; ++s) copy_lane(next[s], prev[s], l);
 }
 
 }  // namespace solver
