@@ -437,6 +437,20 @@ void Batch::prefetch_inputs(const Frame& f, int b, int last, int l) const {
   for (size_t at = 0; at < n * sizeof(Capsule); at += 64) __builtin_prefetch(first + at);
 }
 
+// The next block's state (kBatchLaneSets lanes a link, ~10 KB for 8 links),
+// a 16th of it a lane: touched once a frame, it is out of the cache by the
+// time its block steps, and the kernel's first loads of each link waited
+// for it (perf: the hottest instruction of the kernel). Alternating driver
+// runs, 10 k x 8: ~7 % faster with colliders and without.
+void Batch::prefetch_state(int b, int last, int l) const {
+  if (b + 1 >= last) return;
+  const char* lanes = reinterpret_cast<const char*>(block(b + 1));
+  const size_t bytes = block_size_ * sizeof(BatchLane);
+  for (size_t at = bytes * static_cast<size_t>(l) / kBatchLanes; at < bytes * static_cast<size_t>(l + 1) / kBatchLanes;
+       at += 64)
+    __builtin_prefetch(lanes + at, 1);
+}
+
 void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
 #if defined(__x86_64__) || defined(__i386__)
   const bool avx512 = isa_ == BatchIsa::kAvx512, avx2 = isa_ == BatchIsa::kAvx2;
@@ -462,11 +476,7 @@ void Batch::step_blocks(const Frame& f, int worker, int first, int last) {
     for (int l = 0; l < kBatchLanes; ++l) {
       const int c = b * kBatchLanes + l;
       prefetch_inputs(f, b, last, l);  // spread over the block: a burst of them stalls
-      if (b + 1 < last) {
-        const char* nb = reinterpret_cast<const char*>(block(b + 1));
-        const size_t bytes = block_size_ * sizeof(BatchLane);
-        for (size_t at = bytes * l / kBatchLanes; at < bytes * (l + 1) / kBatchLanes; at += 64) __builtin_prefetch(nb + at, 1);
-      }
+      prefetch_state(b, last, l);
       const bool held = c >= count_ || rejected_now_[static_cast<size_t>(c)];
       any_held = any_held || held;
       const Eigen::Matrix4d& m = held ? kIdentity : f.hips_of(c).matrix();

@@ -166,6 +166,8 @@ class Batch {
   // While block b steps, asks the cache for lane l's inputs of the blocks
   // after it, up to `last` (exclusive).
   void prefetch_inputs(const Frame& f, int b, int last, int l) const;
+  // The same for lane l's share of the next block's state.
+  void prefetch_state(int b, int last, int l) const;
   // Fills block b's colliders for the frame (lanes `teleported` start them
   // where they are); returns the slots in use.
   int load_colliders(std::span<const FrameInput> inputs, bool advance, int b, int worker,
