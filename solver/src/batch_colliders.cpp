@@ -101,10 +101,10 @@ int put_four(const Capsule& c0, const Capsule& c1, const Capsule& c2, const Caps
   ok = within(z0, within(z1, within(z2, within(z3, ok))));
   return _mm_movemask_ps(ok);
 }
-#endif
 
 // A lane's empty slot: radius -1, never hit (its ends are never read).
 const Capsule kEmptyCapsule{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), -1.0, -1.0};
+#endif
 
 }  // namespace
 
