@@ -166,17 +166,23 @@ class Batch {
   // While block b steps, asks the cache for lane l's inputs of the blocks
   // after it, up to `last` (exclusive).
   void prefetch_inputs(const Frame& f, int b, int last, int l) const;
+  // The same for lane l's share of the next block's state.
+  void prefetch_state(int b, int last, int l) const;
   // Fills block b's colliders for the frame (lanes `teleported` start them
   // where they are); returns the slots in use.
-  int load_colliders(std::span<const FrameInput> inputs, bool advance, int b, const BatchLane& teleported);
+  int load_colliders(std::span<const FrameInput> inputs, bool advance, int b, int worker,
+                     const BatchLane& teleported);
   // After block b advanced: its colliders of this frame start the next one.
-  void keep_colliders(int b);
-  // Block b's colliders at the start and at the end of the frame.
+  void keep_colliders(int b, int worker);
+  // Block b's colliders at the start and at the end of the frame (the
+  // latter in the scratch of `worker`).
   struct ColliderSides {
     BatchColliderLanes* prev;
     BatchColliderLanes* next;
   };
-  ColliderSides collider_sides(int b);
+  ColliderSides collider_sides(int b, int worker);
+  // Sizes the per-thread scratch of the end-of-frame colliders.
+  void size_collider_scratch();
   void run_frame(double dt, Frame& f);
   // Idle sway (batch_sway.cpp): block b's lanes for the frame from each
   // chain's clock and smoothed speed (false: no lane sways), and, for a
@@ -203,14 +209,14 @@ class Batch {
   std::vector<std::uint8_t> initialized_, rejected_now_;
   std::vector<int> teleports_, rejected_;
   std::vector<ChainState> scalar_;  // per thread: reset() runs the scalar reference here
-  // Colliders: per block collider_capacity_ slots on two sides, one at the
-  // start of the frame, the other at its end (colliders_next_side_ per
-  // block says which; they swap after a frame instead of copying); per
-  // chain the count the latest frame gave (-1 after a reset: the next frame
+  // Colliders: per block collider_capacity_ slots where they are at the
+  // start of the frame; per thread the same for one block at its end (the
+  // gather writes there, in the cache, and a block that advanced copies
+  // them over its own: half the bytes of two sides per block); per chain
+  // the count the latest frame gave (-1 after a reset: the next frame
   // starts them where they are).
   int collider_capacity_ = 0;
-  std::vector<BatchColliderLanes> colliders_[2];
-  std::vector<std::uint8_t> colliders_next_side_;
+  std::vector<BatchColliderLanes> colliders_, colliders_next_;
   std::vector<int> collider_count_, collider_count_now_;
   // Idle sway per chain: the clock and the body's smoothed speed at the
   // tail (ChainState::sway_time, sway_speed), seconds and m/s.
