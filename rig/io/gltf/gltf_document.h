@@ -58,8 +58,13 @@ struct Writer {
 };
 
 // Drops accessors not referenced any more, then the buffer views only they
-// used, and repacks every kept view (and uri images) into one buffer.
-Status prune_and_repack(tinygltf::Model& m);
+// used, and repacks every kept view (and uri images) into one buffer. The
+// views' bytes come from `bytes_from` when given (buffers the views index
+// as they index m.buffers, whose own bytes are then not read: a document
+// copied without them), and the packed buffer has room for `spare` more
+// bytes (what a Writer will append, allocated once).
+Status prune_and_repack(tinygltf::Model& m, const std::vector<tinygltf::Buffer>* bytes_from = nullptr,
+                        size_t spare = 0);
 
 // Animation samplers whose key times are not strictly increasing (as the
 // floats we write) or whose accessors are strided or sparse are rewritten as
