@@ -36,7 +36,14 @@ Graph build_graph(int vertex_count, const std::vector<std::array<int, 3>>& trian
   size_t kept = 0;
   for (int v = 0; v < vertex_count; ++v) {
     const auto first = bucketed.begin() + start[v], last = bucketed.begin() + start[v + 1];
-    std::sort(first, last);
+    if (last - first <= 16) {
+      // A row holds ~12 ids: an inline insertion sort, not std::sort's calls
+      // (issue 47: 3 % of a 1 M-vertex fix). Ids sort the same either way.
+      for (auto it = first + (first != last); it < last; ++it)
+        for (auto k = it; k > first && *k < *(k - 1); --k) std::iter_swap(k, k - 1);
+    } else {
+      std::sort(first, last);
+    }
     int previous = -1;  // ids are >= 0; writes never pass the read position
     for (auto it = first; it != last; ++it) {
       if (*it != previous) bucketed[kept++] = previous = *it;

@@ -232,7 +232,10 @@ Status prune_and_repack(tinygltf::Model& m, const std::vector<tinygltf::Buffer>*
   tinygltf::Buffer buf;
   buf.data = std::move(packed);
   if (!m.buffers.empty()) buf.name = m.buffers[0].name;
-  m.buffers = {std::move(buf)};
+  // Not `m.buffers = {std::move(buf)}`: an initializer list is copied from
+  // (the whole buffer again, issue 47).
+  m.buffers.clear();
+  m.buffers.push_back(std::move(buf));
   return Status::Ok();
 }
 

@@ -92,8 +92,17 @@ std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive&
 }
 
 void settle(std::vector<Influence>& influences) {
-  std::sort(influences.begin(), influences.end(),
-            [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
+  auto by_joint = [](const Influence& a, const Influence& b) { return a.joint < b.joint; };
+  if (influences.size() <= 16) {
+    // What std::sort does with 16 elements or fewer (a stable insertion
+    // sort, so equal joints merge in the same order), without its calls
+    // (issue 47: a million vertices of four influences).
+    for (size_t i = 1; i < influences.size(); ++i)
+      for (size_t k = i; k > 0 && by_joint(influences[k], influences[k - 1]); --k)
+        std::swap(influences[k], influences[k - 1]);
+  } else {
+    std::sort(influences.begin(), influences.end(), by_joint);
+  }
   size_t kept = 0;
   for (size_t i = 0; i < influences.size(); ++i) {
     if (kept > 0 && influences[kept - 1].joint == influences[i].joint) influences[kept - 1].weight += influences[i].weight;
