@@ -133,14 +133,28 @@ bool read_view(const tinygltf::Model& m, int view_index, size_t offset, size_t c
   // comparison) comes with the decode, not from a second pass (values_ok
   // then only names the first that is not).
   bool all_plausible = true;
-  auto fill = [&](auto type_constant) {
+  const unsigned char* from = data.data() + begin;
+  double* to = out.data();
+  // The component count known at compile time for scalars, vec3 and vec4
+  // (0: any other, read at run time): the inner loop unrolls.
+  auto fill_n = [&](auto type_constant, auto comps_constant) {
     constexpr int kType = decltype(type_constant)::value;
-    for (size_t i = 0; i < n; ++i)
-      for (int c = 0; c < comps; ++c) {
-        const double v = decode(&data[begin + i * stride + c * csize], kType, normalized);
+    constexpr int kComps = decltype(comps_constant)::value;
+    const int nc = kComps ? kComps : comps;
+    for (size_t i = 0; i < n; ++i, from += stride, to += nc)
+      for (int c = 0; c < nc; ++c) {
+        const double v = decode(from + c * csize, kType, normalized);
         all_plausible &= std::abs(v) <= kMaxCoordinate;
-        out[i * comps + c] = v;
+        to[c] = v;
       }
+  };
+  auto fill = [&](auto type_constant) {
+    switch (comps) {
+      case 1: fill_n(type_constant, std::integral_constant<int, 1>{}); break;
+      case 3: fill_n(type_constant, std::integral_constant<int, 3>{}); break;
+      case 4: fill_n(type_constant, std::integral_constant<int, 4>{}); break;
+      default: fill_n(type_constant, std::integral_constant<int, 0>{}); break;
+    }
   };
   switch (type) {
     case TINYGLTF_COMPONENT_TYPE_BYTE: fill(std::integral_constant<int, TINYGLTF_COMPONENT_TYPE_BYTE>{}); break;
