@@ -566,6 +566,23 @@ struct Settled {
   double worst_sum_error = 0.0;
 };
 
+// The common vertex, its joints ascending and each once, whose float32
+// weights settling leaves as they are: settled here (gltf_weights::settle
+// then only divides by the same sum), true. False, and `infl` untouched,
+// for any other (issue 47: no copy and compare per vertex at 1 M vertices).
+bool settles_in_place(std::vector<Influence>& infl) {
+  double sum = 0;
+  for (size_t i = 0; i < infl.size(); ++i) {
+    if (i > 0 && !(infl[i - 1].joint < infl[i].joint)) return false;
+    sum += infl[i].weight;
+  }
+  if (!(sum > 0)) return false;
+  for (const Influence& in : infl)
+    if (static_cast<float>(in.weight / sum) != static_cast<float>(in.weight)) return false;
+  for (Influence& in : infl) in.weight /= sum;
+  return true;
+}
+
 // Step: weights merged per joint and summing to 1 (gltf_weights::settle);
 // the vertices whose float32 weights that changed, with the file's own, into
 // `settled_out`.
@@ -590,6 +607,7 @@ Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin,
       settled_out.push_back({static_cast<int>(v), {}});
       continue;
     }
+    if (settles_in_place(infl)) continue;
     as_read.assign(infl.begin(), infl.end());
     gltf_weights::settle(infl);
     if (gltf_weights::settling_changes_floats(as_read, infl)) {
