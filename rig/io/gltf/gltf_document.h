@@ -57,6 +57,16 @@ struct Writer {
   }
 };
 
+// A loaded document to edit: every member but its buffers' bytes (the
+// first prune_and_repack then packs the kept views straight from the
+// source's; issue 47: a 50 MB copy at 1 M vertices, most of it packed again).
+tinygltf::Model copy_without_bytes(const tinygltf::Model& src);
+
+// The document repaired (the repairs below) and written as a GLB to `path`
+// (write_file_atomic): tinygltf's encoding, byte for byte; notes what was
+// repaired.
+Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes);
+
 // Drops accessors not referenced any more, then the buffer views only they
 // used, and repacks every kept view (and uri images) into one buffer. The
 // views' bytes come from `bytes_from` when given (buffers the views index
