@@ -178,6 +178,9 @@ Command add_fix_command(CLI::App& root) {
                     result.character.skeleton.names[result.analysis.body.tail_bones.front()].c_str());
       }
     }
+    // (Not _Exit here to skip freeing a million per-vertex blocks, 2.5 % of
+    // a 1 M-vertex fix: pipeline_tests run this command in their own
+    // process, and it would end them as passed.)
     return int(kExitOk);
   };
   return c;

@@ -40,8 +40,14 @@ bool write_all(int fd, std::string_view bytes, int& err) {
   return true;
 }
 
+bool write_all(int fd, std::span<const std::string_view> pieces, int& err) {
+  for (std::string_view piece : pieces)
+    if (!write_all(fd, piece, err)) return false;
+  return true;
+}
+
 // A device, FIFO or socket: written in place, every error checked.
-Status write_special(const std::string& path, std::string_view bytes) {
+Status write_special(const std::string& path, std::span<const std::string_view> bytes) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   if (fd < 0) return io_error(path, "cannot open for writing (" + reason(errno) + ")");
   int err = 0;
@@ -61,7 +67,11 @@ Status write_special(const std::string& path, std::string_view bytes) {
 
 }  // namespace
 
-Status write_file_atomic(const std::string& path_in, std::string_view bytes) {
+Status write_file_atomic(const std::string& path, std::string_view bytes) {
+  return write_file_atomic(path, std::span<const std::string_view>(&bytes, 1));
+}
+
+Status write_file_atomic(const std::string& path_in, std::span<const std::string_view> bytes) {
   if (path_in.empty()) return Status::Error(Status::Code::kIoError, "empty output path");
   std::string path = path_in;
   struct stat st {};

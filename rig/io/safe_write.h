@@ -6,6 +6,7 @@
 // be renamed over: they are written directly, still checking every write.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,10 @@ namespace rig {
 // One-line kIoError status on any failure (missing folder, a directory as
 // target, disk full, permission denied), naming the path and the reason.
 Status write_file_atomic(const std::string& path, std::string_view bytes);
+
+// The same, the file's bytes being `pieces` one after the other (a large
+// part written from where it lies, not copied into one string first).
+Status write_file_atomic(const std::string& path, std::span<const std::string_view> pieces);
 
 // True when both paths name the same existing file (hard links and symlinks
 // included). False when either does not exist.

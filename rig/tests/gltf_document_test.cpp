@@ -2,6 +2,8 @@
 // on animation samplers real exporters write.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -250,6 +252,59 @@ TEST(PruneAndRepack, InstancingAccessorsAreKeptAndReindexed) {
   const tinygltf::Value& a = m.nodes[0].extensions["EXT_mesh_gpu_instancing"].Get("attributes").Get("TRANSLATION");
   EXPECT_EQ(a.GetNumberAsInt(), 0);
   EXPECT_EQ(m.accessors[0].count, 2u);
+}
+
+// A vec3 float accessor of `count` elements, element i = (i, -i, 0.5 i).
+tinygltf::Model vec3_document(const size_t count) {
+  tinygltf::Model m;
+  m.buffers.emplace_back();
+  Writer w{m};
+  std::vector<float> values;
+  for (size_t i = 0; i < count; ++i)
+    values.insert(values.end(), {float(i), -float(i), 0.5f * float(i)});
+  w.add_accessor(values, static_cast<int>(count), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, -1, false);
+  return m;
+}
+
+// Reading in blocks (issue 47: not a whole accessor as doubles) gives the
+// whole read's values, block after block.
+TEST(AccessorBlocks, TheBlocksHoldTheWholeReadsValues) {
+  const tinygltf::Model m = vec3_document(2 * kAccessorBlock + 5);
+  std::vector<double> whole, joined;
+  int comps = 0;
+  std::string err;
+  ASSERT_TRUE(read_accessor(m, 0, whole, comps, err)) << err;
+  int blocks = 0;
+  ASSERT_TRUE(read_accessor_blocks(m, 0, comps, err, [&](size_t first, const std::vector<double>& v) {
+    EXPECT_EQ(first * 3, joined.size());
+    joined.insert(joined.end(), v.begin(), v.end());
+    ++blocks;
+    return true;
+  })) << err;
+  EXPECT_EQ(comps, 3);
+  EXPECT_EQ(blocks, 3);
+  EXPECT_EQ(joined, whole);
+}
+
+// A bad value in a later block fails the read with the whole read's message
+// even when the caller stopped using blocks earlier (it found a bad vertex of
+// its own): the accessor's error is still the one reported.
+TEST(AccessorBlocks, ALaterBadValueIsReportedAfterTheCallerStopped) {
+  tinygltf::Model m = vec3_document(2 * kAccessorBlock + 5);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(m.buffers[0].data.data() + (2 * kAccessorBlock + 1) * 12 + 4, &nan, 4);
+  std::vector<double> whole;
+  int comps = 0;
+  std::string whole_err, err;
+  ASSERT_FALSE(read_accessor(m, 0, whole, comps, whole_err));
+  int used = 0;
+  EXPECT_FALSE(read_accessor_blocks(m, 0, comps, err, [&](size_t, const std::vector<double>&) {
+    ++used;
+    return false;
+  }));
+  EXPECT_EQ(used, 1);
+  EXPECT_EQ(err, whole_err);
+  EXPECT_NE(err.find("element " + std::to_string(2 * kAccessorBlock + 1)), std::string::npos) << err;
 }
 
 }  // namespace

@@ -85,11 +85,11 @@ bool packs_in_place(const tinygltf::Model& m, const std::vector<char>& keep) {
 // `extra_capacity` bytes to spare. Either way the same bytes: a copy (and
 // one grown by doubling) was most of the fresh memory a 1 M-vertex `fix`
 // wrote through (issue 47).
-Status pack_views(tinygltf::Model& m, const std::vector<char>& keep, const size_t extra_capacity,
-                  std::vector<unsigned char>& packed, std::vector<tinygltf::BufferView>& views,
-                  std::vector<int>& view_map) {
+Status pack_views(tinygltf::Model& m, const std::vector<tinygltf::Buffer>& buffers, const std::vector<char>& keep,
+                  const size_t extra_capacity, std::vector<unsigned char>& packed,
+                  std::vector<tinygltf::BufferView>& views, std::vector<int>& view_map) {
   view_map.assign(m.bufferViews.size(), -1);
-  const bool in_place = packs_in_place(m, keep);
+  const bool in_place = &buffers == &m.buffers && packs_in_place(m, keep);
   if (in_place) {
     packed = std::move(m.buffers[0].data);
   } else {
@@ -98,9 +98,9 @@ Status pack_views(tinygltf::Model& m, const std::vector<char>& keep, const size_
     size_t bytes = extra_capacity;
     for (size_t v = 0; v < keep.size(); ++v) {
       const tinygltf::BufferView& bv = m.bufferViews[v];
-      if (keep[v] && bv.buffer >= 0 && bv.buffer < static_cast<int>(m.buffers.size()) &&
-          bv.byteOffset <= m.buffers[bv.buffer].data.size() &&
-          bv.byteLength <= m.buffers[bv.buffer].data.size() - bv.byteOffset)
+      if (keep[v] && bv.buffer >= 0 && bv.buffer < static_cast<int>(buffers.size()) &&
+          bv.byteOffset <= buffers[bv.buffer].data.size() &&
+          bv.byteLength <= buffers[bv.buffer].data.size() - bv.byteOffset)
         bytes += bv.byteLength + kAlign;
     }
     packed.reserve(bytes);
@@ -116,12 +116,12 @@ Status pack_views(tinygltf::Model& m, const std::vector<char>& keep, const size_
       std::memmove(packed.data() + off, packed.data() + bv.byteOffset, bv.byteLength);
       cursor = off + bv.byteLength;
     } else {
-      if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()) ||
-          bv.byteOffset > m.buffers[bv.buffer].data.size() ||
-          bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
+      if (bv.buffer < 0 || bv.buffer >= static_cast<int>(buffers.size()) ||
+          bv.byteOffset > buffers[bv.buffer].data.size() ||
+          bv.byteLength > buffers[bv.buffer].data.size() - bv.byteOffset)
         return Status::Error(Status::Code::kBadData, "bufferView " + std::to_string(v) + " runs past its buffer");
       while (packed.size() % kAlign) packed.push_back(0);
-      const auto& src = m.buffers[bv.buffer].data;
+      const auto& src = buffers[bv.buffer].data;
       off = packed.size();
       packed.insert(packed.end(), src.begin() + bv.byteOffset, src.begin() + bv.byteOffset + bv.byteLength);
     }
@@ -130,7 +130,10 @@ Status pack_views(tinygltf::Model& m, const std::vector<char>& keep, const size_
     view_map[v] = static_cast<int>(views.size());
     views.push_back(bv);
   }
-  if (in_place) packed.resize(cursor);
+  if (in_place) {
+    packed.resize(cursor);
+    packed.reserve(cursor + extra_capacity);
+  }
   return Status::Ok();
 }
 
@@ -138,7 +141,7 @@ Status pack_views(tinygltf::Model& m, const std::vector<char>& keep, const size_
 
 // Drops accessors not referenced any more, then the buffer views only they
 // used, and repacks every kept view (and uri images) into one buffer.
-Status prune_and_repack(tinygltf::Model& m) {
+Status prune_and_repack(tinygltf::Model& m, const std::vector<tinygltf::Buffer>* bytes_from, const size_t spare) {
   std::vector<char> used(m.accessors.size(), 0);
   auto mark = [&](int a) {
     if (a >= 0 && a < static_cast<int>(used.size())) used[a] = 1;
@@ -195,7 +198,9 @@ Status prune_and_repack(tinygltf::Model& m) {
   std::vector<unsigned char> packed;
   std::vector<tinygltf::BufferView> views;
   std::vector<int> view_map;
-  if (Status s = pack_views(m, keep, image_bytes, packed, views, view_map); !s.ok()) return s;
+  if (Status s = pack_views(m, bytes_from ? *bytes_from : m.buffers, keep, image_bytes + spare, packed, views, view_map);
+      !s.ok())
+    return s;
   auto new_view = [&](int v) {
     return v >= 0 && v < static_cast<int>(view_map.size()) ? view_map[v] : -1;
   };
@@ -227,7 +232,10 @@ Status prune_and_repack(tinygltf::Model& m) {
   tinygltf::Buffer buf;
   buf.data = std::move(packed);
   if (!m.buffers.empty()) buf.name = m.buffers[0].name;
-  m.buffers = {std::move(buf)};
+  // Not `m.buffers = {std::move(buf)}`: an initializer list is copied from
+  // (the whole buffer again, issue 47).
+  m.buffers.clear();
+  m.buffers.push_back(std::move(buf));
   return Status::Ok();
 }
 

@@ -57,9 +57,24 @@ struct Writer {
   }
 };
 
+// A loaded document to edit: every member but its buffers' bytes (the
+// first prune_and_repack then packs the kept views straight from the
+// source's; issue 47: a 50 MB copy at 1 M vertices, most of it packed again).
+tinygltf::Model copy_without_bytes(const tinygltf::Model& src);
+
+// The document repaired (the repairs below) and written as a GLB to `path`
+// (write_file_atomic): tinygltf's encoding, byte for byte; notes what was
+// repaired.
+Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes);
+
 // Drops accessors not referenced any more, then the buffer views only they
-// used, and repacks every kept view (and uri images) into one buffer.
-Status prune_and_repack(tinygltf::Model& m);
+// used, and repacks every kept view (and uri images) into one buffer. The
+// views' bytes come from `bytes_from` when given (buffers the views index
+// as they index m.buffers, whose own bytes are then not read: a document
+// copied without them), and the packed buffer has room for `spare` more
+// bytes (what a Writer will append, allocated once).
+Status prune_and_repack(tinygltf::Model& m, const std::vector<tinygltf::Buffer>* bytes_from = nullptr,
+                        size_t spare = 0);
 
 // Animation samplers whose key times are not strictly increasing (as the
 // floats we write) or whose accessors are strided or sparse are rewritten as

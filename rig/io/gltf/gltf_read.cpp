@@ -10,6 +10,7 @@
 #include "rig/anatomy/roles.h"
 #include "rig/io/gltf/gltf_colliders.h"
 #include "rig/io/gltf/gltf_read_clips.h"
+#include "rig/io/gltf/gltf_read_mesh.h"
 #include "rig/io/gltf/gltf_source.h"
 #include "rig/io/gltf/gltf_weights.h"
 #include "rig/io/mapped_file.h"
@@ -417,81 +418,6 @@ Status place_bind_in_world(const std::string& path, const NodeTree& tree, const 
   return Status::Ok();
 }
 
-// One triangle primitive's positions (placed by As), triangles and weights into out.
-Status read_primitive(const std::string& path, const tinygltf::Model& m, const tinygltf::Node& node, const int pi,
-                      const int position_accessor, const Mat4& As, const std::map<int, int>& skeleton_index_of_node,
-                      Character& out) {
-  const tinygltf::Skin& skin = m.skins[node.skin];
-  const tinygltf::Mesh& mesh = m.meshes[node.mesh];
-  const tinygltf::Primitive& prim = mesh.primitives[pi];
-  std::string err;
-  std::vector<double> pos;
-  int comps = 0;
-  if (!read_accessor(m, position_accessor, pos, comps, err) || comps != 3)
-    return bad(path, "mesh " + std::to_string(node.mesh) + " positions: " + err);
-  if (out.mesh.positions.size() + pos.size() / 3 > kMaxVertices)
-    return bad(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
-  const int count = static_cast<int>(pos.size() / 3);
-  Mesh::Primitive mp{node.mesh, pi, out.mesh.vertex_count(), count, mesh.name};
-  const int base = mp.first_vertex;
-  for (int v = 0; v < count; ++v) {
-    out.mesh.positions.emplace_back((As * Eigen::Vector4d(pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], 1.0)).head<3>());
-    if (!out.mesh.positions.back().allFinite() || out.mesh.positions.back().cwiseAbs().maxCoeff() > kMaxCoordinate)
-      return bad(path, "mesh " + std::to_string(node.mesh) + " vertex " + std::to_string(v) +
-                           " lies at an implausible position");
-    out.mesh.source_primitive.push_back(static_cast<int>(out.mesh.primitives.size()));
-    out.mesh.source_index.push_back(v);
-  }
-  std::vector<double> idx;
-  if (prim.indices >= 0) {
-    if (!read_accessor(m, prim.indices, idx, comps, err) || comps != 1)
-      return bad(path, "mesh " + std::to_string(node.mesh) + " indices: " + err);
-  } else {
-    idx.resize(count);
-    for (int v = 0; v < count; ++v) idx[v] = v;
-  }
-  for (size_t t = 0; t + 2 < idx.size(); t += 3) {
-    std::array<int, 3> tri;
-    for (int k = 0; k < 3; ++k) {
-      if (idx[t + k] < 0 || idx[t + k] >= count)
-        return bad(path, "mesh " + std::to_string(node.mesh) + " index out of range");
-      tri[k] = base + static_cast<int>(idx[t + k]);
-    }
-    out.mesh.triangles.push_back(tri);
-  }
-  // Every JOINTS_n / WEIGHTS_n set, as the file holds them (settled later).
-  std::vector<std::vector<Influence>> influences;
-  if (std::string what = gltf_weights::read_influences(m, prim, skin, count, skeleton_index_of_node, influences);
-      !what.empty())
-    return bad(path, "mesh " + std::to_string(node.mesh) + " " + what);
-  out.skin.influences.resize(out.mesh.positions.size());
-  for (int v = 0; v < count; ++v) out.skin.influences[base + v] = std::move(influences[v]);
-  out.mesh.primitives.push_back(mp);
-  return Status::Ok();
-}
-
-// Step: mesh and skin from every triangle primitive of the skinned nodes.
-Status read_skinned_primitives(const std::string& path, const std::map<int, int>& skeleton_index_of_node,
-                               GltfSource& src, Character& out) {
-  const tinygltf::Model& m = src.model;
-  for (int n : src.skinned_nodes) {
-    const tinygltf::Node& node = m.nodes[n];
-    const tinygltf::Mesh& mesh = m.meshes[node.mesh];
-    const auto own = src.skin_mesh_to_world.find(node.skin);
-    const Mat4& As = own == src.skin_mesh_to_world.end() ? src.mesh_to_world : own->second;
-    for (int pi = 0; pi < static_cast<int>(mesh.primitives.size()); ++pi) {
-      const tinygltf::Primitive& prim = mesh.primitives[pi];
-      if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES) continue;
-      auto pos_it = prim.attributes.find("POSITION");
-      if (pos_it == prim.attributes.end()) continue;
-      if (Status s = read_primitive(path, m, node, pi, pos_it->second, As, skeleton_index_of_node, out); !s.ok())
-        return s;
-      src.primitive_nodes.push_back(n);
-    }
-  }
-  return Status::Ok();
-}
-
 std::string sum_text(const double x) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3g", x);
@@ -505,6 +431,23 @@ struct Settled {
   int renormalised = 0;   // of those, ones the validator refuses as they are: written settled
   double worst_sum_error = 0.0;
 };
+
+// The common vertex, its joints ascending and each once, whose float32
+// weights settling leaves as they are: settled here (gltf_weights::settle
+// then only divides by the same sum), true. False, and `infl` untouched,
+// for any other (issue 47: no copy and compare per vertex at 1 M vertices).
+bool settles_in_place(std::vector<Influence>& infl) {
+  double sum = 0;
+  for (size_t i = 0; i < infl.size(); ++i) {
+    if (i > 0 && !(infl[i - 1].joint < infl[i].joint)) return false;
+    sum += infl[i].weight;
+  }
+  if (!(sum > 0)) return false;
+  for (const Influence& in : infl)
+    if (static_cast<float>(in.weight / sum) != static_cast<float>(in.weight)) return false;
+  for (Influence& in : infl) in.weight /= sum;
+  return true;
+}
 
 // Step: weights merged per joint and summing to 1 (gltf_weights::settle);
 // the vertices whose float32 weights that changed, with the file's own, into
@@ -530,6 +473,7 @@ Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin,
       settled_out.push_back({static_cast<int>(v), {}});
       continue;
     }
+    if (settles_in_place(infl)) continue;
     as_read.assign(infl.begin(), infl.end());
     gltf_weights::settle(infl);
     if (gltf_weights::settling_changes_floats(as_read, infl)) {

@@ -4,6 +4,7 @@
 
 #include <tiny_gltf.h>
 
+#include <functional>
 #include <string>
 #include <map>
 #include <vector>
@@ -42,6 +43,30 @@ struct GltfSource {
 // Returns false with a message when the accessor does not fit its buffers.
 bool read_accessor(const tinygltf::Model& m, int index, std::vector<double>& out, int& components,
                    std::string& error);
+
+// Elements per block of read_accessor_blocks (a multiple of 3 and 4: whole
+// triangles and vec4s).
+inline constexpr size_t kAccessorBlock = 12 * 1024;
+
+// True when accessor `index` exists and can be read in ranges: it has a
+// buffer view and no sparse values.
+bool reads_in_ranges(const tinygltf::Model& m, int index);
+
+// Elements [first, first + n) (clipped to the accessor) of an accessor that
+// reads_in_ranges, checked as read_accessor checks the whole: the same
+// messages, its elements numbered as in the whole accessor.
+bool read_accessor_range(const tinygltf::Model& m, int index, size_t first, size_t n, std::vector<double>& out,
+                         int& components, std::string& error);
+
+// read_accessor in blocks of whole elements, in order: `use(first, values)`
+// gets the values of elements [first, first + values.size() / components).
+// Every block is checked as read_accessor checks the whole accessor, and a
+// failure anywhere returns false with its message, even after `use` has seen
+// earlier blocks; once `use` returns false it sees no more blocks, while the
+// rest is still checked (so a caller that stops at a bad element reports it
+// only when read_accessor would have succeeded).
+bool read_accessor_blocks(const tinygltf::Model& m, int index, int& components, std::string& error,
+                          const std::function<bool(size_t first, const std::vector<double>& values)>& use);
 
 Status load_gltf(const std::string& path, Character& out);
 

@@ -10,46 +10,99 @@
 namespace rig {
 namespace gltf_weights {
 
+namespace {
+
+// Vertices [first, first + jv.size() / 4) of one JOINTS_n/WEIGHTS_n set
+// appended to `out`; false at a positive weight on a slot that is no joint.
+bool add_set(const std::vector<double>& jv, const std::vector<double>& wv, const size_t first,
+             const std::vector<int>& joint_of_slot, std::span<std::vector<Influence>> out) {
+  const size_t n = jv.size() / 4;
+  for (size_t i = 0; i < n; ++i) {
+    // One allocation per vertex, not a doubling series (issue 47).
+    std::vector<Influence>& to = out[first + i];
+    size_t nonzero = 0;
+    for (int k = 0; k < 4; ++k) nonzero += wv[4 * i + k] > 0 ? 1 : 0;
+    to.reserve(to.size() + nonzero);
+    for (int k = 0; k < 4; ++k) {
+      const double w = wv[4 * i + k];
+      if (!(w > 0)) continue;
+      const size_t local = static_cast<size_t>(jv[4 * i + k]);
+      if (local >= joint_of_slot.size() || joint_of_slot[local] < 0) return false;
+      to.push_back({joint_of_slot[local], w});
+    }
+  }
+  return true;
+}
+
+// One set read whole (an accessor without a view, or sparse).
+std::string read_set_whole(const tinygltf::Model& m, const int joints, const int weights,
+                           const std::vector<int>& joint_of_slot, std::span<std::vector<Influence>> out) {
+  std::vector<double> jv, wv;
+  int jc = 0, wc = 0;
+  std::string err;
+  if (!read_accessor(m, joints, jv, jc, err) || !read_accessor(m, weights, wv, wc, err) || jc != 4 || wc != 4 ||
+      jv.size() != out.size() * 4 || wv.size() != jv.size())
+    return "skin attributes are malformed";
+  return add_set(jv, wv, 0, joint_of_slot, out) ? "" : "joint index out of range";
+}
+
+// One set read in ranges of kAccessorBlock vertices (not two accessors'
+// worth of doubles at once): the same outcome as read_set_whole, a
+// malformed accessor anywhere before a joint out of range.
+std::string read_set_in_ranges(const tinygltf::Model& m, const int joints, const int weights,
+                               const std::vector<int>& joint_of_slot, std::span<std::vector<Influence>> out) {
+  const size_t count = out.size();
+  if (m.accessors[joints].count != count || m.accessors[weights].count != count) return "skin attributes are malformed";
+  std::vector<double> jv, wv;
+  int jc = 0, wc = 0;
+  std::string err;
+  bool in_range = true;
+  size_t first = 0;
+  do {
+    if (!read_accessor_range(m, joints, first, kAccessorBlock, jv, jc, err) ||
+        !read_accessor_range(m, weights, first, kAccessorBlock, wv, wc, err) || jc != 4 || wc != 4)
+      return "skin attributes are malformed";
+    if (in_range) in_range = add_set(jv, wv, first, joint_of_slot, out);
+    first += kAccessorBlock;
+  } while (first < count);
+  return in_range ? "" : "joint index out of range";
+}
+
+}  // namespace
+
 std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive& prim, const tinygltf::Skin& skin,
-                            const int count, const std::map<int, int>& skeleton_index_of_node,
-                            std::vector<std::vector<Influence>>& out) {
-  out.assign(static_cast<size_t>(count), {});
+                            const std::map<int, int>& skeleton_index_of_node, std::span<std::vector<Influence>> out) {
+  for (std::vector<Influence>& v : out) v.clear();
   // The skin's joint slots resolved once (-1: a node that is no joint), not
   // a map lookup per influence (issue 47: 2 % of a 1 M-vertex fix).
   std::vector<int> joint_of_slot(skin.joints.size(), -1);
   for (size_t local = 0; local < skin.joints.size(); ++local)
     if (const auto joint = skeleton_index_of_node.find(skin.joints[local]); joint != skeleton_index_of_node.end())
       joint_of_slot[local] = joint->second;
-  std::string err;
   for (int set = 0;; ++set) {
     auto ji = prim.attributes.find("JOINTS_" + std::to_string(set));
     auto wi = prim.attributes.find("WEIGHTS_" + std::to_string(set));
     if (ji == prim.attributes.end() || wi == prim.attributes.end()) break;
-    std::vector<double> jv, wv;
-    int jc = 0, wc = 0;
-    if (!read_accessor(m, ji->second, jv, jc, err) || !read_accessor(m, wi->second, wv, wc, err) || jc != 4 ||
-        wc != 4 || jv.size() != static_cast<size_t>(count) * 4 || wv.size() != jv.size())
-      return "skin attributes are malformed";
-    for (int v = 0; v < count; ++v) {
-      // One allocation per vertex, not a doubling series (issue 47).
-      size_t nonzero = 0;
-      for (int k = 0; k < 4; ++k) nonzero += wv[4 * v + k] > 0 ? 1 : 0;
-      out[v].reserve(out[v].size() + nonzero);
-      for (int k = 0; k < 4; ++k) {
-        const double w = wv[4 * v + k];
-        if (!(w > 0)) continue;
-        const size_t local = static_cast<size_t>(jv[4 * v + k]);
-        if (local >= joint_of_slot.size() || joint_of_slot[local] < 0) return "joint index out of range";
-        out[v].push_back({joint_of_slot[local], w});
-      }
-    }
+    const std::string what = reads_in_ranges(m, ji->second) && reads_in_ranges(m, wi->second)
+                                 ? read_set_in_ranges(m, ji->second, wi->second, joint_of_slot, out)
+                                 : read_set_whole(m, ji->second, wi->second, joint_of_slot, out);
+    if (!what.empty()) return what;
   }
   return {};
 }
 
 void settle(std::vector<Influence>& influences) {
-  std::sort(influences.begin(), influences.end(),
-            [](const Influence& a, const Influence& b) { return a.joint < b.joint; });
+  auto by_joint = [](const Influence& a, const Influence& b) { return a.joint < b.joint; };
+  if (influences.size() <= 16) {
+    // What std::sort does with 16 elements or fewer (a stable insertion
+    // sort, so equal joints merge in the same order), without its calls
+    // (issue 47: a million vertices of four influences).
+    for (size_t i = 1; i < influences.size(); ++i)
+      for (size_t k = i; k > 0 && by_joint(influences[k], influences[k - 1]); --k)
+        std::swap(influences[k], influences[k - 1]);
+  } else {
+    std::sort(influences.begin(), influences.end(), by_joint);
+  }
   size_t kept = 0;
   for (size_t i = 0; i < influences.size(); ++i) {
     if (kept > 0 && influences[kept - 1].joint == influences[i].joint) influences[kept - 1].weight += influences[i].weight;
@@ -101,7 +154,6 @@ std::vector<std::vector<Influence>> file_influences(const GltfSource& src, const
   for (size_t j = 0; j < src.joint_nodes.size(); ++j) skeleton_index_of_node[src.joint_nodes[j]] = static_cast<int>(j);
   std::vector<std::vector<Influence>> out(static_cast<size_t>(mesh.vertex_count()));
   if (src.primitive_nodes.size() != mesh.primitives.size()) return {};
-  std::vector<std::vector<Influence>> one;
   for (size_t k = 0; k < mesh.primitives.size(); ++k) {
     const Mesh::Primitive& p = mesh.primitives[k];
     const int node = src.primitive_nodes[k];
@@ -111,11 +163,12 @@ std::vector<std::vector<Influence>> file_influences(const GltfSource& src, const
         p.mesh >= static_cast<int>(m.meshes.size()) || p.primitive < 0 ||
         p.primitive >= static_cast<int>(m.meshes[p.mesh].primitives.size()))
       return {};
-    if (!read_influences(m, m.meshes[p.mesh].primitives[p.primitive], m.skins[skin], p.vertex_count,
-                         skeleton_index_of_node, one)
+    if (p.first_vertex < 0 || p.vertex_count < 0 || static_cast<size_t>(p.first_vertex) + p.vertex_count > out.size())
+      return {};
+    const std::span<std::vector<Influence>> to(out.data() + p.first_vertex, static_cast<size_t>(p.vertex_count));
+    if (!read_influences(m, m.meshes[p.mesh].primitives[p.primitive], m.skins[skin], skeleton_index_of_node, to)
              .empty())
       return {};
-    for (int v = 0; v < p.vertex_count; ++v) out[static_cast<size_t>(p.first_vertex + v)] = std::move(one[v]);
   }
   return out;
 }

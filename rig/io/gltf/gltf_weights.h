@@ -23,11 +23,12 @@ namespace rig::gltf_weights {
 
 // One primitive's influences as the file holds them: per vertex, every
 // JOINTS_n/WEIGHTS_n component with a weight > 0, set by set, the joint as a
-// skeleton index. `out` gets `count` entries. Returns an empty string, or
-// what is wrong ("skin attributes are malformed", "joint index out of range").
+// skeleton index, into `out` (one entry per vertex of the primitive, emptied
+// first: the caller's own array, no copy to move in). Returns an empty
+// string, or what is wrong ("skin attributes are malformed", "joint index
+// out of range").
 std::string read_influences(const tinygltf::Model& m, const tinygltf::Primitive& prim, const tinygltf::Skin& skin,
-                            int count, const std::map<int, int>& skeleton_index_of_node,
-                            std::vector<std::vector<Influence>>& out);
+                            const std::map<int, int>& skeleton_index_of_node, std::span<std::vector<Influence>> out);
 
 // The model's weights: merged per joint (ascending joint) and scaled to sum 1,
 // in place (no allocation).

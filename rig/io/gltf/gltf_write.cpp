@@ -4,6 +4,7 @@
 // otherwise a new document is built from the model.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <set>
@@ -15,7 +16,6 @@
 #include "rig/io/gltf/gltf_weights.h"
 #include "rig/io/gltf/gltf_write_unread.h"
 #include "rig/io/read_checks.h"
-#include "rig/io/gltf/string_sink.h"
 #include "rig/io/safe_write.h"
 #include "rig/model/units.h"
 
@@ -139,33 +139,6 @@ void add_tracks(Writer& w, tinygltf::Animation& anim, const JointTracks& jt, int
   if (!skip_paths.count("scale")) add_channel(w, anim, jt.scale, node, "scale", time_accessors, vec3);
 }
 
-// --- The file write ------------------------------------------------------
-
-Status write_file(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes) {
-  gltf_doc::repair_animated_matrices(m, notes);
-  gltf_doc::repair_node_rotations(m, notes);
-  if (Status s = gltf_doc::repair_samplers(m, notes); !s.ok()) return s;
-  gltf_doc::repair_skin_skeletons(m, notes);
-  gltf_doc::repair_unreadable_images(m, notes);
-  gltf_doc::repair_infinite_cameras(m, notes);
-  gltf_doc::repair_missing_bounds(m, notes);
-  for (auto& img : m.images) img.image.clear();  // bytes live in buffer views now
-  // tinygltf's file writer does not check its stream: serialise to memory,
-  // then write the bytes ourselves (temp file, fsync, rename).
-  size_t buffer_bytes = 0;
-  for (const tinygltf::Buffer& b : m.buffers) buffer_bytes += b.data.size();
-  StringSink sink(buffer_bytes + (size_t{1} << 20));
-  std::ostream bytes(&sink);
-  tinygltf::TinyGLTF w;
-  try {
-    if (!w.WriteGltfSceneToStream(&m, bytes, false, true) || !bytes)
-      return Status::Error(Status::Code::kIoError, path + ": cannot encode the glTF document");
-  } catch (const std::exception& e) {
-    return Status::Error(Status::Code::kIoError, path + ": cannot encode the glTF document: " + e.what());
-  }
-  return write_file_atomic(path, sink.view());
-}
-
 Status check_model(const Character& c) {
   const Skeleton& sk = c.skeleton;
   const size_t n = sk.names.size();
@@ -276,7 +249,7 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
   m.scenes.push_back(scene);
   m.defaultScene = 0;
   write_collider_extras(m, joint_node, c, notes);
-  Status written = write_file(m, path, notes);
+  Status written = gltf_doc::write_glb(m, path, notes);
   written.notes = std::move(notes);
   return written;
 }
@@ -526,9 +499,23 @@ bool write_clips_in_place(Writer& w, const Character& c, const std::vector<int>&
   return edited;
 }
 
+// Buffer bytes the merged skin and the clips will append (an estimate that
+// only sizes the packed buffer's one allocation).
+size_t bytes_to_append(const Character& c) {
+  size_t widest = 1;
+  for (const auto& infl : c.skin.influences) widest = std::max(widest, infl.size());
+  const size_t sets = (widest + 3) / 4;
+  size_t bytes = c.skin.influences.size() * sets * (4 * sizeof(float) + 4 * sizeof(uint16_t)) +
+                 static_cast<size_t>(c.skeleton.size()) * 16 * sizeof(float);
+  for (const Clip& clip : c.clips)
+    for (const JointTracks& jt : clip.tracks)
+      bytes += (jt.translation.times.size() + jt.rotation.times.size() + jt.scale.times.size()) * 24;
+  return bytes + (size_t{1} << 16);
+}
+
 Status save_in_place(const Character& c, const std::string& path, std::vector<std::string>& notes) {
   const GltfSource& src = *c.gltf;
-  tinygltf::Model m = src.model;
+  tinygltf::Model m = gltf_doc::copy_without_bytes(src.model);
   for (const std::string& e : m.extensionsUsed)
     if (is_compression_extension(e))
       return Status::Error(Status::Code::kUnsupported,
@@ -544,7 +531,7 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
   const SkinOrder order = merged_skin_order(m, first_skin, joint_node, sk.size());
   // Detach what gets replaced, prune, then append the new data.
   detach_skin_data(c.mesh, first_skin, m);
-  if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
+  if (Status s = gltf_doc::prune_and_repack(m, &src.model.buffers, bytes_to_append(c)); !s.ok()) return s;
   Writer w{m};
   if (first_skin >= 0)
     if (Status s = write_merged_skin(w, c, joint_node, order, first_skin); !s.ok()) return s;
@@ -553,7 +540,7 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
     if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
   }
   write_collider_extras(m, joint_node, c, notes);
-  Status written = write_file(m, path, notes);
+  Status written = gltf_doc::write_glb(m, path, notes);
   written.notes = std::move(notes);
   return written;
 }
