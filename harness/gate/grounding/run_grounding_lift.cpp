@@ -9,6 +9,7 @@
 
 #include "rig/retarget/contact/grounding.h"
 #include "rig/retarget/contact/placement.h"
+#include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
 #include "rig/retarget/retarget.h"
 #include "harness/gate/grounding/run_grounding.h"
@@ -45,14 +46,37 @@ std::vector<int> body_vertices(const rig::Character& c) {
 }
 
 // Lowest body point (tail-dominated skin ignored, rig::place_on_floor's
-// body_bottom) at t; `body` = body_vertices(c). Only those are skinned.
-double body_bottom_at(const rig::Character& c, const std::vector<int>& body, const rig::Clip& clip, double t) {
-  std::vector<rig::Vec3> posed(body.size());
-  rig::skin_vertices(c.mesh, c.skin, c.skeleton, world_at(c.skeleton, clip, t), body, posed);
-  double bottom = std::numeric_limits<double>::infinity();
-  for (const rig::Vec3& p : posed) bottom = std::min(bottom, p.y());
-  return bottom;
-}
+// body_bottom) at a time; `body` = body_vertices(c). The body's skin is
+// searched by its bind bounds (rig::lowest_skinned): at a key only the
+// parts that can be lowest are skinned, each vertex as rig::skin_vertices
+// skins it (an affine skinning matrix per joint), so the height is the
+// minimum over every body vertex, bit for bit.
+class BodyBottom {
+ public:
+  BodyBottom(const rig::Character& c, const std::vector<int>& body) : c_(c), index_(rig::index_lowest_skin(c, body)) {}
+  double at(const rig::Clip& clip, double t) {
+    const std::vector<rig::Mat4> world = world_at(c_.skeleton, clip, t);
+    rig::skinning_heights(c_.skeleton, world, height_);
+    skinning_.resize(world.size());
+    for (size_t j = 0; j < world.size(); ++j) skinning_[j].matrix() = world[j] * c_.skeleton.inverse_bind[j];
+    const auto y_of = [&](int v) {
+      const rig::Vec3& p = c_.mesh.positions[static_cast<size_t>(v)];
+      const std::vector<rig::Influence>& infl = c_.skin.influences[static_cast<size_t>(v)];
+      if (infl.empty()) return p.y();
+      rig::Vec3 acc = rig::Vec3::Zero();
+      for (const rig::Influence& in : infl) acc += in.weight * (skinning_[static_cast<size_t>(in.joint)] * p);
+      return acc.y();
+    };
+    return rig::lowest_skinned(index_, height_, [](int) { return true; }, y_of, order_).y;
+  }
+
+ private:
+  const rig::Character& c_;
+  rig::LowestSkinIndex index_;
+  std::vector<Eigen::RowVector4d> height_;
+  std::vector<Eigen::Affine3d> skinning_;
+  std::vector<std::pair<double, int>> order_;
+};
 
 // The joint dominating the lowest non-tail-dominated vertex at t (what sets
 // the body's bottom), by name.
@@ -115,7 +139,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
   const rig::GroundingOptions counting = grounding_from(s, mpu, true), excluding = grounding_from(s, mpu, false);
   const rig::TargetSupport prepared_counting = prepare(t.fixed, dst_cal, counting, rate);
   const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
-  const std::vector<int> body = body_vertices(t.fixed);
+  BodyBottom body_bottom(t.fixed, body_vertices(t.fixed));
   for (const json& spec : s.raw["sources"]) {
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
@@ -142,7 +166,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     out.metrics[pre + "lift_table"] = table;
     const double end = times.back();
     const size_t kmax = static_cast<size_t>(std::max_element(extra.begin(), extra.end()) - extra.begin());
-    out.metrics[pre + "final_body_clearance"] = (body_bottom_at(t.fixed, body, excluded.clip, end) - bind.body_bottom) * mpu;
+    out.metrics[pre + "final_body_clearance"] = (body_bottom.at(excluded.clip, end) - bind.body_bottom) * mpu;
     {
       // Where the body ends: its lowest skin's joint and the pinned soles.
       double sole = std::numeric_limits<double>::infinity();
@@ -159,7 +183,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
                             (ph.empty() ? std::string("none") : ph));
       }
     }
-    out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom_at(t.fixed, body, counted.clip, end) - bind.body_bottom) * mpu;
+    out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom.at(counted.clip, end) - bind.body_bottom) * mpu;
     out.metrics[pre + "max_extra_lift_m"] = extra[kmax];
     out.metrics[pre + "max_extra_lift_time_s"] = times[kmax];
     out.metrics[pre + "min_extra_lift_m"] = *std::min_element(extra.begin(), extra.end());
@@ -183,8 +207,8 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     for (size_t k = 0; k < times.size(); ++k) {
       lc.push_back(counted.lift[k] * mpu);
       le.push_back(excluded.lift[k] * mpu);
-      clear_e.push_back((body_bottom_at(t.fixed, body, excluded.clip, times[k]) - bind.body_bottom) * mpu);
-      clear_c.push_back((body_bottom_at(t.fixed, body, counted.clip, times[k]) - bind.body_bottom) * mpu);
+      clear_e.push_back((body_bottom.at(excluded.clip, times[k]) - bind.body_bottom) * mpu);
+      clear_c.push_back((body_bottom.at(counted.clip, times[k]) - bind.body_bottom) * mpu);
     }
     {
       // Deepest body sink over the clip (tail excluded) and what sinks: skin

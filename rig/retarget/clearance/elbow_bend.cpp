@@ -45,9 +45,13 @@ bool torn_edge(const ElbowSkin& e, size_t i, std::span<const Vec3> skinned, cons
 // times: only these are recomputed, by the same products local_to_world
 // and skinning make, so the bits are the same; the rest of the skin and its
 // edges are skinned and counted once per sample.
+// Of the moved joints only those the skin reads or that lie above one it
+// reads are posed (a hand's fingers rarely weigh on the elbow's skin), and
+// the sample's own skin is computed for the still vertices only (a trial
+// skins the moving ones before it counts an edge of theirs).
 struct TrialJoints {
   std::vector<int> moved, used, used_moved;
-  std::vector<int> moving;  // positions in e.vertices
+  std::vector<int> still, moving;  // positions in e.vertices
   std::vector<size_t> still_edges, moving_edges;  // positions in e.edges
 };
 
@@ -55,23 +59,29 @@ TrialJoints trial_joints(const Character& c, const ElbowSkin& e) {
   const Skeleton& sk = c.skeleton;
   TrialJoints t;
   std::vector<char> below(static_cast<size_t>(sk.size()), 0), used(static_cast<size_t>(sk.size()), 0);
-  for (int i = e.forearm; i < sk.size(); ++i) {
+  for (int i = e.forearm; i < sk.size(); ++i)
     below[i] = i == e.forearm || (sk.parents[i] >= 0 && below[sk.parents[i]]);
-    if (below[i]) t.moved.push_back(i);
-  }
   std::vector<char> moving(e.vertices.size(), 0);
   for (size_t i = 0; i < e.vertices.size(); ++i)
     for (const Influence& in : c.skin.influences[e.vertices[i]]) {
       used[in.joint] = 1;
       moving[i] |= below[in.joint];
     }
+  // A moved joint is posed when it, or a joint below it, is read.
+  std::vector<char> needed(static_cast<size_t>(sk.size()), 0);
+  for (int i = sk.size() - 1; i >= e.forearm; --i) {
+    if (!below[i]) continue;
+    needed[i] = needed[i] || used[i];
+    if (needed[i] && sk.parents[i] >= 0) needed[sk.parents[i]] = 1;
+  }
+  for (int i = e.forearm; i < sk.size(); ++i)
+    if (below[i] && needed[i]) t.moved.push_back(i);
   for (int j = 0; j < sk.size(); ++j)
     if (used[j]) {
       t.used.push_back(j);
       if (below[j]) t.used_moved.push_back(j);
     }
-  for (size_t i = 0; i < e.vertices.size(); ++i)
-    if (moving[i]) t.moving.push_back(static_cast<int>(i));
+  for (size_t i = 0; i < e.vertices.size(); ++i) (moving[i] ? t.moving : t.still).push_back(static_cast<int>(i));
   for (size_t i = 0; i < e.edges.size(); ++i)
     (moving[e.edges[i].first] || moving[e.edges[i].second] ? t.moving_edges : t.still_edges).push_back(i);
   return t;
@@ -196,7 +206,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
       // The skin at the sample's pose; the torn edges no bend moves.
       for (int u : trial[e].used) skinning[u] = world[u] * sk.inverse_bind[u];
       skinned.resize(elbows[e].vertices.size());
-      for (size_t i = 0; i < skinned.size(); ++i) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
+      for (int i : trial[e].still) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
       long still_torn = 0;
       for (size_t i : trial[e].still_edges) still_torn += torn_edge(elbows[e], i, skinned, o);
       const long allowed = most_torn_allowed(elbows[e].edges.size(), o.max_torn_fraction);

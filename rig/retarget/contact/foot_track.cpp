@@ -45,9 +45,16 @@ std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& le
       f.parts.push_back(std::move(parts));
     }
     f.traj.assign(f.soles.size(), std::vector<Vec3>(n));
+    // The lowest of the trajectory's points: lowest_sole's numbers, each
+    // point posed once.
+    f.report.clearance_before.reserve(n);
     for (int k = 0; k < n; ++k) {
-      for (size_t i = 0; i < f.soles.size(); ++i) f.traj[i][k] = f.world(i, world[k]);
-      f.report.clearance_before.push_back(lowest_sole(f, world[k], opt.floor_y));
+      double low = std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < f.soles.size(); ++i) {
+        f.traj[i][k] = f.world(i, world[k]);
+        low = std::min(low, f.traj[i][k].y());
+      }
+      f.report.clearance_before.push_back(low - opt.floor_y);
     }
   }
   return feet;
