@@ -9,10 +9,10 @@
 
 #include "rig/retarget/contact/grounding.h"
 #include "rig/retarget/contact/placement.h"
-#include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
 #include "rig/retarget/retarget.h"
 #include "harness/gate/grounding/run_grounding.h"
+#include "harness/gate/lowest_skin.h"
 
 namespace harness::grounding {
 namespace {
@@ -46,36 +46,22 @@ std::vector<int> body_vertices(const rig::Character& c) {
 }
 
 // Lowest body point (tail-dominated skin ignored, rig::place_on_floor's
-// body_bottom) at a time; `body` = body_vertices(c). The body's skin is
-// searched by its bind bounds (rig::lowest_skinned): at a key only the
-// parts that can be lowest are skinned, each vertex as rig::skin_vertices
-// skins it (an affine skinning matrix per joint), so the height is the
-// minimum over every body vertex, bit for bit.
+// body_bottom) at a time; `body` = body_vertices(c): the lowest of them as
+// rig::skin_vertices places them (PosedSkin: only the parts of the body
+// that can be lowest are skinned).
 class BodyBottom {
  public:
-  BodyBottom(const rig::Character& c, const std::vector<int>& body) : c_(c), index_(rig::index_lowest_skin(c, body)) {}
+  BodyBottom(const rig::Character& c, const std::vector<int>& body)
+      : c_(c), index_(rig::index_lowest_skin(c, body)), skin_(c) {}
   double at(const rig::Clip& clip, double t) {
-    const std::vector<rig::Mat4> world = world_at(c_.skeleton, clip, t);
-    rig::skinning_heights(c_.skeleton, world, height_);
-    skinning_.resize(world.size());
-    for (size_t j = 0; j < world.size(); ++j) skinning_[j].matrix() = world[j] * c_.skeleton.inverse_bind[j];
-    const auto y_of = [&](int v) {
-      const rig::Vec3& p = c_.mesh.positions[static_cast<size_t>(v)];
-      const std::vector<rig::Influence>& infl = c_.skin.influences[static_cast<size_t>(v)];
-      if (infl.empty()) return p.y();
-      rig::Vec3 acc = rig::Vec3::Zero();
-      for (const rig::Influence& in : infl) acc += in.weight * (skinning_[static_cast<size_t>(in.joint)] * p);
-      return acc.y();
-    };
-    return rig::lowest_skinned(index_, height_, [](int) { return true; }, y_of, order_).y;
+    skin_.pose(world_at(c_.skeleton, clip, t));
+    return skin_.lowest(index_).y;
   }
 
  private:
   const rig::Character& c_;
   rig::LowestSkinIndex index_;
-  std::vector<Eigen::RowVector4d> height_;
-  std::vector<Eigen::Affine3d> skinning_;
-  std::vector<std::pair<double, int>> order_;
+  PosedSkin skin_;
 };
 
 // The joint dominating the lowest non-tail-dominated vertex at t (what sets
