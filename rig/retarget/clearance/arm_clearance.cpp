@@ -168,8 +168,10 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
   }
 
   const int radius = smoothing_samples(times, opt.smoothing_radius_s);
+  bool turned_any = false;  // else res.clip is `clip` and the clearances stand
   for (size_t a = 0; a < skins.size(); ++a) {
     if (std::all_of(res.angle[a].begin(), res.angle[a].end(), [](double x) { return x == 0.0; })) continue;
+    turned_any = true;
     res.angle[a] = smooth_lift(res.angle[a], radius);
     const int j = skins[a].joint;
     auto it = std::find_if(res.clip.tracks.begin(), res.clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == j; });
@@ -187,7 +189,9 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
         res.angle[a][k] = 0.0;
     }
   }
-  // The clearance after the turns, as the clip now poses them.
+  // The clearance after the turns, as the clip now poses them (the same
+  // numbers as above when nothing turned).
+  if (!turned_any) return res;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(res.clip, times[k], locals);
