@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "rig/retarget/contact/grounding.h"  // dominant_joint, smooth_lift, smoothing_samples
 #include "rig/model/pose.h"
@@ -35,6 +36,36 @@ Vec3 skinned_vertex(const Character& c, int v, std::span<const Mat4> skinning) {
 bool torn_edge(const ElbowSkin& e, size_t i, std::span<const Vec3> skinned, const ElbowBendOptions& o) {
   const double ratio = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).norm() / e.bind_length[i];
   return !(ratio <= o.max_stretch && ratio >= o.min_stretch);
+}
+
+// Per edge, squared lengths that decide torn_edge without its root and
+// division: strictly inside (in_lo, in_hi) the ratio is within the
+// thresholds, outside [out_lo, out_hi] it is not, by a margin of 1e-9
+// relative that no rounding of the ratio reaches; in between (and for NaN)
+// torn_edge itself decides.
+struct EdgeBounds {
+  double in_lo, in_hi, out_lo, out_hi;
+};
+
+std::vector<EdgeBounds> edge_bounds(const ElbowSkin& e, const ElbowBendOptions& o) {
+  std::vector<EdgeBounds> out(e.edges.size());
+  for (size_t i = 0; i < e.edges.size(); ++i) {
+    const double hi = o.max_stretch * e.bind_length[i], lo = o.min_stretch * e.bind_length[i];
+    out[i] = {lo * lo * (1.0 + 1e-9), hi * hi * (1.0 - 1e-9), lo * lo * (1.0 - 1e-9), hi * hi * (1.0 + 1e-9)};
+    // Thresholds that are not finite and ordered: every edge the exact way.
+    if (!(std::isfinite(lo) && std::isfinite(hi) && lo >= 0.0 && lo <= hi))
+      out[i] = {1.0, 0.0, -1.0, std::numeric_limits<double>::infinity()};
+  }
+  return out;
+}
+
+bool torn_edge(const ElbowSkin& e, const std::vector<EdgeBounds>& bounds, size_t i, std::span<const Vec3> skinned,
+               const ElbowBendOptions& o) {
+  const double d2 = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).squaredNorm();
+  const EdgeBounds& b = bounds[i];
+  if (d2 > b.in_lo && d2 < b.in_hi) return false;
+  if (d2 < b.out_lo || d2 > b.out_hi) return true;
+  return torn_edge(e, i, skinned, o);
 }
 
 // What a trial bend of one elbow touches: the forearm and the joints below
@@ -188,8 +219,9 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
   std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<TrialJoints> trial(elbows.size());
+  std::vector<std::vector<EdgeBounds>> bounds(elbows.size());
   for (size_t e = 0; e < elbows.size(); ++e)
-    if (usable[e]) trial[e] = trial_joints(c, elbows[e]);
+    if (usable[e]) trial[e] = trial_joints(c, elbows[e]), bounds[e] = edge_bounds(elbows[e], o);
   std::vector<Transform> locals;
   std::vector<Mat4> pose(static_cast<size_t>(sk.size())), world, skinning(static_cast<size_t>(sk.size()));
   std::vector<Vec3> skinned;
@@ -208,7 +240,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
       skinned.resize(elbows[e].vertices.size());
       for (int i : trial[e].still) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
       long still_torn = 0;
-      for (size_t i : trial[e].still_edges) still_torn += torn_edge(elbows[e], i, skinned, o);
+      for (size_t i : trial[e].still_edges) still_torn += torn_edge(elbows[e], bounds[e], i, skinned, o);
       const long allowed = most_torn_allowed(elbows[e].edges.size(), o.max_torn_fraction);
       // Whether at most max_torn_fraction of the edges are torn with `share`
       // of the bend (torn / edges <= max_torn_fraction, counting stopped once
@@ -228,7 +260,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
         for (int i : trial[e].moving) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
         long torn = still_torn;
         for (size_t i : trial[e].moving_edges)
-          if ((torn += torn_edge(elbows[e], i, skinned, o)) > allowed) return false;
+          if ((torn += torn_edge(elbows[e], bounds[e], i, skinned, o)) > allowed) return false;
         return true;
       };
       if (holds_at(1.0)) continue;
