@@ -77,12 +77,18 @@ BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, c
   s.ratios.reserve(torn_times.size() * b.edges.size());  // one allocation, not a doubling series
   std::vector<Vec3> posed_w(w.count()), skinned;
   const EdgeEnds ends = edge_ends(w, b.edges);
+  std::vector<double> bind_length(b.edges.size());  // the same at every sample
+  for (size_t i = 0; i < b.edges.size(); ++i) bind_length[i] = (b.bind_w[b.edges[i].first] - b.bind_w[b.edges[i].second]).norm();
+  std::vector<rig::Transform> locals;
+  std::vector<rig::Mat4> world(static_cast<size_t>(sk.size()));
   for (double time : torn_times) {
-    std::vector<rig::Transform> locals = sk.neutral_local;
+    locals = sk.neutral_local;
     rig::apply_clip(t.clip, time, locals);
-    skin_edge_ends(c, ends, rig::local_to_world(sk, locals), skinned, posed_w);
-    for (const auto& [a, bb] : b.edges) {  // as measure::append_edge_ratios, keeping who tears
-      const double l0 = (b.bind_w[a] - b.bind_w[bb]).norm();
+    rig::local_to_world(sk, locals, world);
+    skin_edge_ends(c, ends, world, skinned, posed_w);
+    for (size_t i = 0; i < b.edges.size(); ++i) {  // as measure::append_edge_ratios, keeping who tears
+      const auto& [a, bb] = b.edges[i];
+      const double l0 = bind_length[i];
       if (!(l0 > 0)) continue;
       const double ratio = (posed_w[a] - posed_w[bb]).norm() / l0;
       s.ratios.push_back(ratio);
