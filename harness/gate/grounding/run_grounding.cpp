@@ -115,18 +115,37 @@ Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig:
   return transfer(src, src_cal, target, dst_cal, prepare(target, dst_cal, g, rate), g, rate);
 }
 
-Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
-                  const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
-                  double rate) {
-  rig::TransferResult r = rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, prepared, transfer_options(g, rate));
+namespace {
+
+Transfer from_result(rig::TransferResult r, int hips) {
   Transfer out;
   if (!r.status.ok() || r.times.size() < 2) return out;
   out.clip = std::move(r.clip);
   out.times = std::move(r.times);
   out.lift = std::move(r.lift);
   out.floor_alignment = r.floor_alignment;
-  out.hips = dst_cal.hips;
+  out.hips = hips;
   out.feet = std::move(r.feet);
+  return out;
+}
+
+}  // namespace
+
+Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                  const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
+                  double rate) {
+  return from_result(rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, prepared, transfer_options(g, rate)),
+                     dst_cal.hips);
+}
+
+std::vector<Transfer> transfers(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                                const rig::Calibration& dst_cal, std::span<const rig::TargetSupport* const> prepared,
+                                std::span<const rig::GroundingOptions> g, double rate) {
+  std::vector<Transfer> out;
+  if (g.empty()) return out;
+  for (rig::TransferResult& r : rig::transfer_clip_groundings(src.ch, src.clip, src_cal, target, dst_cal, prepared, g,
+                                                              transfer_options(g[0], rate)))
+    out.push_back(from_result(std::move(r), dst_cal.hips));
   return out;
 }
 

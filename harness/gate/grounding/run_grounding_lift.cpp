@@ -125,13 +125,20 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
   const rig::GroundingOptions counting = grounding_from(s, mpu, true), excluding = grounding_from(s, mpu, false);
   const rig::TargetSupport prepared_counting = prepare(t.fixed, dst_cal, counting, rate);
   const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
+  rig::GroundingOptions raw_opt = grounding_from(s, mpu, false);
+  raw_opt.smoothing_radius_s = 0;
+  const rig::TargetSupport prepared_raw = prepare(t.fixed, dst_cal, raw_opt, rate);
   BodyBottom body_bottom(t.fixed, body_vertices(t.fixed));
   for (const json& spec : s.raw["sources"]) {
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
-    const Transfer counted = transfer(src, src_cal, t.fixed, dst_cal, prepared_counting, counting, rate);
-    const Transfer excluded = transfer(src, src_cal, t.fixed, dst_cal, prepared_excluding, excluding, rate);
+    // The three groundings (the raw lift: no smoothing) from one posed clip.
+    const rig::GroundingOptions groundings[] = {counting, excluding, raw_opt};
+    const rig::TargetSupport* supports[] = {&prepared_counting, &prepared_excluding, &prepared_raw};
+    std::vector<Transfer> runs = transfers(src, src_cal, t.fixed, dst_cal, supports, groundings, rate);
+    const Transfer& counted = runs[0];
+    const Transfer& excluded = runs[1];
     if (counted.times.empty() || excluded.times.empty() || counted.times != excluded.times)
       return bad(s, src.label + ": retarget gave no hips motion");
     const std::vector<double>& times = excluded.times;
@@ -186,9 +193,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     out.metrics[pre + "duration_s"] = end;
     out.metrics[pre + "samples"] = static_cast<double>(times.size());
     std::vector<double> lc, le, clear_e, clear_c;
-    rig::GroundingOptions raw_opt = grounding_from(s, mpu, false);
-    raw_opt.smoothing_radius_s = 0;
-    std::vector<double> raw_e = transfer(src, src_cal, t.fixed, dst_cal, raw_opt, rate).lift;
+    std::vector<double> raw_e = runs[2].lift;
     for (double& x : raw_e) x *= mpu;
     for (size_t k = 0; k < times.size(); ++k) {
       lc.push_back(counted.lift[k] * mpu);

@@ -156,13 +156,20 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
     auto run = [&](const rig::Character& c, const rig::TargetSupport& support, const rig::GroundingOptions& g) {
       return transfer(src, src_cal, c, dst_cal, support, g, rate);
     };
-    const Transfer full = run(t.fixed, p.full, excl);
+    // Each character's two groundings from one posed clip (the steps
+    // before grounding read neither).
+    const rig::GroundingOptions both[] = {excl, cnt};
+    const rig::TargetSupport* on_full[] = {&p.full, &p.counted};
+    const rig::TargetSupport* on_no_skin[] = {&p.no_skin, &p.no_skin_counted};
+    const std::vector<Transfer> full_counted = transfers(src, src_cal, t.fixed, dst_cal, on_full, both, rate);
+    const Transfer& full = full_counted[0];
     if (full.times.empty()) return bad(s, src.label + ": retarget gave no hips motion");
     const HipsDiff dr = compare_hips(full, run(no_region, p.no_region, excl));
-    const HipsDiff ds = compare_hips(full, run(no_skin, p.no_skin, excl));
+    const std::vector<Transfer> no_skin_runs = transfers(src, src_cal, no_skin, dst_cal, on_no_skin, both, rate);
+    const HipsDiff ds = compare_hips(full, no_skin_runs[0]);
     // With the tail skin gone there is nothing left to count.
-    const HipsDiff dsc = compare_hips(full, run(no_skin, p.no_skin_counted, cnt));
-    const Transfer counted = run(t.fixed, p.counted, cnt);
+    const HipsDiff dsc = compare_hips(full, no_skin_runs[1]);
+    const Transfer& counted = full_counted[1];
     const HipsDiff dc = compare_hips(full, counted);
     const std::string pre = variant.key + src.key + ".";
     out.metrics[pre + "hips_keys"] = dr.keys;
