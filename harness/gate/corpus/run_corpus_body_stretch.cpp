@@ -77,8 +77,7 @@ BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, c
   s.ratios.reserve(torn_times.size() * b.edges.size());  // one allocation, not a doubling series
   std::vector<Vec3> posed_w(w.count()), skinned;
   const EdgeEnds ends = edge_ends(w, b.edges);
-  std::vector<double> bind_length(b.edges.size());  // the same at every sample
-  for (size_t i = 0; i < b.edges.size(); ++i) bind_length[i] = (b.bind_w[b.edges[i].first] - b.bind_w[b.edges[i].second]).norm();
+  const std::vector<double> bind_length = measure::edge_lengths(b.bind_w, b.edges);  // the same at every sample
   std::vector<rig::Transform> locals;
   std::vector<rig::Mat4> world(static_cast<size_t>(sk.size()));
   for (double time : torn_times) {
@@ -112,11 +111,12 @@ ArtistClip artist_clip_torn(const rig::Character& c, const std::string& gait, co
     std::vector<Vec3> posed_w(w.count()), skinned;
     std::vector<double> own_ratios;
     const EdgeEnds ends = edge_ends(w, b.edges);
+    const std::vector<double> bind_length = measure::edge_lengths(b.bind_w, b.edges);
     for (int s = 0; s < kTornSamples; ++s) {
       std::vector<rig::Transform> locals = sk.neutral_local;
       rig::apply_clip(oc, oc.duration * s / kTornSamples, locals);
       skin_edge_ends(c, ends, rig::local_to_world(sk, locals), skinned, posed_w);
-      measure::append_edge_ratios(b.bind_w, posed_w, b.edges, own_ratios);
+      measure::append_edge_ratios(bind_length, posed_w, b.edges, own_ratios);
     }
     own.torn = measure::torn_fraction(own_ratios);  // no percentiles needed
   }
