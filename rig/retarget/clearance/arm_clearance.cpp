@@ -36,6 +36,32 @@ struct LowestY {
   }
 };
 
+// What turning `joint` changes of a skin's heights: the joints below it
+// (itself included) that the skin's index reads or that lie above one it
+// reads, ascending (parents first), and the index's joints among them.
+struct TrialPose {
+  std::vector<int> posed, heights;
+};
+
+TrialPose trial_pose_of(const Skeleton& sk, int joint, const LowestSkinIndex& index) {
+  const size_t n = static_cast<size_t>(sk.size());
+  std::vector<char> below(n, 0), read(n, 0), needed(n, 0);
+  for (int i = joint; i < sk.size(); ++i) below[i] = i == joint || (sk.parents[i] >= 0 && below[sk.parents[i]]);
+  for (const LowestSkinIndex::Group& g : index.groups)
+    for (int j : g.joints) read[static_cast<size_t>(j)] = 1;
+  TrialPose t;
+  for (int i = sk.size() - 1; i >= joint; --i) {
+    if (!below[i]) continue;
+    needed[i] = needed[i] || read[i];
+    if (needed[i] && sk.parents[i] >= 0) needed[sk.parents[i]] = 1;
+  }
+  for (int i = joint; i < sk.size(); ++i) {
+    if (below[i] && needed[i]) t.posed.push_back(i);
+    if (below[i] && read[i]) t.heights.push_back(i);
+  }
+  return t;
+}
+
 // The upper arm's local rotation turned by `angle` about the world `axis`
 // through its joint: world R * W becomes, in the parent's frame (rotation
 // `parent`), (P^-1 R P) * L.
@@ -129,13 +155,19 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
   auto usable = [&](const TurnedSkin& s) { return s.joint >= 0 && s.joint < sk.size() && !s.vertices.empty(); };
 
   std::vector<LowestSkinIndex> index(skins.size());
+  std::vector<TrialPose> trial_pose(skins.size());
   for (size_t a = 0; a < skins.size(); ++a)
-    if (usable(skins[a])) index[a] = index_lowest_skin(c, skins[a].vertices);
+    if (usable(skins[a])) {
+      index[a] = index_lowest_skin(c, skins[a].vertices);
+      trial_pose[a] = trial_pose_of(sk, skins[a].joint, index[a]);
+    }
   LowestY lowest_y;
+  std::vector<Mat4> trial_world;
+  std::vector<Eigen::RowVector4d> trial_height;
   std::vector<std::vector<Vec3>> axes(skins.size(), std::vector<Vec3>(n, Vec3::Zero()));
   std::vector<std::vector<Quat>> parent_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<std::vector<Quat>> local_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
-  std::vector<Transform> locals, trial;
+  std::vector<Transform> locals;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
@@ -150,10 +182,21 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
       if (!axes[a][k].allFinite()) axes[a][k].setZero();
       res.clearance[a][k] = lowest_y(c, index[a], world) - opt.floor_y;
       if (res.clearance[a][k] >= -tolerance || axes[a][k].isZero()) continue;
+      // The sample's pose with the joint turned: only the joints below it
+      // that the skin's heights read are posed again (as local_to_world
+      // poses them), and only their heights redone (as skinning_heights).
+      trial_world = world;
+      trial_height = lowest_y.height;
       auto clearance_at = [&](double angle) {
-        trial = locals;
-        trial[skin.joint].rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
-        return lowest_y(c, index[a], local_to_world(sk, trial)) - opt.floor_y;
+        const Quat rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
+        for (int i : trial_pose[a].posed) {
+          Transform local = locals[i];
+          if (i == skin.joint) local.rotation = rotation;
+          const int pi = sk.parents[i];
+          trial_world[i] = (pi < 0 ? sk.root_parent_world[i] : trial_world[pi]) * local.matrix();
+        }
+        for (int j : trial_pose[a].heights) trial_height[j] = (trial_world[j] * sk.inverse_bind[j]).row(1);
+        return lowest_skinned(c, index[a], trial_height, [](int) { return true; }, lowest_y.order).y - opt.floor_y;
       };
       double lo = 0.0, hi = max_angle;
       // A turn that cannot clear the floor (the shoulder itself is low: a
