@@ -17,7 +17,7 @@ double leg_length_of(const Skeleton& sk, const Leg& leg) {
 
 double lowest_sole(const FootTrack& f, const std::vector<Mat4>& wm, double floor_y) {
   double low = std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < f.soles.size(); ++i) low = std::min(low, f.world(i, wm).y());
+  for (size_t i = 0; i < f.soles.size(); ++i) low = std::min(low, f.height(i, wm));
   return low - floor_y;
 }
 

@@ -31,6 +31,16 @@ struct FootTrack {
     for (const Part& q : parts[i]) p += q.weight * (wm[q.joint] * q.local.homogeneous()).head<3>();
     return p;
   }
+  // world(i, wm).y() alone (the y row of each product, summed in the
+  // product's own order: the same bits).
+  double height(size_t i, const std::vector<Mat4>& wm) const {
+    double y = 0.0;
+    for (const Part& q : parts[i]) {
+      const Mat4& m = wm[q.joint];
+      y += q.weight * (((m(1, 0) * q.local.x() + m(1, 1) * q.local.y()) + m(1, 2) * q.local.z()) + m(1, 3));
+    }
+    return y;
+  }
 };
 
 // Thigh to shin plus shin to foot, bind pose.
