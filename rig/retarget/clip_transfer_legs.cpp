@@ -52,8 +52,41 @@ std::vector<DetachedOffsets> detached_offsets(const Skeleton& sk, const std::vec
   return out;
 }
 
+// Whether joint `a` is `j` or one of its ancestors.
+bool at_or_above(const Skeleton& sk, int a, int j) {
+  for (int x = j; x >= 0; x = sk.parents[x])
+    if (x == a) return true;
+  return false;
+}
+
 void follow_detached_feet(const Skeleton& sk, const std::vector<double>& times,
                           const std::vector<DetachedOffsets>& feet, Clip& clip) {
+  // When no foot moves what another foot is placed from (its shin, its
+  // parent), each key is posed once for every foot: the same numbers as
+  // one foot after another.
+  bool independent = true;
+  for (const DetachedOffsets& a : feet)
+    for (const DetachedOffsets& b : feet)
+      if (&a != &b && (at_or_above(sk, a.foot, b.shin) || at_or_above(sk, a.foot, sk.parents[b.foot]))) independent = false;
+  if (independent && feet.size() > 1) {
+    std::vector<std::vector<Vec3>*> values;
+    for (const DetachedOffsets& d : feet) {
+      auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == d.foot; });
+      values.push_back(it == clip.tracks.end() || it->translation.times != times ? nullptr : &it->translation.values);
+    }
+    for (size_t k = 0; k < times.size(); ++k) {
+      const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[k]);
+      for (size_t f = 0; f < feet.size(); ++f) {
+        const DetachedOffsets& d = feet[f];
+        if (!values[f] || k >= d.in_shin.size()) continue;
+        const int p = sk.parents[d.foot];
+        const Mat4 parent = p < 0 ? sk.root_parent_world[d.foot] : world[p];
+        const Vec3 want = (world[d.shin] * d.in_shin[k].homogeneous()).head<3>();
+        (*values[f])[k] = (parent.inverse() * want.homogeneous()).head<3>();
+      }
+    }
+    return;
+  }
   for (const DetachedOffsets& d : feet) {
     auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == d.foot; });
     if (it == clip.tracks.end() || it->translation.times != times) continue;
