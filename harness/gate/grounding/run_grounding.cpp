@@ -23,6 +23,7 @@
 #include "rig/anatomy/roles.h"
 #include "rig/retarget/clip_transfer.h"
 #include "rig/retarget/contact/grounding.h"
+#include "harness/gate/fixture_cache.h"
 #include "harness/gate/grounding/run_grounding.h"
 #include "harness/gate/runners.h"
 #include "rig/io/io.h"
@@ -40,10 +41,15 @@ Status bad(const Scenario& s, const std::string& m) { return Status::Error(Statu
 
 Status load_target(const Scenario& s, Target& t) {
   if (Status st = load_scenario_character(s, t.raw); !st.ok()) return st;
+  // A fixture as built (its roles assigned) is detected once per run
+  // (FixtureCache::chained).
+  const std::string key =
+      static_cast<int>(t.raw.skeleton.roles.size()) == t.raw.skeleton.size() ? plain_fixture_key(s.character) : "";
   ensure_roles(t.raw.skeleton);
   detect::FixResult fr;
-  if (Status st = detect::fix(t.raw, detect::Mode::kChain, detect::Params{}, fr); !st.ok())
-    fail_regression(s.name, "detect --chain: " + st.message);
+  const Status st = s.fixtures && !key.empty() ? s.fixtures->chained(key, t.raw, fr)
+                                               : detect::fix(t.raw, detect::Mode::kChain, detect::Params{}, fr);
+  if (!st.ok()) fail_regression(s.name, "detect --chain: " + st.message);
   if (fr.chains < 1) fail_regression(s.name, "detect --chain grew no tail chain on this character");
   t.fixed = std::move(fr.character);
   ensure_roles(t.fixed.skeleton);
