@@ -9,6 +9,7 @@
 #include "rig/anatomy/legs.h"
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
+#include "rig/retarget/lowest_below.h"
 
 namespace rig {
 SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
@@ -138,6 +139,7 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
     else if (s.leg[i] >= 0 && s.leg[i] < legs) rule[i] = s.leg[i];
   }
   std::vector<char> leg_in(static_cast<size_t>(legs), 0);
+  const double cap = floor + opt.allowed_sink + 1e-9 * (1.0 + std::abs(floor) + std::abs(opt.allowed_sink));
   std::vector<std::pair<double, int>> order;
   std::vector<Transform> locals;
   std::vector<Mat4> world(sk.size());
@@ -166,8 +168,10 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
       }
       return y;
     };
-    const double low = lowest_skinned(index, height, keep, y_of, order).y;
-    if (low == kInf) continue;  // nothing but tail and contact points
+    // Only a point under floor + allowed_sink lifts (a margin far above
+    // rounding): the groups above it are not searched (lowest_skinned_below).
+    const double low = lowest_skinned_below(index, height, cap, keep, y_of, order).y;
+    if (low == kInf) continue;  // nothing but tail and contact points, or nothing low enough
     const double clearance = low - floor;
     lift[f] = std::max(0.0, opt.allowed_sink - clearance);
   }
