@@ -9,6 +9,7 @@
 #include "rig/retarget/contact/grounding.h"  // dominant_joint, prop_joint_mask, tail_joint_mask, smooth_lift
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
+#include "rig/retarget/lowest_below.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/weld.h"
 
@@ -196,7 +197,12 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
           trial_world[i] = (pi < 0 ? sk.root_parent_world[i] : trial_world[pi]) * local.matrix();
         }
         for (int j : trial_pose[a].heights) trial_height[j] = (trial_world[j] * sk.inverse_bind[j]).row(1);
-        return lowest_skinned(c, index[a], trial_height, [](int) { return true; }, lowest_y.order).y - opt.floor_y;
+        // Only the sign is read: the skin above the floor is not searched
+        // (lowest_skinned_below; y - floor_y < 0 exactly when y < floor_y).
+        const double low = lowest_skinned_below(
+            index[a], trial_height, opt.floor_y, [](int) { return true; },
+            [&](int v) { return skinned_height(c, v, trial_height); }, lowest_y.order).y;
+        return low < opt.floor_y ? low - opt.floor_y : 0.0;
       };
       double lo = 0.0, hi = max_angle;
       // A turn that cannot clear the floor (the shoulder itself is low: a
