@@ -256,6 +256,13 @@ struct TargetSupport {
 };
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& options = {});
+// Whether a support prepared with grounding options `prepared_for` is the one
+// prepare_target_support gives for `g` (every other option the same): of
+// the grounding it reads points_per_joint, foot_extremes,
+// contact_shin_fraction, tail_joints and tail_vertices; count_tail,
+// allowed_sink, smoothing_radius_s and leg_contact change only the grounding
+// itself. A caller grounding one clip several ways prepares once.
+bool support_serves(const GroundingOptions& prepared_for, const GroundingOptions& g);
 // The same transfer with the target prepared once; `prepared` must come from
 // this target, calibration and options (grounding, sole_band,
 // sole_points_per_joint).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -123,11 +124,17 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
   out.metrics["hips_bind_height_m"] = t.fixed.skeleton.bind_world[t.hips](1, 3) * mpu;
   // The target prepared once per grounding for every source.
   const rig::GroundingOptions counting = grounding_from(s, mpu, true), excluding = grounding_from(s, mpu, false);
-  const rig::TargetSupport prepared_counting = prepare(t.fixed, dst_cal, counting, rate);
-  const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
   rig::GroundingOptions raw_opt = grounding_from(s, mpu, false);
   raw_opt.smoothing_radius_s = 0;
-  const rig::TargetSupport prepared_raw = prepare(t.fixed, dst_cal, raw_opt, rate);
+  // One support for the three when it serves them all (rig::support_serves).
+  const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
+  const std::optional<rig::TargetSupport> own_counting =
+      rig::support_serves(excluding, counting) ? std::nullopt
+                                               : std::optional(prepare(t.fixed, dst_cal, counting, rate));
+  const std::optional<rig::TargetSupport> own_raw =
+      rig::support_serves(excluding, raw_opt) ? std::nullopt : std::optional(prepare(t.fixed, dst_cal, raw_opt, rate));
+  const rig::TargetSupport& prepared_counting = own_counting ? *own_counting : prepared_excluding;
+  const rig::TargetSupport& prepared_raw = own_raw ? *own_raw : prepared_excluding;
   BodyBottom body_bottom(t.fixed, body_vertices(t.fixed));
   for (const json& spec : s.raw["sources"]) {
     Source src;

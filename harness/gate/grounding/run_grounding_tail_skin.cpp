@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -136,14 +137,23 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
   }
   // Each variant's five (character, grounding) targets, prepared once for
   // every source.
+  // (One support serves both groundings of a character when they differ
+  // only in what grounding itself reads: rig::support_serves.)
+  using Support = std::shared_ptr<const rig::TargetSupport>;
   struct Prepared {
-    rig::TargetSupport full, no_region, no_skin, no_skin_counted, counted;
+    Support full, no_region, no_skin, no_skin_counted, counted;
+  };
+  const auto prepared_for = [&](const rig::Character& c, const rig::GroundingOptions& g) {
+    return std::make_shared<const rig::TargetSupport>(prepare(c, dst_cal, g, rate));
   };
   std::vector<Prepared> prepared;
-  for (const Variant& v : variants)
-    prepared.push_back({prepare(t.fixed, dst_cal, v.excl, rate), prepare(no_region, dst_cal, v.excl, rate),
-                        prepare(no_skin, dst_cal, v.excl, rate), prepare(no_skin, dst_cal, v.cnt, rate),
-                        prepare(t.fixed, dst_cal, v.cnt, rate)});
+  for (const Variant& v : variants) {
+    Prepared p{prepared_for(t.fixed, v.excl), prepared_for(no_region, v.excl), prepared_for(no_skin, v.excl), {}, {}};
+    const bool one = rig::support_serves(v.excl, v.cnt);
+    p.no_skin_counted = one ? p.no_skin : prepared_for(no_skin, v.cnt);
+    p.counted = one ? p.full : prepared_for(t.fixed, v.cnt);
+    prepared.push_back(std::move(p));
+  }
   long mism_region = 0, mism_skin = 0;
   double max_region = 0, max_skin = 0, max_counted = 0;
   for (const json& spec : s.raw["sources"]) {
@@ -161,12 +171,12 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
       // Each character's two groundings from one posed clip (the steps
       // before grounding read neither).
       const rig::GroundingOptions both[] = {excl, cnt};
-      const rig::TargetSupport* on_full[] = {&p.full, &p.counted};
-      const rig::TargetSupport* on_no_skin[] = {&p.no_skin, &p.no_skin_counted};
+      const rig::TargetSupport* on_full[] = {p.full.get(), p.counted.get()};
+      const rig::TargetSupport* on_no_skin[] = {p.no_skin.get(), p.no_skin_counted.get()};
       const std::vector<Transfer> full_counted = transfers(src, src_cal, t.fixed, dst_cal, on_full, both, rate);
       const Transfer& full = full_counted[0];
       if (full.times.empty()) return bad(s, src.label + ": retarget gave no hips motion");
-      const HipsDiff dr = compare_hips(full, run(no_region, p.no_region, excl));
+      const HipsDiff dr = compare_hips(full, run(no_region, *p.no_region, excl));
       const std::vector<Transfer> no_skin_runs = transfers(src, src_cal, no_skin, dst_cal, on_no_skin, both, rate);
       const HipsDiff ds = compare_hips(full, no_skin_runs[0]);
       // With the tail skin gone there is nothing left to count.
