@@ -229,7 +229,10 @@ double align_floor_to_source_stance(const Skeleton& source, const Clip& input, c
                                     const std::vector<std::vector<ContactPhase>>& source_phases,
                                     const LimbContactOptions& lo, double floor_quantile, Clip& out) {
   const int n = static_cast<int>(times.size());
-  const std::vector<std::vector<double>> clear = sole_clearances(sk, out, times, lo);
+  // The clip posed once for the clearances, the resting contacts and the
+  // reach below (AlignPose), where that gives what each would pose itself.
+  const AlignPose posed = align_pose(sk, out, times, lo);
+  const std::vector<std::vector<double>> clear = posed.shared ? posed.clearance : sole_clearances(sk, out, times, lo);
   std::vector<double> stance;
   for (size_t li = 0; li < clear.size() && li < source_phases.size(); ++li)
     for (const ContactPhase& ph : source_phases[li])
@@ -246,9 +249,11 @@ double align_floor_to_source_stance(const Skeleton& source, const Clip& input, c
   resting.floor_y += level;
   resting.contact.under_floor_is_contact = false;
   const std::vector<std::vector<ContactPhase>> pinned =
-      union_phases(source_phases, detect_leg_contacts(sk, out, times, resting), n);
+      union_phases(source_phases, posed.shared ? posed.contacts(times, resting) : detect_leg_contacts(sk, out, times, resting), n);
   const double reach = source_leg_reach(source, input, times);
-  const double alignment = std::max(level, lowest_reaching_alignment(sk, out, times, pinned, clear, reach));
+  const double alignment =
+      std::max(level, posed.shared ? lowest_reaching_alignment(sk, posed.world, pinned, clear, reach)
+                                   : lowest_reaching_alignment(sk, out, times, pinned, clear, reach));
   add_hips_world_y(sk, hips, times, std::vector<double>(n, -alignment), out);
   return alignment;
 }

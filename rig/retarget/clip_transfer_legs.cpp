@@ -151,11 +151,13 @@ double source_leg_reach(const Skeleton& source, const Clip& clip, const std::vec
   return std::min(most, kMaxLegReach);
 }
 
-double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
-                                 const std::vector<std::vector<ContactPhase>>& phases,
-                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
+namespace {
+
+// lowest_reaching_alignment with the pose at key k from `world_at(k)`.
+template <class WorldAt>
+double lowest_reaching(const Skeleton& sk, int n, WorldAt&& world_at, const std::vector<std::vector<ContactPhase>>& phases,
+                       const std::vector<std::vector<double>>& clearance, double reach_scale) {
   const std::vector<Leg> legs = find_legs(sk);
-  const int n = static_cast<int>(times.size());
   std::vector<std::vector<bool>> stance;
   std::vector<char> needed(static_cast<size_t>(n), 0);
   for (const std::vector<ContactPhase>& leg : phases) {
@@ -165,7 +167,7 @@ double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std
   double least = -std::numeric_limits<double>::infinity();
   for (int k = 0; k < n; ++k) {
     if (!needed[static_cast<size_t>(k)]) continue;
-    const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[static_cast<size_t>(k)]);
+    const std::vector<Mat4>& world = world_at(k);
     for (size_t li = 0; li < legs.size() && li < phases.size() && li < clearance.size(); ++li) {
       if (k >= static_cast<int>(clearance[li].size()) || !stance[li][static_cast<size_t>(k)]) continue;
       const Leg& leg = legs[li];
@@ -181,6 +183,26 @@ double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std
     }
   }
   return least;
+}
+
+}  // namespace
+
+double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
+                                 const std::vector<std::vector<ContactPhase>>& phases,
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
+  std::vector<Mat4> world;
+  return lowest_reaching(
+      sk, static_cast<int>(times.size()),
+      [&](int k) -> const std::vector<Mat4>& { return world = neutral_pose_at(sk, clip, times[static_cast<size_t>(k)]); },
+      phases, clearance, reach_scale);
+}
+
+double lowest_reaching_alignment(const Skeleton& sk, const std::vector<std::vector<Mat4>>& world,
+                                 const std::vector<std::vector<ContactPhase>>& phases,
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
+  return lowest_reaching(
+      sk, static_cast<int>(world.size()), [&](int k) -> const std::vector<Mat4>& { return world[static_cast<size_t>(k)]; },
+      phases, clearance, reach_scale);
 }
 
 double straightness(const Skeleton& sk, const Leg& leg) {
@@ -277,6 +299,27 @@ int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleto
     }
   }
   return static_cast<int>(pairs.size());
+}
+
+std::vector<std::vector<ContactPhase>> AlignPose::contacts(std::span<const double> times,
+                                                           const LimbContactOptions& o) const {
+  std::vector<std::vector<ContactPhase>> out;
+  for (const foot_track::FootTrack& f : feet)
+    out.push_back(detect_contact_phases(times, f.traj, o.floor_y, f.report.leg_length, o.contact));
+  return out;
+}
+
+AlignPose align_pose(const Skeleton& sk, const Clip& clip, std::span<const double> times, const LimbContactOptions& lo) {
+  AlignPose p;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return p;
+  for (size_t li = 0; li < legs.size(); ++li)
+    if (li >= lo.sole_points.size() || lo.sole_points[li].empty()) return p;
+  p.world = foot_track::poses(sk, clip, times, nullptr);
+  p.feet = foot_track::track_feet(sk, legs, p.world, lo);
+  for (const foot_track::FootTrack& f : p.feet) p.clearance.push_back(f.report.clearance_before);
+  p.shared = true;
+  return p;
 }
 
 }  // namespace rig
