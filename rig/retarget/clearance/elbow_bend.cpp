@@ -52,8 +52,9 @@ std::vector<EdgeBounds> edge_bounds(const ElbowSkin& e, const ElbowBendOptions& 
   for (size_t i = 0; i < e.edges.size(); ++i) {
     const double hi = o.max_stretch * e.bind_length[i], lo = o.min_stretch * e.bind_length[i];
     out[i] = {lo * lo * (1.0 + 1e-9), hi * hi * (1.0 - 1e-9), lo * lo * (1.0 - 1e-9), hi * hi * (1.0 + 1e-9)};
-    // Thresholds that are not finite and ordered: every edge the exact way.
-    if (!(std::isfinite(lo) && std::isfinite(hi) && lo >= 0.0 && lo <= hi))
+    // Thresholds that are not finite and ordered, or squares out of the
+    // normal range (where a square loses digits): the exact way.
+    if (!(std::isfinite(lo) && std::isfinite(hi) && lo >= 0.0 && lo <= hi && lo * lo >= 1e-280 && hi * hi <= 1e280))
       out[i] = {1.0, 0.0, -1.0, std::numeric_limits<double>::infinity()};
   }
   return out;
