@@ -107,4 +107,20 @@ void append_edge_ratios(std::span<const Eigen::Vector3d> bind, std::span<const E
   }
 }
 
+std::vector<double> edge_lengths(std::span<const Eigen::Vector3d> bind, std::span<const std::pair<int, int>> edges) {
+  std::vector<double> out;
+  out.reserve(edges.size());
+  for (const auto& [a, b] : edges) out.push_back((bind[a] - bind[b]).norm());
+  return out;
+}
+
+void append_edge_ratios(std::span<const double> bind_length, std::span<const Eigen::Vector3d> posed,
+                        std::span<const std::pair<int, int>> edges, std::vector<double>& out) {
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const double l0 = bind_length[i];
+    if (l0 <= 0) continue;
+    out.push_back((posed[edges[i].first] - posed[edges[i].second]).norm() / l0);
+  }
+}
+
 }  // namespace measure

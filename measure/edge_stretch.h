@@ -36,4 +36,11 @@ double torn_fraction(std::span<const double> ratios);
 void append_edge_ratios(std::span<const Eigen::Vector3d> bind, std::span<const Eigen::Vector3d> posed,
                         std::span<const std::pair<int, int>> edges, std::vector<double>& out);
 
+// The bind lengths append_edge_ratios divides by, per edge, for a caller
+// measuring the same edges at many poses (computed once, the same numbers).
+std::vector<double> edge_lengths(std::span<const Eigen::Vector3d> bind, std::span<const std::pair<int, int>> edges);
+// append_edge_ratios with those lengths (`bind_length[i]` of edges[i]).
+void append_edge_ratios(std::span<const double> bind_length, std::span<const Eigen::Vector3d> posed,
+                        std::span<const std::pair<int, int>> edges, std::vector<double>& out);
+
 }  // namespace measure

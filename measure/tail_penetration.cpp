@@ -2,6 +2,8 @@
 #include "measure/tail_penetration.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace measure {
 
@@ -21,8 +23,20 @@ double tail_in_legs_depth(const rig::Character& c, std::span<const rig::LegCapsu
   for (const rig::LegCapsule& k : legs) {
     const rig::Mat4 skinning = world[static_cast<size_t>(k.joint)] * c.skeleton.inverse_bind[static_cast<size_t>(k.joint)];
     const rig::PosedAxis axis = rig::posed_axis(k, skinning);  // once per capsule, not per vertex
-    for (size_t i = 0; i < tail.size(); ++i)
-      if (counted[i]) deepest = std::max(deepest, rig::capsule_depth(k, axis, posed[static_cast<size_t>(tail[i])]));
+    // A vertex further from the axis' middle than half the axis plus the
+    // larger radius (and a margin far above rounding) has a negative depth,
+    // which never raises `deepest` (>= 0): not measured. Non-finite
+    // capsules measure every vertex.
+    const rig::Vec3 mid = 0.5 * (axis.a + axis.b);
+    const double reach = 0.5 * (axis.b - axis.a).norm() + std::max({k.radius_a, k.radius_b, 0.0});
+    const double bound = reach + 1e-9 * (reach + mid.norm());
+    const double bound2 = std::isfinite(bound) && mid.allFinite() ? bound * bound : std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < tail.size(); ++i) {
+      if (!counted[i]) continue;
+      const rig::Vec3& q = posed[static_cast<size_t>(tail[i])];
+      if ((q - mid).squaredNorm() > bound2) continue;
+      deepest = std::max(deepest, rig::capsule_depth(k, axis, q));
+    }
   }
   return deepest;
 }

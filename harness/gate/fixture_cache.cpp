@@ -43,6 +43,43 @@ bool FixtureCache::make(const std::string& key, const std::string& name, const f
   return true;
 }
 
+rig::Status FixtureCache::chained(const std::string& key, const rig::Character& in, detect::FixResult& out) {
+  std::promise<std::shared_ptr<const Chained>> promise;
+  std::shared_future<std::shared_ptr<const Chained>> entry;
+  bool run = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = chained_.find(key); it != chained_.end()) {
+      entry = it->second;
+    } else if (chained_.size() < kMaxEntries) {
+      entry = promise.get_future().share();
+      chained_.emplace(key, entry);
+      run = true;
+    } else {
+      return detect::fix(in, detect::Mode::kChain, detect::Params{}, out);
+    }
+  }
+  if (run) {
+    try {  // as make: the waiting scenarios get an exception, not a hang
+      auto c = std::make_shared<Chained>();
+      c->status = detect::fix(in, detect::Mode::kChain, detect::Params{}, c->result);
+      promise.set_value(std::move(c));
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+    }
+  }
+  const std::shared_ptr<const Chained> c = entry.get();
+  out = c->result;
+  return c->status;
+}
+
+std::string plain_fixture_key(const nlohmann::json& spec) {
+  if (!spec.is_object() || !spec.contains("fixture") || !spec["fixture"].is_string()) return "";
+  for (const auto& [k, v] : spec.items())
+    if (k != "fixture" && k != "params") return "";
+  return spec["fixture"].get<std::string>() + " " + spec.value("params", nlohmann::json::object()).dump();
+}
+
 bool make_fixture_cached(FixtureCache* cache, const std::string& name, const std::string& params_json,
                          const fixtures::FixtureParams& params, rig::Character& out, std::string* error,
                          fixtures::GroundTruth* truth) {

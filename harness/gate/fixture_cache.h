@@ -5,12 +5,15 @@
 // the scenarios (Scenario::fixtures); without one every request builds.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "detect/find_appendages.h"
 #include "fixtures/fixtures.h"
 #include "rig/model/model.h"
 
@@ -29,6 +32,12 @@ class FixtureCache {
   bool make(const std::string& key, const std::string& name, const fixtures::FixtureParams& params,
             rig::Character& out, std::string* error, fixtures::GroundTruth* truth);
 
+  // detect::fix(in, kChain, default params) for the fixture entry `key`,
+  // `in` being that fixture as built: computed by the first request (the fox
+  // and the mouse were detected by four scenarios each), a copy for the rest.
+  // Thread-safe as make.
+  rig::Status chained(const std::string& key, const rig::Character& in, detect::FixResult& out);
+
  private:
   struct Built {
     bool ok = false;
@@ -36,12 +45,21 @@ class FixtureCache {
     rig::Character character;
     fixtures::GroundTruth truth;
   };
+  struct Chained {
+    rig::Status status;
+    detect::FixResult result;
+  };
   std::mutex mutex_;
   std::map<std::string, std::shared_future<std::shared_ptr<const Built>>> entries_;
+  std::map<std::string, std::shared_future<std::shared_ptr<const Chained>>> chained_;
 };
 
 // make_fixture through `cache` when it is not null; `params_json` is the
 // scenario's parameter object the key is made from.
+// The FixtureCache key of a scenario character object that is a fixture as
+// built (only "fixture" and "params"); "" for any other.
+std::string plain_fixture_key(const nlohmann::json& spec);
+
 bool make_fixture_cached(FixtureCache* cache, const std::string& name, const std::string& params_json,
                          const fixtures::FixtureParams& params, rig::Character& out, std::string* error,
                          fixtures::GroundTruth* truth = nullptr);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "rig/retarget/clip_transfer_legs.h"
+#include "rig/retarget/clip_transfer_stages.h"
 #include "rig/retarget/own_rig.h"
 #include "rig/model/pose.h"
 #include "rig/retarget/target_support.h"
@@ -228,7 +229,10 @@ double align_floor_to_source_stance(const Skeleton& source, const Clip& input, c
                                     const std::vector<std::vector<ContactPhase>>& source_phases,
                                     const LimbContactOptions& lo, double floor_quantile, Clip& out) {
   const int n = static_cast<int>(times.size());
-  const std::vector<std::vector<double>> clear = sole_clearances(sk, out, times, lo);
+  // The clip posed once for the clearances, the resting contacts and the
+  // reach below (AlignPose), where that gives what each would pose itself.
+  const AlignPose posed = align_pose(sk, out, times, lo);
+  const std::vector<std::vector<double>> clear = posed.shared ? posed.clearance : sole_clearances(sk, out, times, lo);
   std::vector<double> stance;
   for (size_t li = 0; li < clear.size() && li < source_phases.size(); ++li)
     for (const ContactPhase& ph : source_phases[li])
@@ -245,9 +249,11 @@ double align_floor_to_source_stance(const Skeleton& source, const Clip& input, c
   resting.floor_y += level;
   resting.contact.under_floor_is_contact = false;
   const std::vector<std::vector<ContactPhase>> pinned =
-      union_phases(source_phases, detect_leg_contacts(sk, out, times, resting), n);
+      union_phases(source_phases, posed.shared ? posed.contacts(times, resting) : detect_leg_contacts(sk, out, times, resting), n);
   const double reach = source_leg_reach(source, input, times);
-  const double alignment = std::max(level, lowest_reaching_alignment(sk, out, times, pinned, clear, reach));
+  const double alignment =
+      std::max(level, posed.shared ? lowest_reaching_alignment(sk, posed.world, pinned, clear, reach)
+                                   : lowest_reaching_alignment(sk, out, times, pinned, clear, reach));
   add_hips_world_y(sk, hips, times, std::vector<double>(n, -alignment), out);
   return alignment;
 }
@@ -434,17 +440,25 @@ void add_lift_and_feet_diagnostics(TransferResult& r) {
 
 }  // namespace
 
-TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
-                             const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
-                             const TransferOptions& opt) {
-  TransferResult r;
+namespace transfer_detail {
+
+// The steps before body grounding; r.status not ok when the clip cannot be
+// retargeted (or was copied as authored: `done`).
+PosedClip pose_clip(const Character& source, const Clip& clip, const Calibration& source_cal, const Character& target,
+                    const Calibration& target_cal, const TargetSupport& prepared, const TransferOptions& opt,
+                    bool& done) {
+  PosedClip p;
+  TransferResult& r = p.r;
+  done = true;
   r.status = check_inputs(source, source_cal, target, target_cal, prepared, opt, r.diagnostics);
-  if (!r.status.ok()) return r;
+  if (!r.status.ok()) return p;
   if (opt.copy_own_rig_clips) {
     const std::vector<int> same = own_rig_joints(source.skeleton, target.skeleton, opt.own_rig);
-    if (!same.empty()) return copy_as_authored(std::move(r), source.skeleton, clip, target, same, prepared);
+    if (!same.empty()) {
+      r = copy_as_authored(std::move(r), source.skeleton, clip, target, same, prepared);
+      return p;
+    }
   }
-
   Clip played, trimmed;
   const Clip& as_shown = as_played(source.skeleton, clip, opt.hold_source_node_pose, played);
   const Clip& input =
@@ -452,8 +466,12 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   if (opt.joints_by_name)
     r.diagnostics.joints_by_name = static_cast<int>(
         map_joints_by_name(source_cal, target_cal, map_joints_by_role(source_cal, target_cal)).size());
-  Clip out = retarget(source, input, source_cal, target_cal, target.skeleton, opt.sample_rate, opt.joints_by_name);
-  if (out.tracks.empty()) return failed(std::move(r), Status::Code::kBadData, "transfer: retargeting gave no tracks");
+  Clip& out = p.out;
+  out = retarget(source, input, source_cal, target_cal, target.skeleton, opt.sample_rate, opt.joints_by_name);
+  if (out.tracks.empty()) {
+    r = failed(std::move(r), Status::Code::kBadData, "transfer: retargeting gave no tracks");
+    return p;
+  }
   r.times = key_times(out);
   // target_legs: the source's count too (checked equal above).
   if (legs_follow_ankles(source.skeleton, target.skeleton, opt, r.diagnostics.target_legs))
@@ -465,7 +483,8 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   r.lift.assign(n, 0.0);
   const Skeleton& sk = target.skeleton;
   const int hips = target_cal.hips;
-  LimbContactOptions lo = opt.limbs;
+  LimbContactOptions& lo = p.lo;
+  lo = opt.limbs;
   lo.floor_y = r.floor_y;
   lo.sole_points = prepared.soles;
 
@@ -475,7 +494,7 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   // target-side test would hold it as stance).
   std::vector<std::vector<ContactPhase>> source_phases;
   if (opt.contacts_from_source) source_phases = source_contacts(source, input, sk, r.times, opt.limbs.contact);
-  const bool phases_from_source = !source_phases.empty();
+  const bool phases_from_source = p.phases_from_source = !source_phases.empty();
 
   // Floor alignment: the source's stance level onto the target's floor.
   if (opt.align_floor)
@@ -493,6 +512,21 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
     keep_elbows_within_skin(target, prepared, opt.elbows, r.times, out, r.diagnostics);
   if (opt.arms_above_floor && !prepared.arms.empty())
     keep_arms_above(target, prepared, opt.arms, r.floor_y, r.times, out, r.diagnostics);
+  done = false;
+  return p;
+}
+
+// The steps from body grounding on, for one grounding (opt.grounding) and
+// support (`prepared`, prepared as the one pose_clip read).
+TransferResult finish_clip(PosedClip p, const Character& target, const Calibration& target_cal,
+                           const TargetSupport& prepared, const TransferOptions& opt) {
+  TransferResult& r = p.r;
+  Clip& out = p.out;
+  LimbContactOptions& lo = p.lo;
+  const bool phases_from_source = p.phases_from_source;
+  const int n = static_cast<int>(r.times.size());
+  const Skeleton& sk = target.skeleton;
+  const int hips = target_cal.hips;
   if (opt.ground_body && target.has_skin())
     r.lift = ground_body(target, prepared, opt.grounding, hips, r.times, lo.phases, phases_from_source, out);
   r.body_floor_lift.assign(n, 0.0);
@@ -521,7 +555,30 @@ TransferResult transfer_clip(const Character& source, const Clip& clip, const Ca
   add_lift_and_feet_diagnostics(r);
   r.under_floor = measured ? std::move(*measured) : body_under_floor(target, prepared.body_index, out, r.times, r.floor_y);
   r.clip = std::move(out);
-  return r;
+  return std::move(r);
+}
+
+
+Status check_transfer_inputs(const Character& source, const Calibration& source_cal, const Character& target,
+                             const Calibration& target_cal, const TargetSupport& prepared, const TransferOptions& opt) {
+  TransferDiagnostics unused;
+  return check_inputs(source, source_cal, target, target_cal, prepared, opt, unused);
+}
+
+}  // namespace transfer_detail
+
+using transfer_detail::PosedClip;
+using transfer_detail::finish_clip;
+using transfer_detail::pose_clip;
+
+
+TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
+                             const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
+                             const TransferOptions& opt) {
+  bool done = false;
+  PosedClip p = pose_clip(source, clip, source_cal, target, target_cal, prepared, opt, done);
+  if (done) return std::move(p.r);
+  return finish_clip(std::move(p), target, target_cal, prepared, opt);
 }
 
 }  // namespace rig

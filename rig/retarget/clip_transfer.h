@@ -31,6 +31,7 @@
 // the target's model units, times in seconds, positions in bind space (Y up).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -255,12 +256,31 @@ struct TargetSupport {
 };
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& options = {});
+// Whether a support prepared with grounding options `prepared_for` is the one
+// prepare_target_support gives for `g` (every other option the same): of
+// the grounding it reads points_per_joint, foot_extremes,
+// contact_shin_fraction, tail_joints and tail_vertices; count_tail,
+// allowed_sink, smoothing_radius_s and leg_contact change only the grounding
+// itself. A caller grounding one clip several ways prepares once.
+bool support_serves(const GroundingOptions& prepared_for, const GroundingOptions& g);
 // The same transfer with the target prepared once; `prepared` must come from
 // this target, calibration and options (grounding, sole_band,
 // sole_points_per_joint).
 TransferResult transfer_clip(const Character& source, const Clip& clip, const Calibration& source_cal,
                              const Character& target, const Calibration& target_cal, const TargetSupport& prepared,
                              const TransferOptions& options = {});
+
+// transfer_clip once per (prepared[i], groundings[i]) with `options`'
+// grounding replaced: the same results, the steps before body grounding
+// (retarget, floor alignment, elbows, arms: they read no grounding option)
+// run once for the supports that give them the same inputs (floor, soles,
+// arm and elbow skin). For a caller comparing groundings of one clip.
+std::vector<TransferResult> transfer_clip_groundings(const Character& source, const Clip& clip,
+                                                     const Calibration& source_cal, const Character& target,
+                                                     const Calibration& target_cal,
+                                                     std::span<const TargetSupport* const> prepared,
+                                                     std::span<const GroundingOptions> groundings,
+                                                     const TransferOptions& options = {});
 
 // f_body of SPEC §5 for `character` (min bind y of S \ T, or of S with
 // count_tail); without a skinned mesh, the lowest bind y of the foot and toe

@@ -52,8 +52,41 @@ std::vector<DetachedOffsets> detached_offsets(const Skeleton& sk, const std::vec
   return out;
 }
 
+// Whether joint `a` is `j` or one of its ancestors.
+bool at_or_above(const Skeleton& sk, int a, int j) {
+  for (int x = j; x >= 0; x = sk.parents[x])
+    if (x == a) return true;
+  return false;
+}
+
 void follow_detached_feet(const Skeleton& sk, const std::vector<double>& times,
                           const std::vector<DetachedOffsets>& feet, Clip& clip) {
+  // When no foot moves what another foot is placed from (its shin, its
+  // parent), each key is posed once for every foot: the same numbers as
+  // one foot after another.
+  bool independent = true;
+  for (const DetachedOffsets& a : feet)
+    for (const DetachedOffsets& b : feet)
+      if (&a != &b && (at_or_above(sk, a.foot, b.shin) || at_or_above(sk, a.foot, sk.parents[b.foot]))) independent = false;
+  if (independent && feet.size() > 1) {
+    std::vector<std::vector<Vec3>*> values;
+    for (const DetachedOffsets& d : feet) {
+      auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == d.foot; });
+      values.push_back(it == clip.tracks.end() || it->translation.times != times ? nullptr : &it->translation.values);
+    }
+    for (size_t k = 0; k < times.size(); ++k) {
+      const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[k]);
+      for (size_t f = 0; f < feet.size(); ++f) {
+        const DetachedOffsets& d = feet[f];
+        if (!values[f] || k >= d.in_shin.size()) continue;
+        const int p = sk.parents[d.foot];
+        const Mat4 parent = p < 0 ? sk.root_parent_world[d.foot] : world[p];
+        const Vec3 want = (world[d.shin] * d.in_shin[k].homogeneous()).head<3>();
+        (*values[f])[k] = (parent.inverse() * want.homogeneous()).head<3>();
+      }
+    }
+    return;
+  }
   for (const DetachedOffsets& d : feet) {
     auto it = std::find_if(clip.tracks.begin(), clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == d.foot; });
     if (it == clip.tracks.end() || it->translation.times != times) continue;
@@ -118,11 +151,13 @@ double source_leg_reach(const Skeleton& source, const Clip& clip, const std::vec
   return std::min(most, kMaxLegReach);
 }
 
-double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
-                                 const std::vector<std::vector<ContactPhase>>& phases,
-                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
+namespace {
+
+// lowest_reaching_alignment with the pose at key k from `world_at(k)`.
+template <class WorldAt>
+double lowest_reaching(const Skeleton& sk, int n, WorldAt&& world_at, const std::vector<std::vector<ContactPhase>>& phases,
+                       const std::vector<std::vector<double>>& clearance, double reach_scale) {
   const std::vector<Leg> legs = find_legs(sk);
-  const int n = static_cast<int>(times.size());
   std::vector<std::vector<bool>> stance;
   std::vector<char> needed(static_cast<size_t>(n), 0);
   for (const std::vector<ContactPhase>& leg : phases) {
@@ -132,7 +167,7 @@ double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std
   double least = -std::numeric_limits<double>::infinity();
   for (int k = 0; k < n; ++k) {
     if (!needed[static_cast<size_t>(k)]) continue;
-    const std::vector<Mat4> world = neutral_pose_at(sk, clip, times[static_cast<size_t>(k)]);
+    const std::vector<Mat4>& world = world_at(k);
     for (size_t li = 0; li < legs.size() && li < phases.size() && li < clearance.size(); ++li) {
       if (k >= static_cast<int>(clearance[li].size()) || !stance[li][static_cast<size_t>(k)]) continue;
       const Leg& leg = legs[li];
@@ -148,6 +183,26 @@ double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std
     }
   }
   return least;
+}
+
+}  // namespace
+
+double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
+                                 const std::vector<std::vector<ContactPhase>>& phases,
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
+  std::vector<Mat4> world;
+  return lowest_reaching(
+      sk, static_cast<int>(times.size()),
+      [&](int k) -> const std::vector<Mat4>& { return world = neutral_pose_at(sk, clip, times[static_cast<size_t>(k)]); },
+      phases, clearance, reach_scale);
+}
+
+double lowest_reaching_alignment(const Skeleton& sk, const std::vector<std::vector<Mat4>>& world,
+                                 const std::vector<std::vector<ContactPhase>>& phases,
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale) {
+  return lowest_reaching(
+      sk, static_cast<int>(world.size()), [&](int k) -> const std::vector<Mat4>& { return world[static_cast<size_t>(k)]; },
+      phases, clearance, reach_scale);
 }
 
 double straightness(const Skeleton& sk, const Leg& leg) {
@@ -244,6 +299,27 @@ int drive_legs_by_ankle(const Character& source, const Clip& clip, const Skeleto
     }
   }
   return static_cast<int>(pairs.size());
+}
+
+std::vector<std::vector<ContactPhase>> AlignPose::contacts(std::span<const double> times,
+                                                           const LimbContactOptions& o) const {
+  std::vector<std::vector<ContactPhase>> out;
+  for (const foot_track::FootTrack& f : feet)
+    out.push_back(detect_contact_phases(times, f.traj, o.floor_y, f.report.leg_length, o.contact));
+  return out;
+}
+
+AlignPose align_pose(const Skeleton& sk, const Clip& clip, std::span<const double> times, const LimbContactOptions& lo) {
+  AlignPose p;
+  const std::vector<Leg> legs = find_legs(sk);
+  if (legs.empty() || times.empty() || !std::is_sorted(times.begin(), times.end())) return p;
+  for (size_t li = 0; li < legs.size(); ++li)
+    if (li >= lo.sole_points.size() || lo.sole_points[li].empty()) return p;
+  p.world = foot_track::poses(sk, clip, times, nullptr);
+  p.feet = foot_track::track_feet(sk, legs, p.world, lo);
+  for (const foot_track::FootTrack& f : p.feet) p.clearance.push_back(f.report.clearance_before);
+  p.shared = true;
+  return p;
 }
 
 }  // namespace rig

@@ -3,8 +3,10 @@
 // (rig/clip_transfer.h).
 #pragma once
 
+#include <span>
 #include <vector>
 
+#include "rig/retarget/contact/foot_track.h"
 #include "rig/retarget/contact/limb_contact.h"
 #include "rig/model/model.h"
 
@@ -30,6 +32,27 @@ double source_leg_reach(const Skeleton& source, const Clip& clip, const std::vec
 double lowest_reaching_alignment(const Skeleton& sk, const Clip& clip, const std::vector<double>& times,
                                  const std::vector<std::vector<ContactPhase>>& phases,
                                  const std::vector<std::vector<double>>& clearance, double reach_scale);
+// The same from the clip's world matrices at `times` (on the neutral
+// locals, as foot_track::poses gives them), posed once by the caller.
+double lowest_reaching_alignment(const Skeleton& sk, const std::vector<std::vector<Mat4>>& world,
+                                 const std::vector<std::vector<ContactPhase>>& phases,
+                                 const std::vector<std::vector<double>>& clearance, double reach_scale);
+
+// One posing of the clip for align_floor_to_source_stance: the world
+// matrices at every key and the legs' sole points followed through them.
+// Shared when every leg has mesh sole points (joint sole points are laid on
+// the options' floor, which the resting contacts raise): then the sole
+// clearances are sole_clearances', and the resting contacts
+// detect_leg_contacts', from the same trajectories.
+struct AlignPose {
+  bool shared = false;
+  std::vector<std::vector<Mat4>> world;
+  std::vector<foot_track::FootTrack> feet;
+  std::vector<std::vector<double>> clearance;
+  // detect_leg_contacts' phases with options `o` (the same sole points).
+  std::vector<std::vector<ContactPhase>> contacts(std::span<const double> times, const LimbContactOptions& o) const;
+};
+AlignPose align_pose(const Skeleton& sk, const Clip& clip, std::span<const double> times, const LimbContactOptions& lo);
 
 // Bind hip-to-ankle distance over the chain length (1 = straight leg).
 double straightness(const Skeleton& sk, const Leg& leg);

@@ -93,6 +93,12 @@ bool support_fits(const TargetSupport& prepared, const Character& target) {
   return true;
 }
 
+bool support_serves(const GroundingOptions& a, const GroundingOptions& b) {
+  return a.points_per_joint == b.points_per_joint && a.foot_extremes == b.foot_extremes &&
+         a.contact_shin_fraction == b.contact_shin_fraction && a.tail_joints == b.tail_joints &&
+         a.tail_vertices == b.tail_vertices;
+}
+
 TargetSupport prepare_target_support(const Character& target, const Calibration& target_cal,
                                      const TransferOptions& opt) {
   TargetSupport t;

@@ -101,5 +101,74 @@ TEST(TargetSupport, PreparedForAnotherCharacterIsRefused) {
   EXPECT_TRUE(r.clip.tracks.empty());
 }
 
+// Groundings that differ only in what grounding itself reads (count_tail,
+// allowed_sink, smoothing) are served by one support: prepared for each,
+// the supports are the same; a sampling option makes another.
+TEST(TargetSupport, ServesGroundingsThatOnlyGroundDifferently) {
+  Character target;
+  LOAD_OR_SKIP(asset("characters/Trex.glb"), target);
+  const Calibration cal = calibrate(target.skeleton);
+  TransferOptions base, other = base;
+  other.grounding.count_tail = true;
+  other.grounding.allowed_sink = 0.05;
+  other.grounding.smoothing_radius_s = 0.0;
+  EXPECT_TRUE(support_serves(base.grounding, other.grounding));
+  const TargetSupport a = prepare_target_support(target, cal, base), b = prepare_target_support(target, cal, other);
+  EXPECT_EQ(a.floor_y, b.floor_y);
+  EXPECT_EQ(a.support.vertices, b.support.vertices);
+  EXPECT_EQ(a.support.tail, b.support.tail);
+  EXPECT_EQ(a.support.contact, b.support.contact);
+  EXPECT_EQ(a.body, b.body);
+  EXPECT_EQ(a.whole_body.vertices, b.whole_body.vertices);
+  EXPECT_EQ(a.whole_body.contact, b.whole_body.contact);
+  ASSERT_EQ(a.soles.size(), b.soles.size());
+  for (size_t li = 0; li < a.soles.size(); ++li) {
+    ASSERT_EQ(a.soles[li].size(), b.soles[li].size());
+    for (size_t i = 0; i < a.soles[li].size(); ++i) EXPECT_EQ(a.soles[li][i].bind_position, b.soles[li][i].bind_position);
+  }
+  TransferOptions sparse = base;
+  sparse.grounding.points_per_joint = 1;
+  EXPECT_FALSE(support_serves(base.grounding, sparse.grounding));
+  EXPECT_NE(prepare_target_support(target, cal, sparse).support.vertices, a.support.vertices);
+}
+
+// transfer_clip_groundings gives, per grounding, what transfer_clip gives
+// (its steps before grounding run once).
+TEST(TargetSupport, GroundingsOfOneClipAsTransferredOneByOne) {
+  Character target, source;
+  LOAD_OR_SKIP(asset("characters/Trex.glb"), target);
+  LOAD_OR_SKIP(asset("clips/backflip.bvh"), source);
+  ASSERT_FALSE(source.clips.empty());
+  const Calibration src_cal = calibrate(source.skeleton), dst_cal = calibrate(target.skeleton);
+  TransferOptions to;
+  std::vector<GroundingOptions> groundings(3, to.grounding);
+  groundings[1].count_tail = true;
+  groundings[2].smoothing_radius_s = 0.0;
+  std::vector<TargetSupport> supports;
+  for (const GroundingOptions& g : groundings) {
+    TransferOptions o = to;
+    o.grounding = g;
+    supports.push_back(prepare_target_support(target, dst_cal, o));
+  }
+  const TargetSupport* prepared[] = {&supports[0], &supports[1], &supports[2]};
+  const std::vector<TransferResult> all =
+      transfer_clip_groundings(source, source.clips.front(), src_cal, target, dst_cal, prepared, groundings, to);
+  ASSERT_EQ(all.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    TransferOptions o = to;
+    o.grounding = groundings[i];
+    const TransferResult one = transfer_clip(source, source.clips.front(), src_cal, target, dst_cal, supports[i], o);
+    ASSERT_TRUE(one.status.ok()) << one.status.message;
+    ASSERT_TRUE(all[i].status.ok()) << all[i].status.message;
+    EXPECT_EQ(all[i].times, one.times);
+    EXPECT_EQ(all[i].lift, one.lift);
+    EXPECT_EQ(all[i].body_floor_lift, one.body_floor_lift);
+    EXPECT_EQ(all[i].floor_alignment, one.floor_alignment);
+    EXPECT_EQ(all[i].diagnostics.max_elbow_cut, one.diagnostics.max_elbow_cut);
+    EXPECT_EQ(all[i].under_floor.max_depth, one.under_floor.max_depth);
+    expect_same_clip(all[i].clip, one.clip);
+  }
+}
+
 }  // namespace
 }  // namespace rig

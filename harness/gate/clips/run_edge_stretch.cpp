@@ -387,6 +387,7 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
                                                : vertices_read(rep, edges, tail_vertices, tip_vertices,
                                                                ch.mesh.vertex_count());
     std::vector<Vec3> skinned(ch.mesh.positions.size()), read_skinned(read.size());
+    const std::vector<double> bind_length = measure::edge_lengths(bind_w, edges);  // once, not per sample
     for (int si = 0; si < s.samples; ++si) {
       std::vector<rig::Transform> locals = ch.skeleton.stored_local;
       rig::apply_clip(clip, times[si], locals);
@@ -404,7 +405,7 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       if (!run.body_set && !legs.empty())
         leg_depths.push_back(measure::tail_in_legs_depth(ch, legs, tail_vertices, counted, world, skinned));
       std::vector<double> ratios;
-      measure::append_edge_ratios(bind_w, posed_w, edges, ratios);
+      measure::append_edge_ratios(bind_length, posed_w, edges, ratios);
       all.insert(all.end(), ratios.begin(), ratios.end());
       // Moved: percentile reorders its own copy; ratios is not read again.
       p99_series.push_back(measure::percentile(std::move(ratios), 99));

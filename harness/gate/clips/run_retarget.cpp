@@ -42,10 +42,17 @@ int dominant_joint(const std::vector<rig::Influence>& infl) {
 }
 
 // Skinned mesh positions of `clip` at `t` (every joint keyed by transfer_clip).
-std::vector<Vec3> skinned_at(const rig::Character& ch, const rig::Clip& clip, double t) {
+// The vertices `read` (ascending) of `ch` skinned under `clip` at `t` (on
+// the neutral locals) into `at` (indexed by mesh vertex; the others left as
+// they are), as rig::skin_positions places them: the measures below read
+// the feet's skin only.
+void skin_at(const rig::Character& ch, const rig::Clip& clip, double t, const std::vector<int>& read,
+             std::vector<Vec3>& skinned, std::vector<Vec3>& at) {
   std::vector<rig::Transform> locals = ch.skeleton.neutral_local;
   rig::apply_clip(clip, t, locals);
-  return rig::skin_positions(ch.mesh, ch.skin, ch.skeleton, rig::local_to_world(ch.skeleton, locals));
+  skinned.resize(read.size());
+  rig::skin_vertices(ch.mesh, ch.skin, ch.skeleton, rig::local_to_world(ch.skeleton, locals), read, skinned);
+  for (size_t i = 0; i < read.size(); ++i) at[static_cast<size_t>(read[i])] = skinned[i];
 }
 
 struct FootSkin {
@@ -136,9 +143,16 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
     long stance_min_foot = std::numeric_limits<long>::max();
     double hips_min = 1e300, hips_max = -1e300, hips_sum = 0;
     std::vector<long> stance_per_foot(r.feet.size(), 0);
+    std::vector<int> read;  // every foot's skin, ascending
+    for (const std::vector<int>& vs : fs.vertices) read.insert(read.end(), vs.begin(), vs.end());
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    std::vector<Vec3> skinned, pa(target.mesh.positions.size()), pb(target.mesh.positions.size());
     for (int k = 0; k < n; ++k) {
-      const std::vector<Vec3> pa = skinned_at(target, r.clip, r.times[k]);
-      const std::vector<Vec3> pb = skinned_at(target, before.clip, r.times[k]);
+      skin_at(target, r.clip, r.times[k], read, skinned, pa);
+      // Before the limbs only where some foot stands (err_before reads it).
+      if (std::any_of(r.feet.begin(), r.feet.end(), [&](const rig::FootReport& f) { return f.contact[k]; }))
+        skin_at(target, before.clip, r.times[k], read, skinned, pb);
       const double hy = rig::pose_at(target.skeleton, r.clip, r.times[k])[hips](1, 3);
       hips_min = std::min(hips_min, hy);
       hips_max = std::max(hips_max, hy);

@@ -141,6 +141,7 @@ void check_written_weights(const Entry& e, const rig::Character& c, const pipeli
 // The character prepared once for every clip, by the product's own
 // pipeline::prepare_retarget_target (what `harness retarget` runs).
 struct ArtistClipCache;  // run_corpus_retarget.cpp
+struct TargetBody;       // run_corpus_retarget.cpp
 struct RetargetTarget {
   pipeline::PreparedTarget prepared;
   rig::Welded welded;      // the mesh welded at kWeldFraction x H (edges for the torn check)
@@ -149,6 +150,8 @@ struct RetargetTarget {
   // first clip check of that gait, shared by the others (it depends on the
   // character and the gait only; issue 47: six walks measured it six times).
   std::shared_ptr<ArtistClipCache> artist_clips;
+  // The body, leg skin and body edges every clip is measured on.
+  std::shared_ptr<const TargetBody> body;
 };
 RetargetTarget prepare_corpus_target(const rig::Character& c, double rate);
 void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarget& target, const ClipSource& clip,

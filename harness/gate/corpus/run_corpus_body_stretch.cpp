@@ -77,12 +77,17 @@ BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, c
   s.ratios.reserve(torn_times.size() * b.edges.size());  // one allocation, not a doubling series
   std::vector<Vec3> posed_w(w.count()), skinned;
   const EdgeEnds ends = edge_ends(w, b.edges);
+  const std::vector<double> bind_length = measure::edge_lengths(b.bind_w, b.edges);  // the same at every sample
+  std::vector<rig::Transform> locals;
+  std::vector<rig::Mat4> world(static_cast<size_t>(sk.size()));
   for (double time : torn_times) {
-    std::vector<rig::Transform> locals = sk.neutral_local;
+    locals = sk.neutral_local;
     rig::apply_clip(t.clip, time, locals);
-    skin_edge_ends(c, ends, rig::local_to_world(sk, locals), skinned, posed_w);
-    for (const auto& [a, bb] : b.edges) {  // as measure::append_edge_ratios, keeping who tears
-      const double l0 = (b.bind_w[a] - b.bind_w[bb]).norm();
+    rig::local_to_world(sk, locals, world);
+    skin_edge_ends(c, ends, world, skinned, posed_w);
+    for (size_t i = 0; i < b.edges.size(); ++i) {  // as measure::append_edge_ratios, keeping who tears
+      const auto& [a, bb] = b.edges[i];
+      const double l0 = bind_length[i];
       if (!(l0 > 0)) continue;
       const double ratio = (posed_w[a] - posed_w[bb]).norm() / l0;
       s.ratios.push_back(ratio);
@@ -106,11 +111,12 @@ ArtistClip artist_clip_torn(const rig::Character& c, const std::string& gait, co
     std::vector<Vec3> posed_w(w.count()), skinned;
     std::vector<double> own_ratios;
     const EdgeEnds ends = edge_ends(w, b.edges);
+    const std::vector<double> bind_length = measure::edge_lengths(b.bind_w, b.edges);
     for (int s = 0; s < kTornSamples; ++s) {
       std::vector<rig::Transform> locals = sk.neutral_local;
       rig::apply_clip(oc, oc.duration * s / kTornSamples, locals);
       skin_edge_ends(c, ends, rig::local_to_world(sk, locals), skinned, posed_w);
-      measure::append_edge_ratios(b.bind_w, posed_w, b.edges, own_ratios);
+      measure::append_edge_ratios(bind_length, posed_w, b.edges, own_ratios);
     }
     own.torn = measure::torn_fraction(own_ratios);  // no percentiles needed
   }

@@ -502,6 +502,7 @@ TailStretch tail_stretch(const rig::Character& c, const rig::Clip& clip, const s
     if (at_edge[w]) ends.push_back(w), end_vertices.push_back(rep[w]);
   std::vector<Vec3> skinned(ends.size());
   std::vector<double> ratios;
+  const std::vector<double> bind_length = measure::edge_lengths(bind_w, edges);  // once, not per sample
   for (int si = 0; si < samples; ++si) {
     std::vector<rig::Transform> locals = sk.stored_local;
     rig::apply_clip(clip, times[si], locals);
@@ -509,7 +510,7 @@ TailStretch tail_stretch(const rig::Character& c, const rig::Clip& clip, const s
       for (int i = 0; i < desc.size(); ++i) locals[desc.links[i].joint].rotation = per_sample[si][i];
     rig::skin_vertices(c.mesh, c.skin, sk, rig::local_to_world(sk, locals), end_vertices, skinned);
     for (size_t i = 0; i < ends.size(); ++i) posed_w[ends[i]] = skinned[i];
-    measure::append_edge_ratios(bind_w, posed_w, edges, ratios);
+    measure::append_edge_ratios(bind_length, posed_w, edges, ratios);
   }
   const measure::StretchStats st = measure::stretch_stats(std::move(ratios));
   out.p99 = st.p99;

@@ -21,6 +21,8 @@
 #include "pipeline/retarget_character.h"
 #include "harness/gate/corpus/run_corpus.h"
 #include "harness/gate/corpus/run_corpus_body_stretch.h"
+#include "harness/gate/lowest_skin.h"
+#include "rig/model/lowest_skin.h"
 
 namespace harness::corpus {
 
@@ -122,20 +124,27 @@ bool check_own_rig(const rig::Character& c, const RetargetTarget& target, const 
   return true;
 }
 
-// What a character's clips are measured on: its body, the floor, each
-// side's leg skin and the body's welded edges.
+}  // namespace
+
+// What a character's clips are measured on (one per character, for every
+// clip: RetargetTarget::body): its body, each side's leg skin, the body's
+// welded edges, and those vertex sets indexed for their lowest point.
 struct TargetBody {
   std::vector<char> body;                       // per vertex: not tail skin
   int prop_vertices = 0;                        // vertices on carried props
-  double floor = 0.0;                           // the scene's floor, bind units
   double bind_floor = kInf;                     // the bind pose's lowest body point (props left out)
   std::vector<std::vector<int>> foot_v;         // left, right: leg skin vertices
   std::vector<std::pair<int, int>> body_edges;  // welded ids, both ends on the body
   std::vector<Vec3> bind_w;                     // per welded vertex: bind position
+  rig::LowestSkinIndex lowest_body;             // body vertices off the props
+  rig::LowestSkinIndex lowest_prop;             // prop vertices
+  std::vector<rig::LowestSkinIndex> lowest_foot;  // left, right: foot_v
 };
 
-// The body, floor, leg skin and body edges of the character (independent of the clip).
-TargetBody target_body(const Entry& e, const rig::Character& c, const RetargetTarget& target) {
+namespace {
+
+// The body, leg skin and body edges of the character (independent of the clip).
+TargetBody target_body(const rig::Character& c, const RetargetTarget& target) {
   TargetBody b;
   const rig::Skeleton& sk = c.skeleton;
   // Body = every vertex not in T (tail bones' skin, or the rigger tail detect
@@ -152,11 +161,8 @@ TargetBody target_body(const Entry& e, const rig::Character& c, const RetargetTa
   for (int v : target.prepared.transfer.grounding.tail_vertices) b.body[v] = 0;
   const std::vector<char>& prop = target.prop;
   b.prop_vertices = static_cast<int>(std::count(prop.begin(), prop.end(), 1));
-  // The floor: the scene's y = floor_y (glTF is Y up; a character's own
-  // clips stand on y = 0, also when its bind pose does not: the Cyberpunk
-  // character's bind mesh floats 0.74 m above it). The pipeline's floor
-  // (the bind pose's lowest body point) is reported beside it.
-  b.floor = e.floor_y / c.meters_per_unit;
+  // The pipeline's floor (the bind pose's lowest body point) is reported
+  // beside the scene's (check_retarget).
   for (int v = 0; v < nv; ++v)
     if (b.body[v] && !prop[v]) b.bind_floor = std::min(b.bind_floor, c.mesh.positions[v].y());
   // Target legs by side: skin dominated by its thigh, shin, foot and toe
@@ -178,6 +184,14 @@ TargetBody target_body(const Entry& e, const rig::Character& c, const RetargetTa
     if (body_w[ed.first] && body_w[ed.second]) b.body_edges.push_back(ed);
   b.bind_w.resize(w.count());
   for (int i = 0; i < w.count(); ++i) b.bind_w[i] = c.mesh.positions[w.representative[i]];
+  std::vector<int> low_body, low_prop;
+  for (int v = 0; v < nv; ++v) {
+    if (b.body[v] && !prop[v]) low_body.push_back(v);
+    if (prop[v]) low_prop.push_back(v);
+  }
+  b.lowest_body = rig::index_lowest_skin(c, low_body);
+  b.lowest_prop = rig::index_lowest_skin(c, low_prop);
+  for (const std::vector<int>& side : b.foot_v) b.lowest_foot.push_back(rig::index_lowest_skin(c, side));
   return b;
 }
 
@@ -293,31 +307,32 @@ struct FloorContact {
   std::vector<long> stance_per_foot = std::vector<long>(2, 0);
 };
 
-// The floor contact of the retargeted clip (FloorContact).
-FloorContact measure_floor_contact(const rig::Character& c, const std::vector<char>& prop, const TargetBody& b,
+// The floor contact of the retargeted clip (FloorContact) on the scene's
+// floor (bind units): at each stance key the lowest body, prop and leg
+// vertices as rig::skin_positions places them (PosedSkin).
+FloorContact measure_floor_contact(const rig::Character& c, const TargetBody& b, double floor,
                                    const SourceStance& stance, const rig::TransferResult& t) {
   const double mpu = c.meters_per_unit;
   const rig::Skeleton& sk = c.skeleton;
   const int n = static_cast<int>(t.times.size());
-  const int nv = c.mesh.vertex_count();
-  const double floor = b.floor;
-  const std::vector<char>& body = b.body;
   const auto& stance_of_side = stance.of_side;
   FloorContact f;
+  PosedSkin skin(c);
+  std::vector<rig::Transform> locals;
+  std::vector<rig::Mat4> world(static_cast<size_t>(sk.size()));
   for (int k = 0; k < n; ++k) {
     f.lift = std::max(f.lift, k < static_cast<int>(t.lift.size()) ? t.lift[k] : 0.0);
     if (!stance_of_side[0][k] && !stance_of_side[1][k]) continue;
-    std::vector<rig::Transform> locals = sk.neutral_local;
+    locals = sk.neutral_local;
     rig::apply_clip(t.clip, t.times[k], locals);
-    const auto pos = rig::skin_positions(c.mesh, c.skin, sk, rig::local_to_world(sk, locals));
-    double low = kInf;
-    int low_v = -1;
-    for (int v = 0; v < nv; ++v) {
-      if (body[v] && !prop[v] && pos[v].y() < low) low = pos[v].y(), low_v = v;
-      if (prop[v]) f.prop_min = std::min(f.prop_min, (pos[v].y() - floor) * mpu);
-    }
-    if (low_v >= 0) {  // none when tail and props are all the skin: the check then fails on NaN
-      const double h = (low - floor) * mpu;
+    rig::local_to_world(sk, locals, world);
+    skin.pose(world);
+    const rig::LowestItem low = skin.lowest(b.lowest_body);
+    // (y - floor) * mpu never reorders heights: the least of the props'.
+    if (b.prop_vertices > 0) f.prop_min = std::min(f.prop_min, (skin.lowest(b.lowest_prop).y - floor) * mpu);
+    if (low.item >= 0) {  // none when tail and props are all the skin: the check then fails on NaN
+      const int low_v = b.lowest_body.vertices[static_cast<size_t>(low.item)];
+      const double h = (low.y - floor) * mpu;
       if (std::isnan(f.lowest_err) || std::abs(h) > f.lowest_err) {
         f.lowest_err = std::abs(h);
         const int d = rig::dominant_joint(c.skin.influences[low_v]);
@@ -329,8 +344,7 @@ FloorContact measure_floor_contact(const rig::Character& c, const std::vector<ch
     for (int side = 0; side < 2; ++side) {
       if (!stance_of_side[side][k] || b.foot_v[side].empty()) continue;
       ++f.stance_per_foot[side];
-      double y = kInf;
-      for (int v : b.foot_v[side]) y = std::min(y, pos[v].y());
+      const double y = skin.lowest(b.lowest_foot[side]).y;
       const double err = std::abs(y - floor) * mpu;
       if (std::isnan(f.foot_err) || err > f.foot_err) {
         f.foot_err = err;
@@ -514,6 +528,7 @@ RetargetTarget prepare_corpus_target(const rig::Character& c, double rate) {
   // floor placement ignores them, so the lowest-body-point check does too.
   t.prop = rig::carried_object_vertices(c, kWeldFraction * rig::model_height(c.mesh.positions));
   t.artist_clips = std::make_shared<ArtistClipCache>();
+  t.body = std::make_shared<const TargetBody>(target_body(c, t));
   return t;
 }
 
@@ -525,12 +540,16 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   ClipRun run;
   if (!check_refusal(e, c, target, src, r, run)) return;
   if (!check_own_rig(c, target, src, r, run)) return;
-  const TargetBody b = target_body(e, c, target);
+  const TargetBody& b = *target.body;
+  // The floor: the scene's y = floor_y (glTF is Y up; a character's own
+  // clips stand on y = 0, also when its bind pose does not: the Cyberpunk
+  // character's bind mesh floats 0.74 m above it).
+  const double floor = e.floor_y / c.meters_per_unit;
   ClipMeasures m;
   m.leg_range = check_legs_move(c.skeleton, run.t, run.pre, r);
   m.stance = source_stance(src, run.t);
   m.stretch = sample_body_stretch(c, target.welded, {b.body_edges, b.bind_w}, run.t);
-  m.floor = measure_floor_contact(c, target.prop, b, m.stance, run.t);
+  m.floor = measure_floor_contact(c, b, floor, m.stance, run.t);
   // Only p99 and the torn fraction are read (check_body_torn, report_clip):
   // two ranks placed, not all of stretch_stats'; the ratios are not read again.
   m.torn.samples = static_cast<long>(m.stretch.ratios.size());

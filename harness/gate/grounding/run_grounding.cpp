@@ -23,6 +23,7 @@
 #include "rig/anatomy/roles.h"
 #include "rig/retarget/clip_transfer.h"
 #include "rig/retarget/contact/grounding.h"
+#include "harness/gate/fixture_cache.h"
 #include "harness/gate/grounding/run_grounding.h"
 #include "harness/gate/runners.h"
 #include "rig/io/io.h"
@@ -40,10 +41,15 @@ Status bad(const Scenario& s, const std::string& m) { return Status::Error(Statu
 
 Status load_target(const Scenario& s, Target& t) {
   if (Status st = load_scenario_character(s, t.raw); !st.ok()) return st;
+  // A fixture as built (its roles assigned) is detected once per run
+  // (FixtureCache::chained).
+  const std::string key =
+      static_cast<int>(t.raw.skeleton.roles.size()) == t.raw.skeleton.size() ? plain_fixture_key(s.character) : "";
   ensure_roles(t.raw.skeleton);
   detect::FixResult fr;
-  if (Status st = detect::fix(t.raw, detect::Mode::kChain, detect::Params{}, fr); !st.ok())
-    fail_regression(s.name, "detect --chain: " + st.message);
+  const Status st = s.fixtures && !key.empty() ? s.fixtures->chained(key, t.raw, fr)
+                                               : detect::fix(t.raw, detect::Mode::kChain, detect::Params{}, fr);
+  if (!st.ok()) fail_regression(s.name, "detect --chain: " + st.message);
   if (fr.chains < 1) fail_regression(s.name, "detect --chain grew no tail chain on this character");
   t.fixed = std::move(fr.character);
   ensure_roles(t.fixed.skeleton);
@@ -115,18 +121,37 @@ Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig:
   return transfer(src, src_cal, target, dst_cal, prepare(target, dst_cal, g, rate), g, rate);
 }
 
-Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
-                  const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
-                  double rate) {
-  rig::TransferResult r = rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, prepared, transfer_options(g, rate));
+namespace {
+
+Transfer from_result(rig::TransferResult r, int hips) {
   Transfer out;
   if (!r.status.ok() || r.times.size() < 2) return out;
   out.clip = std::move(r.clip);
   out.times = std::move(r.times);
   out.lift = std::move(r.lift);
   out.floor_alignment = r.floor_alignment;
-  out.hips = dst_cal.hips;
+  out.hips = hips;
   out.feet = std::move(r.feet);
+  return out;
+}
+
+}  // namespace
+
+Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                  const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
+                  double rate) {
+  return from_result(rig::transfer_clip(src.ch, src.clip, src_cal, target, dst_cal, prepared, transfer_options(g, rate)),
+                     dst_cal.hips);
+}
+
+std::vector<Transfer> transfers(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                                const rig::Calibration& dst_cal, std::span<const rig::TargetSupport* const> prepared,
+                                std::span<const rig::GroundingOptions> g, double rate) {
+  std::vector<Transfer> out;
+  if (g.empty()) return out;
+  for (rig::TransferResult& r : rig::transfer_clip_groundings(src.ch, src.clip, src_cal, target, dst_cal, prepared, g,
+                                                              transfer_options(g[0], rate)))
+    out.push_back(from_result(std::move(r), dst_cal.hips));
   return out;
 }
 

@@ -3,6 +3,7 @@
 // clip sources and one clip request through rig::transfer_clip.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,12 @@ rig::TargetSupport prepare(const rig::Character& target, const rig::Calibration&
 Transfer transfer(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
                   const rig::Calibration& dst_cal, const rig::TargetSupport& prepared, const rig::GroundingOptions& g,
                   double rate);
+// One clip onto one character under several groundings (g[i], prepared
+// for it as prepared[i]): what transfer gives for each, the steps before
+// grounding run once (rig::transfer_clip_groundings).
+std::vector<Transfer> transfers(const Source& src, const rig::Calibration& src_cal, const rig::Character& target,
+                                const rig::Calibration& dst_cal, std::span<const rig::TargetSupport* const> prepared,
+                                std::span<const rig::GroundingOptions> g, double rate);
 
 // The scenario kinds, one per "grounding_*" kind: run_grounding_lift.cpp,
 // run_grounding_tail_skin.cpp and run_grounding_isolation.cpp.

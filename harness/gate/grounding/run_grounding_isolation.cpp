@@ -111,10 +111,12 @@ Status calibration_isolation(const Scenario& s, ScenarioResult& out) {
   // Captured once from the bind pose, before any playback.
   const rig::Calibration cal = rig::calibrate(t.fixed.skeleton);
 
-  // Clean run: nothing plays between requests.
+  // Clean run: nothing plays between requests (the target prepared once:
+  // the reference; every live request below prepares its own).
   std::vector<Transfer> clean;
+  const rig::TargetSupport clean_support = prepare(t.fixed, cal, g, rate);
   for (size_t i = 0; i < n; ++i) {
-    clean.push_back(transfer(sources[i], src_cals[i], t.fixed, cal, g, rate));
+    clean.push_back(transfer(sources[i], src_cals[i], t.fixed, cal, clean_support, g, rate));
     if (clean.back().clip.tracks.empty()) return bad(s, sources[i].label + ": retarget gave no tracks");
   }
 

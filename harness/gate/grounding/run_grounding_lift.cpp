@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "rig/model/pose.h"
 #include "rig/retarget/retarget.h"
 #include "harness/gate/grounding/run_grounding.h"
+#include "harness/gate/lowest_skin.h"
 
 namespace harness::grounding {
 namespace {
@@ -45,14 +47,23 @@ std::vector<int> body_vertices(const rig::Character& c) {
 }
 
 // Lowest body point (tail-dominated skin ignored, rig::place_on_floor's
-// body_bottom) at t; `body` = body_vertices(c). Only those are skinned.
-double body_bottom_at(const rig::Character& c, const std::vector<int>& body, const rig::Clip& clip, double t) {
-  std::vector<rig::Vec3> posed(body.size());
-  rig::skin_vertices(c.mesh, c.skin, c.skeleton, world_at(c.skeleton, clip, t), body, posed);
-  double bottom = std::numeric_limits<double>::infinity();
-  for (const rig::Vec3& p : posed) bottom = std::min(bottom, p.y());
-  return bottom;
-}
+// body_bottom) at a time; `body` = body_vertices(c): the lowest of them as
+// rig::skin_vertices places them (PosedSkin: only the parts of the body
+// that can be lowest are skinned).
+class BodyBottom {
+ public:
+  BodyBottom(const rig::Character& c, const std::vector<int>& body)
+      : c_(c), index_(rig::index_lowest_skin(c, body)), skin_(c) {}
+  double at(const rig::Clip& clip, double t) {
+    skin_.pose(world_at(c_.skeleton, clip, t));
+    return skin_.lowest(index_).y;
+  }
+
+ private:
+  const rig::Character& c_;
+  rig::LowestSkinIndex index_;
+  PosedSkin skin_;
+};
 
 // The joint dominating the lowest non-tail-dominated vertex at t (what sets
 // the body's bottom), by name.
@@ -113,15 +124,28 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
   out.metrics["hips_bind_height_m"] = t.fixed.skeleton.bind_world[t.hips](1, 3) * mpu;
   // The target prepared once per grounding for every source.
   const rig::GroundingOptions counting = grounding_from(s, mpu, true), excluding = grounding_from(s, mpu, false);
-  const rig::TargetSupport prepared_counting = prepare(t.fixed, dst_cal, counting, rate);
+  rig::GroundingOptions raw_opt = grounding_from(s, mpu, false);
+  raw_opt.smoothing_radius_s = 0;
+  // One support for the three when it serves them all (rig::support_serves).
   const rig::TargetSupport prepared_excluding = prepare(t.fixed, dst_cal, excluding, rate);
-  const std::vector<int> body = body_vertices(t.fixed);
+  const std::optional<rig::TargetSupport> own_counting =
+      rig::support_serves(excluding, counting) ? std::nullopt
+                                               : std::optional(prepare(t.fixed, dst_cal, counting, rate));
+  const std::optional<rig::TargetSupport> own_raw =
+      rig::support_serves(excluding, raw_opt) ? std::nullopt : std::optional(prepare(t.fixed, dst_cal, raw_opt, rate));
+  const rig::TargetSupport& prepared_counting = own_counting ? *own_counting : prepared_excluding;
+  const rig::TargetSupport& prepared_raw = own_raw ? *own_raw : prepared_excluding;
+  BodyBottom body_bottom(t.fixed, body_vertices(t.fixed));
   for (const json& spec : s.raw["sources"]) {
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
-    const Transfer counted = transfer(src, src_cal, t.fixed, dst_cal, prepared_counting, counting, rate);
-    const Transfer excluded = transfer(src, src_cal, t.fixed, dst_cal, prepared_excluding, excluding, rate);
+    // The three groundings (the raw lift: no smoothing) from one posed clip.
+    const rig::GroundingOptions groundings[] = {counting, excluding, raw_opt};
+    const rig::TargetSupport* supports[] = {&prepared_counting, &prepared_excluding, &prepared_raw};
+    std::vector<Transfer> runs = transfers(src, src_cal, t.fixed, dst_cal, supports, groundings, rate);
+    const Transfer& counted = runs[0];
+    const Transfer& excluded = runs[1];
     if (counted.times.empty() || excluded.times.empty() || counted.times != excluded.times)
       return bad(s, src.label + ": retarget gave no hips motion");
     const std::vector<double>& times = excluded.times;
@@ -142,7 +166,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     out.metrics[pre + "lift_table"] = table;
     const double end = times.back();
     const size_t kmax = static_cast<size_t>(std::max_element(extra.begin(), extra.end()) - extra.begin());
-    out.metrics[pre + "final_body_clearance"] = (body_bottom_at(t.fixed, body, excluded.clip, end) - bind.body_bottom) * mpu;
+    out.metrics[pre + "final_body_clearance"] = (body_bottom.at(excluded.clip, end) - bind.body_bottom) * mpu;
     {
       // Where the body ends: its lowest skin's joint and the pinned soles.
       double sole = std::numeric_limits<double>::infinity();
@@ -159,7 +183,7 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
                             (ph.empty() ? std::string("none") : ph));
       }
     }
-    out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom_at(t.fixed, body, counted.clip, end) - bind.body_bottom) * mpu;
+    out.metrics[pre + "final_body_clearance_tail_counted_m"] = (body_bottom.at(counted.clip, end) - bind.body_bottom) * mpu;
     out.metrics[pre + "max_extra_lift_m"] = extra[kmax];
     out.metrics[pre + "max_extra_lift_time_s"] = times[kmax];
     out.metrics[pre + "min_extra_lift_m"] = *std::min_element(extra.begin(), extra.end());
@@ -176,15 +200,13 @@ Status pelvis_lift(const Scenario& s, ScenarioResult& out) {
     out.metrics[pre + "duration_s"] = end;
     out.metrics[pre + "samples"] = static_cast<double>(times.size());
     std::vector<double> lc, le, clear_e, clear_c;
-    rig::GroundingOptions raw_opt = grounding_from(s, mpu, false);
-    raw_opt.smoothing_radius_s = 0;
-    std::vector<double> raw_e = transfer(src, src_cal, t.fixed, dst_cal, raw_opt, rate).lift;
+    std::vector<double> raw_e = runs[2].lift;
     for (double& x : raw_e) x *= mpu;
     for (size_t k = 0; k < times.size(); ++k) {
       lc.push_back(counted.lift[k] * mpu);
       le.push_back(excluded.lift[k] * mpu);
-      clear_e.push_back((body_bottom_at(t.fixed, body, excluded.clip, times[k]) - bind.body_bottom) * mpu);
-      clear_c.push_back((body_bottom_at(t.fixed, body, counted.clip, times[k]) - bind.body_bottom) * mpu);
+      clear_e.push_back((body_bottom.at(excluded.clip, times[k]) - bind.body_bottom) * mpu);
+      clear_c.push_back((body_bottom.at(counted.clip, times[k]) - bind.body_bottom) * mpu);
     }
     {
       // Deepest body sink over the clip (tail excluded) and what sinks: skin

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -136,49 +137,68 @@ Status tail_skin(const Scenario& s, ScenarioResult& out) {
   }
   // Each variant's five (character, grounding) targets, prepared once for
   // every source.
+  // (One support serves both groundings of a character when they differ
+  // only in what grounding itself reads: rig::support_serves.)
+  using Support = std::shared_ptr<const rig::TargetSupport>;
   struct Prepared {
-    rig::TargetSupport full, no_region, no_skin, no_skin_counted, counted;
+    Support full, no_region, no_skin, no_skin_counted, counted;
+  };
+  const auto prepared_for = [&](const rig::Character& c, const rig::GroundingOptions& g) {
+    return std::make_shared<const rig::TargetSupport>(prepare(c, dst_cal, g, rate));
   };
   std::vector<Prepared> prepared;
-  for (const Variant& v : variants)
-    prepared.push_back({prepare(t.fixed, dst_cal, v.excl, rate), prepare(no_region, dst_cal, v.excl, rate),
-                        prepare(no_skin, dst_cal, v.excl, rate), prepare(no_skin, dst_cal, v.cnt, rate),
-                        prepare(t.fixed, dst_cal, v.cnt, rate)});
+  for (const Variant& v : variants) {
+    Prepared p{prepared_for(t.fixed, v.excl), prepared_for(no_region, v.excl), prepared_for(no_skin, v.excl), {}, {}};
+    const bool one = rig::support_serves(v.excl, v.cnt);
+    p.no_skin_counted = one ? p.no_skin : prepared_for(no_skin, v.cnt);
+    p.counted = one ? p.full : prepared_for(t.fixed, v.cnt);
+    prepared.push_back(std::move(p));
+  }
   long mism_region = 0, mism_skin = 0;
   double max_region = 0, max_skin = 0, max_counted = 0;
-  for (const json& spec : s.raw["sources"]) for (size_t vi = 0; vi < variants.size(); ++vi) {
-    const Variant& variant = variants[vi];
-    const Prepared& p = prepared[vi];
-    const rig::GroundingOptions &excl = variant.excl, &cnt = variant.cnt;
+  for (const json& spec : s.raw["sources"]) {
+    // Each source read once for every variant.
     Source src;
     if (Status st = load_source(s, spec, t, src); !st.ok()) return st;
     const rig::Calibration src_cal = rig::calibrate(src.ch.skeleton);
-    auto run = [&](const rig::Character& c, const rig::TargetSupport& support, const rig::GroundingOptions& g) {
-      return transfer(src, src_cal, c, dst_cal, support, g, rate);
-    };
-    const Transfer full = run(t.fixed, p.full, excl);
-    if (full.times.empty()) return bad(s, src.label + ": retarget gave no hips motion");
-    const HipsDiff dr = compare_hips(full, run(no_region, p.no_region, excl));
-    const HipsDiff ds = compare_hips(full, run(no_skin, p.no_skin, excl));
-    // With the tail skin gone there is nothing left to count.
-    const HipsDiff dsc = compare_hips(full, run(no_skin, p.no_skin_counted, cnt));
-    const Transfer counted = run(t.fixed, p.counted, cnt);
-    const HipsDiff dc = compare_hips(full, counted);
-    const std::string pre = variant.key + src.key + ".";
-    out.metrics[pre + "hips_keys"] = dr.keys;
-    out.metrics[pre + "deleted_tail_region.mismatched_keys"] = dr.mismatched;
-    out.metrics[pre + "deleted_tail_region.max_abs_diff_m"] = dr.max_abs * mpu;
-    out.metrics[pre + "deleted_tail_skin.mismatched_keys"] = ds.mismatched;
-    out.metrics[pre + "deleted_tail_skin.max_abs_diff_m"] = ds.max_abs * mpu;
-    out.metrics[pre + "deleted_tail_skin_counted.max_abs_diff_m"] = dsc.max_abs * mpu;
-    out.metrics[pre + "tail_counted.max_abs_diff_m"] = dc.max_abs * mpu;
-    out.metrics[pre + "tail_counted.max_lift_m"] = *std::max_element(counted.lift.begin(), counted.lift.end()) * mpu;
-    out.metrics[pre + "tail_excluded.max_lift_m"] = *std::max_element(full.lift.begin(), full.lift.end()) * mpu;
-    mism_region += dr.mismatched;
-    mism_skin += ds.mismatched + dsc.mismatched;
-    max_region = std::max(max_region, dr.max_abs * mpu);
-    max_skin = std::max({max_skin, ds.max_abs * mpu, dsc.max_abs * mpu});
-    max_counted = std::max(max_counted, dc.max_abs * mpu);
+    for (size_t vi = 0; vi < variants.size(); ++vi) {
+      const Variant& variant = variants[vi];
+      const Prepared& p = prepared[vi];
+      const rig::GroundingOptions &excl = variant.excl, &cnt = variant.cnt;
+      auto run = [&](const rig::Character& c, const rig::TargetSupport& support, const rig::GroundingOptions& g) {
+        return transfer(src, src_cal, c, dst_cal, support, g, rate);
+      };
+      // Each character's two groundings from one posed clip (the steps
+      // before grounding read neither).
+      const rig::GroundingOptions both[] = {excl, cnt};
+      const rig::TargetSupport* on_full[] = {p.full.get(), p.counted.get()};
+      const rig::TargetSupport* on_no_skin[] = {p.no_skin.get(), p.no_skin_counted.get()};
+      const std::vector<Transfer> full_counted = transfers(src, src_cal, t.fixed, dst_cal, on_full, both, rate);
+      const Transfer& full = full_counted[0];
+      if (full.times.empty()) return bad(s, src.label + ": retarget gave no hips motion");
+      const HipsDiff dr = compare_hips(full, run(no_region, *p.no_region, excl));
+      const std::vector<Transfer> no_skin_runs = transfers(src, src_cal, no_skin, dst_cal, on_no_skin, both, rate);
+      const HipsDiff ds = compare_hips(full, no_skin_runs[0]);
+      // With the tail skin gone there is nothing left to count.
+      const HipsDiff dsc = compare_hips(full, no_skin_runs[1]);
+      const Transfer& counted = full_counted[1];
+      const HipsDiff dc = compare_hips(full, counted);
+      const std::string pre = variant.key + src.key + ".";
+      out.metrics[pre + "hips_keys"] = dr.keys;
+      out.metrics[pre + "deleted_tail_region.mismatched_keys"] = dr.mismatched;
+      out.metrics[pre + "deleted_tail_region.max_abs_diff_m"] = dr.max_abs * mpu;
+      out.metrics[pre + "deleted_tail_skin.mismatched_keys"] = ds.mismatched;
+      out.metrics[pre + "deleted_tail_skin.max_abs_diff_m"] = ds.max_abs * mpu;
+      out.metrics[pre + "deleted_tail_skin_counted.max_abs_diff_m"] = dsc.max_abs * mpu;
+      out.metrics[pre + "tail_counted.max_abs_diff_m"] = dc.max_abs * mpu;
+      out.metrics[pre + "tail_counted.max_lift_m"] = *std::max_element(counted.lift.begin(), counted.lift.end()) * mpu;
+      out.metrics[pre + "tail_excluded.max_lift_m"] = *std::max_element(full.lift.begin(), full.lift.end()) * mpu;
+      mism_region += dr.mismatched;
+      mism_skin += ds.mismatched + dsc.mismatched;
+      max_region = std::max(max_region, dr.max_abs * mpu);
+      max_skin = std::max({max_skin, ds.max_abs * mpu, dsc.max_abs * mpu});
+      max_counted = std::max(max_counted, dc.max_abs * mpu);
+    }
   }
   out.metrics["deleted_tail_region.mismatched_keys"] = mism_region;
   out.metrics["deleted_tail_region.max_abs_diff_m"] = max_region;

@@ -9,6 +9,7 @@
 #include "rig/retarget/contact/grounding.h"  // dominant_joint, prop_joint_mask, tail_joint_mask, smooth_lift
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
+#include "rig/retarget/lowest_below.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/weld.h"
 
@@ -35,6 +36,32 @@ struct LowestY {
     return lowest_skinned(c, index, height, [](int) { return true; }, order).y;
   }
 };
+
+// What turning `joint` changes of a skin's heights: the joints below it
+// (itself included) that the skin's index reads or that lie above one it
+// reads, ascending (parents first), and the index's joints among them.
+struct TrialPose {
+  std::vector<int> posed, heights;
+};
+
+TrialPose trial_pose_of(const Skeleton& sk, int joint, const LowestSkinIndex& index) {
+  const size_t n = static_cast<size_t>(sk.size());
+  std::vector<char> below(n, 0), read(n, 0), needed(n, 0);
+  for (int i = joint; i < sk.size(); ++i) below[i] = i == joint || (sk.parents[i] >= 0 && below[sk.parents[i]]);
+  for (const LowestSkinIndex::Group& g : index.groups)
+    for (int j : g.joints) read[static_cast<size_t>(j)] = 1;
+  TrialPose t;
+  for (int i = sk.size() - 1; i >= joint; --i) {
+    if (!below[i]) continue;
+    needed[i] = needed[i] || read[i];
+    if (needed[i] && sk.parents[i] >= 0) needed[sk.parents[i]] = 1;
+  }
+  for (int i = joint; i < sk.size(); ++i) {
+    if (below[i] && needed[i]) t.posed.push_back(i);
+    if (below[i] && read[i]) t.heights.push_back(i);
+  }
+  return t;
+}
 
 // The upper arm's local rotation turned by `angle` about the world `axis`
 // through its joint: world R * W becomes, in the parent's frame (rotation
@@ -129,13 +156,19 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
   auto usable = [&](const TurnedSkin& s) { return s.joint >= 0 && s.joint < sk.size() && !s.vertices.empty(); };
 
   std::vector<LowestSkinIndex> index(skins.size());
+  std::vector<TrialPose> trial_pose(skins.size());
   for (size_t a = 0; a < skins.size(); ++a)
-    if (usable(skins[a])) index[a] = index_lowest_skin(c, skins[a].vertices);
+    if (usable(skins[a])) {
+      index[a] = index_lowest_skin(c, skins[a].vertices);
+      trial_pose[a] = trial_pose_of(sk, skins[a].joint, index[a]);
+    }
   LowestY lowest_y;
+  std::vector<Mat4> trial_world;
+  std::vector<Eigen::RowVector4d> trial_height;
   std::vector<std::vector<Vec3>> axes(skins.size(), std::vector<Vec3>(n, Vec3::Zero()));
   std::vector<std::vector<Quat>> parent_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<std::vector<Quat>> local_rot(skins.size(), std::vector<Quat>(n, Quat::Identity()));
-  std::vector<Transform> locals, trial;
+  std::vector<Transform> locals;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
@@ -150,10 +183,26 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
       if (!axes[a][k].allFinite()) axes[a][k].setZero();
       res.clearance[a][k] = lowest_y(c, index[a], world) - opt.floor_y;
       if (res.clearance[a][k] >= -tolerance || axes[a][k].isZero()) continue;
+      // The sample's pose with the joint turned: only the joints below it
+      // that the skin's heights read are posed again (as local_to_world
+      // poses them), and only their heights redone (as skinning_heights).
+      trial_world = world;
+      trial_height = lowest_y.height;
       auto clearance_at = [&](double angle) {
-        trial = locals;
-        trial[skin.joint].rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
-        return lowest_y(c, index[a], local_to_world(sk, trial)) - opt.floor_y;
+        const Quat rotation = turned(parent_rot[a][k], local_rot[a][k], axes[a][k], angle);
+        for (int i : trial_pose[a].posed) {
+          Transform local = locals[i];
+          if (i == skin.joint) local.rotation = rotation;
+          const int pi = sk.parents[i];
+          trial_world[i] = (pi < 0 ? sk.root_parent_world[i] : trial_world[pi]) * local.matrix();
+        }
+        for (int j : trial_pose[a].heights) trial_height[j] = (trial_world[j] * sk.inverse_bind[j]).row(1);
+        // Only the sign is read: the skin above the floor is not searched
+        // (lowest_skinned_below; y - floor_y < 0 exactly when y < floor_y).
+        const double low = lowest_skinned_below(
+            index[a], trial_height, opt.floor_y, [](int) { return true; },
+            [&](int v) { return skinned_height(c, v, trial_height); }, lowest_y.order).y;
+        return low < opt.floor_y ? low - opt.floor_y : 0.0;
       };
       double lo = 0.0, hi = max_angle;
       // A turn that cannot clear the floor (the shoulder itself is low: a
@@ -168,8 +217,10 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
   }
 
   const int radius = smoothing_samples(times, opt.smoothing_radius_s);
+  bool turned_any = false;  // else res.clip is `clip` and the clearances stand
   for (size_t a = 0; a < skins.size(); ++a) {
     if (std::all_of(res.angle[a].begin(), res.angle[a].end(), [](double x) { return x == 0.0; })) continue;
+    turned_any = true;
     res.angle[a] = smooth_lift(res.angle[a], radius);
     const int j = skins[a].joint;
     auto it = std::find_if(res.clip.tracks.begin(), res.clip.tracks.end(), [&](const JointTracks& jt) { return jt.joint == j; });
@@ -187,7 +238,9 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
         res.angle[a][k] = 0.0;
     }
   }
-  // The clearance after the turns, as the clip now poses them.
+  // The clearance after the turns, as the clip now poses them (the same
+  // numbers as above when nothing turned).
+  if (!turned_any) return res;
   for (size_t k = 0; k < n; ++k) {
     locals = sk.neutral_local;
     apply_clip(res.clip, times[k], locals);

@@ -8,6 +8,7 @@
 #include "rig/anatomy/skin_queries.h"
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
+#include "rig/retarget/lowest_below.h"
 #include "rig/retarget/clearance/arm_clearance.h"  // carried_object_vertices
 
 namespace rig {
@@ -49,12 +50,16 @@ BodyFloorDepth body_under_floor(const Character& c, const LowestSkinIndex& index
   std::vector<Transform> locals;
   std::vector<Mat4> world(static_cast<size_t>(sk.size()));
   std::vector<Eigen::RowVector4d> height;  // y row of each skinning matrix
+  const double cap = floor_y + 1e-9 * (1.0 + std::abs(floor_y));
   for (size_t k = 0; k < times.size(); ++k) {
     locals = sk.neutral_local;
     apply_clip(clip, times[k], locals);
     local_to_world(sk, locals, world);
     skinning_heights(sk, world, height);
-    const LowestItem lowest = lowest_skinned(c, index, height, [](int) { return true; }, order);
+    // Only a point under the floor is deep (a margin far above rounding):
+    // the groups above it are not searched (lowest_skinned_below).
+    const LowestItem lowest = lowest_skinned_below(
+        index, height, cap, [](int) { return true; }, [&](int v) { return skinned_height(c, v, height); }, order);
     const double low = lowest.y;
     const int low_v = lowest.item >= 0 ? vertices[static_cast<size_t>(lowest.item)] : -1;
     // A non-finite pose (never expected) counts as no depth rather than

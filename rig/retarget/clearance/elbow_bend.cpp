@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "rig/retarget/contact/grounding.h"  // dominant_joint, smooth_lift, smoothing_samples
 #include "rig/model/pose.h"
@@ -37,6 +38,37 @@ bool torn_edge(const ElbowSkin& e, size_t i, std::span<const Vec3> skinned, cons
   return !(ratio <= o.max_stretch && ratio >= o.min_stretch);
 }
 
+// Per edge, squared lengths that decide torn_edge without its root and
+// division: strictly inside (in_lo, in_hi) the ratio is within the
+// thresholds, outside [out_lo, out_hi] it is not, by a margin of 1e-9
+// relative that no rounding of the ratio reaches; in between (and for NaN)
+// torn_edge itself decides.
+struct EdgeBounds {
+  double in_lo, in_hi, out_lo, out_hi;
+};
+
+std::vector<EdgeBounds> edge_bounds(const ElbowSkin& e, const ElbowBendOptions& o) {
+  std::vector<EdgeBounds> out(e.edges.size());
+  for (size_t i = 0; i < e.edges.size(); ++i) {
+    const double hi = o.max_stretch * e.bind_length[i], lo = o.min_stretch * e.bind_length[i];
+    out[i] = {lo * lo * (1.0 + 1e-9), hi * hi * (1.0 - 1e-9), lo * lo * (1.0 - 1e-9), hi * hi * (1.0 + 1e-9)};
+    // Thresholds that are not finite and ordered, or squares out of the
+    // normal range (where a square loses digits): the exact way.
+    if (!(std::isfinite(lo) && std::isfinite(hi) && lo >= 0.0 && lo <= hi && lo * lo >= 1e-280 && hi * hi <= 1e280))
+      out[i] = {1.0, 0.0, -1.0, std::numeric_limits<double>::infinity()};
+  }
+  return out;
+}
+
+bool torn_edge(const ElbowSkin& e, const std::vector<EdgeBounds>& bounds, size_t i, std::span<const Vec3> skinned,
+               const ElbowBendOptions& o) {
+  const double d2 = (skinned[e.edges[i].first] - skinned[e.edges[i].second]).squaredNorm();
+  const EdgeBounds& b = bounds[i];
+  if (d2 > b.in_lo && d2 < b.in_hi) return false;
+  if (d2 < b.out_lo || d2 > b.out_hi) return true;
+  return torn_edge(e, i, skinned, o);
+}
+
 // What a trial bend of one elbow touches: the forearm and the joints below
 // it (their world matrices change; every other joint keeps the sample's),
 // ascending (parents first); the joints influencing the elbow's skin (the
@@ -45,9 +77,13 @@ bool torn_edge(const ElbowSkin& e, size_t i, std::span<const Vec3> skinned, cons
 // times: only these are recomputed, by the same products local_to_world
 // and skinning make, so the bits are the same; the rest of the skin and its
 // edges are skinned and counted once per sample.
+// Of the moved joints only those the skin reads or that lie above one it
+// reads are posed (a hand's fingers rarely weigh on the elbow's skin), and
+// the sample's own skin is computed for the still vertices only (a trial
+// skins the moving ones before it counts an edge of theirs).
 struct TrialJoints {
   std::vector<int> moved, used, used_moved;
-  std::vector<int> moving;  // positions in e.vertices
+  std::vector<int> still, moving;  // positions in e.vertices
   std::vector<size_t> still_edges, moving_edges;  // positions in e.edges
 };
 
@@ -55,23 +91,29 @@ TrialJoints trial_joints(const Character& c, const ElbowSkin& e) {
   const Skeleton& sk = c.skeleton;
   TrialJoints t;
   std::vector<char> below(static_cast<size_t>(sk.size()), 0), used(static_cast<size_t>(sk.size()), 0);
-  for (int i = e.forearm; i < sk.size(); ++i) {
+  for (int i = e.forearm; i < sk.size(); ++i)
     below[i] = i == e.forearm || (sk.parents[i] >= 0 && below[sk.parents[i]]);
-    if (below[i]) t.moved.push_back(i);
-  }
   std::vector<char> moving(e.vertices.size(), 0);
   for (size_t i = 0; i < e.vertices.size(); ++i)
     for (const Influence& in : c.skin.influences[e.vertices[i]]) {
       used[in.joint] = 1;
       moving[i] |= below[in.joint];
     }
+  // A moved joint is posed when it, or a joint below it, is read.
+  std::vector<char> needed(static_cast<size_t>(sk.size()), 0);
+  for (int i = sk.size() - 1; i >= e.forearm; --i) {
+    if (!below[i]) continue;
+    needed[i] = needed[i] || used[i];
+    if (needed[i] && sk.parents[i] >= 0) needed[sk.parents[i]] = 1;
+  }
+  for (int i = e.forearm; i < sk.size(); ++i)
+    if (below[i] && needed[i]) t.moved.push_back(i);
   for (int j = 0; j < sk.size(); ++j)
     if (used[j]) {
       t.used.push_back(j);
       if (below[j]) t.used_moved.push_back(j);
     }
-  for (size_t i = 0; i < e.vertices.size(); ++i)
-    if (moving[i]) t.moving.push_back(static_cast<int>(i));
+  for (size_t i = 0; i < e.vertices.size(); ++i) (moving[i] ? t.moving : t.still).push_back(static_cast<int>(i));
   for (size_t i = 0; i < e.edges.size(); ++i)
     (moving[e.edges[i].first] || moving[e.edges[i].second] ? t.moving_edges : t.still_edges).push_back(i);
   return t;
@@ -178,8 +220,9 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
   std::vector<std::vector<double>> cut(elbows.size(), std::vector<double>(n, 0.0));
   std::vector<std::vector<Quat>> rel(elbows.size(), std::vector<Quat>(n, Quat::Identity()));
   std::vector<TrialJoints> trial(elbows.size());
+  std::vector<std::vector<EdgeBounds>> bounds(elbows.size());
   for (size_t e = 0; e < elbows.size(); ++e)
-    if (usable[e]) trial[e] = trial_joints(c, elbows[e]);
+    if (usable[e]) trial[e] = trial_joints(c, elbows[e]), bounds[e] = edge_bounds(elbows[e], o);
   std::vector<Transform> locals;
   std::vector<Mat4> pose(static_cast<size_t>(sk.size())), world, skinning(static_cast<size_t>(sk.size()));
   std::vector<Vec3> skinned;
@@ -196,9 +239,9 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
       // The skin at the sample's pose; the torn edges no bend moves.
       for (int u : trial[e].used) skinning[u] = world[u] * sk.inverse_bind[u];
       skinned.resize(elbows[e].vertices.size());
-      for (size_t i = 0; i < skinned.size(); ++i) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
+      for (int i : trial[e].still) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
       long still_torn = 0;
-      for (size_t i : trial[e].still_edges) still_torn += torn_edge(elbows[e], i, skinned, o);
+      for (size_t i : trial[e].still_edges) still_torn += torn_edge(elbows[e], bounds[e], i, skinned, o);
       const long allowed = most_torn_allowed(elbows[e].edges.size(), o.max_torn_fraction);
       // Whether at most max_torn_fraction of the edges are torn with `share`
       // of the bend (torn / edges <= max_torn_fraction, counting stopped once
@@ -218,7 +261,7 @@ ElbowBendResult limit_elbow_bends(const Character& c, std::span<const ElbowSkin>
         for (int i : trial[e].moving) skinned[i] = skinned_vertex(c, elbows[e].vertices[i], skinning);
         long torn = still_torn;
         for (size_t i : trial[e].moving_edges)
-          if ((torn += torn_edge(elbows[e], i, skinned, o)) > allowed) return false;
+          if ((torn += torn_edge(elbows[e], bounds[e], i, skinned, o)) > allowed) return false;
         return true;
       };
       if (holds_at(1.0)) continue;

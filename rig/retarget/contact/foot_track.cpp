@@ -17,8 +17,19 @@ double leg_length_of(const Skeleton& sk, const Leg& leg) {
 
 double lowest_sole(const FootTrack& f, const std::vector<Mat4>& wm, double floor_y) {
   double low = std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < f.soles.size(); ++i) low = std::min(low, f.world(i, wm).y());
+  for (size_t i = 0; i < f.soles.size(); ++i) low = std::min(low, f.height(i, wm));
   return low - floor_y;
+}
+
+double lowest_sole(const FootTrack& f, const Skeleton& sk, std::span<const Transform> locals,
+                   std::vector<Mat4>& scratch, double floor_y) {
+  scratch.resize(static_cast<size_t>(sk.size()));
+  for (int i : f.chain) {
+    const int p = sk.parents[i];
+    const Mat4& parent = p < 0 ? sk.root_parent_world[i] : scratch[p];
+    scratch[i] = parent * locals[i].matrix();
+  }
+  return lowest_sole(f, scratch, floor_y);
 }
 
 std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& legs,
@@ -44,10 +55,23 @@ std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& le
         parts.push_back({p.joint, 1.0, (sk.inverse_bind[p.joint] * p.bind_position.homogeneous()).head<3>()});
       f.parts.push_back(std::move(parts));
     }
+    std::vector<char> in_chain(static_cast<size_t>(sk.size()), 0);
+    for (const std::vector<FootTrack::Part>& parts : f.parts)
+      for (const FootTrack::Part& q : parts)
+        for (int j = q.joint; j >= 0 && !in_chain[j]; j = sk.parents[j]) in_chain[j] = 1;
+    for (int j = 0; j < sk.size(); ++j)
+      if (in_chain[j]) f.chain.push_back(j);
     f.traj.assign(f.soles.size(), std::vector<Vec3>(n));
+    // The lowest of the trajectory's points: lowest_sole's numbers, each
+    // point posed once.
+    f.report.clearance_before.reserve(n);
     for (int k = 0; k < n; ++k) {
-      for (size_t i = 0; i < f.soles.size(); ++i) f.traj[i][k] = f.world(i, world[k]);
-      f.report.clearance_before.push_back(lowest_sole(f, world[k], opt.floor_y));
+      double low = std::numeric_limits<double>::infinity();
+      for (size_t i = 0; i < f.soles.size(); ++i) {
+        f.traj[i][k] = f.world(i, world[k]);
+        low = std::min(low, f.traj[i][k].y());
+      }
+      f.report.clearance_before.push_back(low - opt.floor_y);
     }
   }
   return feet;

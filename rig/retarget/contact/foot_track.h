@@ -23,10 +23,23 @@ struct FootTrack {
   };
   std::vector<std::vector<Part>> parts;
   std::vector<std::vector<Vec3>> traj;      // [sole point][sample], world
+  // The joints the sole points hang from and their ancestors, ascending
+  // (parents first): all that posing the sole points reads.
+  std::vector<int> chain;
   Vec3 world(size_t i, const std::vector<Mat4>& wm) const {
     Vec3 p = Vec3::Zero();
     for (const Part& q : parts[i]) p += q.weight * (wm[q.joint] * q.local.homogeneous()).head<3>();
     return p;
+  }
+  // world(i, wm).y() alone (the y row of each product, summed in the
+  // product's own order: the same bits).
+  double height(size_t i, const std::vector<Mat4>& wm) const {
+    double y = 0.0;
+    for (const Part& q : parts[i]) {
+      const Mat4& m = wm[q.joint];
+      y += q.weight * (((m(1, 0) * q.local.x() + m(1, 1) * q.local.y()) + m(1, 2) * q.local.z()) + m(1, 3));
+    }
+    return y;
   }
 };
 
@@ -35,6 +48,12 @@ double leg_length_of(const Skeleton& sk, const Leg& leg);
 
 // The lowest sole point's height above floor_y under the pose `wm`.
 double lowest_sole(const FootTrack& f, const std::vector<Mat4>& wm, double floor_y);
+
+// lowest_sole under the pose of `locals`, posing only f.chain (each joint
+// as local_to_world poses it, so the same bits); `scratch` holds one matrix
+// per joint (only f.chain's are written).
+double lowest_sole(const FootTrack& f, const Skeleton& sk, std::span<const Transform> locals,
+                   std::vector<Mat4>& scratch, double floor_y);
 
 // Sole point trajectories and clearances of every leg under the given poses.
 std::vector<FootTrack> track_feet(const Skeleton& sk, const std::vector<Leg>& legs,

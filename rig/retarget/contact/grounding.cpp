@@ -9,6 +9,7 @@
 #include "rig/anatomy/legs.h"
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
+#include "rig/retarget/lowest_below.h"
 
 namespace rig {
 SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
@@ -125,36 +126,52 @@ std::vector<double> ground_lift_raw(const Character& c, const SupportPoints& s, 
   }
   std::vector<double> lift(times.size(), 0.0);
   if (floor == kInf) return lift;
+  // Per point, what decides whether it counts, read once (not through the
+  // bit vectors at every key): -1 always, -2 never (in T uncounted, or in E
+  // at every key), else the leg whose contact at the key puts it in E.
+  constexpr int kAlways = -1, kNever = -2;
+  const int legs = static_cast<int>(opt.leg_contact.size());
+  std::vector<int> rule(s.vertices.size(), kAlways);
+  for (size_t i = 0; i < s.vertices.size(); ++i) {
+    if (s.tail[i] && !opt.count_tail) rule[i] = kNever;
+    else if (!s.contact[i]) rule[i] = kAlways;
+    else if (opt.leg_contact.empty()) rule[i] = kNever;
+    else if (s.leg[i] >= 0 && s.leg[i] < legs) rule[i] = s.leg[i];
+  }
+  std::vector<char> leg_in(static_cast<size_t>(legs), 0);
+  const double cap = floor + opt.allowed_sink + 1e-9 * (1.0 + std::abs(floor) + std::abs(opt.allowed_sink));
   std::vector<std::pair<double, int>> order;
   std::vector<Transform> locals;
   std::vector<Mat4> world(sk.size());
-  std::vector<Mat4> skinning(sk.size());
   std::vector<Eigen::RowVector4d> height;  // y row of each skinning matrix
   for (size_t f = 0; f < times.size(); ++f) {
     locals = sk.neutral_local;
     apply_clip(clip, times[f], locals);
     local_to_world(sk, locals, world);
-    skinning_heights(sk, world, height);  // the groups' bounds
-    for (int j = 0; j < sk.size(); ++j) skinning[j] = world[j] * sk.inverse_bind[j];
+    skinning_heights(sk, world, height);  // the groups' bounds, and the heights below
     // E(t): foot/ankle points of the legs in contact at this sample (all of
     // them when no phases are given).
-    auto in_e = [&](size_t i) {
-      if (!s.contact[i]) return false;
-      if (opt.leg_contact.empty()) return true;
-      const int li = s.leg[i];
-      return li >= 0 && static_cast<size_t>(li) < opt.leg_contact.size() && f < opt.leg_contact[li].size() &&
-             opt.leg_contact[li][f];
+    for (int li = 0; li < legs; ++li) leg_in[li] = f < opt.leg_contact[li].size() && opt.leg_contact[li][f];
+    const auto keep = [&](int i) {
+      const int r = rule[static_cast<size_t>(i)];
+      return r == kAlways || (r >= 0 && !leg_in[r]);
     };
-    const auto keep = [&](int i) { return !in_e(static_cast<size_t>(i)) && !(s.tail[static_cast<size_t>(i)] && !opt.count_tail); };
-    // Heights as grounding always summed them (a row of the skinning matrix).
+    // Heights as grounding always summed them: a row of the skinning matrix
+    // (skinning_heights' rows are that product's) dotted with the point,
+    // in pairs as Eigen sums a strided row's dot product.
     const auto y_of = [&](int v) {
-      const Eigen::Vector4d p = c.mesh.positions[v].homogeneous();
+      const Vec3& p = c.mesh.positions[v];
       double y = 0.0;
-      for (const Influence& in : c.skin.influences[v]) y += in.weight * skinning[in.joint].row(1).dot(p);
+      for (const Influence& in : c.skin.influences[v]) {
+        const Eigen::RowVector4d& h = height[in.joint];
+        y += in.weight * ((h[0] * p.x() + h[1] * p.y()) + (h[2] * p.z() + h[3] * 1.0));
+      }
       return y;
     };
-    const double low = lowest_skinned(index, height, keep, y_of, order).y;
-    if (low == kInf) continue;  // nothing but tail and contact points
+    // Only a point under floor + allowed_sink lifts (a margin far above
+    // rounding): the groups above it are not searched (lowest_skinned_below).
+    const double low = lowest_skinned_below(index, height, cap, keep, y_of, order).y;
+    if (low == kInf) continue;  // nothing but tail and contact points, or nothing low enough
     const double clearance = low - floor;
     lift[f] = std::max(0.0, opt.allowed_sink - clearance);
   }

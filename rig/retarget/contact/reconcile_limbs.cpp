@@ -239,7 +239,7 @@ class AimSearch {
 // rep.max_correction.
 void pin_leg(const Skeleton& sk, const Leg& leg, const FootTrack& track, const LegPin& pin, int k,
              const std::vector<Mat4>& wm, const LegPose& p, bool hinge, const LimbContactOptions& opt,
-             FootReport& rep, std::vector<Transform>& out_locals) {
+             FootReport& rep, std::vector<Transform>& out_locals, std::vector<Mat4>& scratch) {
   double aim = pin.offset[k];
   bool reached = true;
   // The best pass is kept (the lowest sole point can switch between
@@ -259,7 +259,7 @@ void pin_leg(const Skeleton& sk, const Leg& leg, const FootTrack& track, const L
     // it (lift_swing_soles): shin skin by the ankle turns with the knee.
     const bool to_floor = rep.contact[k] || pin.onto_floor[k];
     if ((!to_floor && !opt.lift_swing_soles) || !reached) break;
-    const double residual = lowest_sole(track, local_to_world(sk, out_locals), opt.floor_y);
+    const double residual = lowest_sole(track, sk, out_locals, scratch, opt.floor_y);
     // Under the floor always scores its depth; over it, a sole at its
     // unlifted aim is as good as it gets.
     const double score = !to_floor || (lifted && aim <= pin.unlifted[k] && residual >= 0.0)
@@ -289,9 +289,20 @@ void pin_leg(const Skeleton& sk, const Leg& leg, const FootTrack& track, const L
 
 // The side a hock's knee bends to once solved, in its thigh's parent frame,
 // for the next sample: the one it had while the knee is nearly straight.
+// Only the thigh, shin and foot and their ancestors are posed (as
+// local_to_world poses them; a detached foot hangs off another branch).
 Vec3 next_knee_side(const Skeleton& sk, const Leg& leg, const std::vector<Transform>& out_locals,
-                    const Quat& thigh_parent_rot, const Vec3& knee_side) {
-  const std::vector<Mat4> solved = local_to_world(sk, out_locals);
+                    const Quat& thigh_parent_rot, const Vec3& knee_side, std::vector<Mat4>& solved) {
+  solved.resize(static_cast<size_t>(sk.size()));
+  std::vector<int> chain;
+  for (int end : {leg.thigh, leg.shin, leg.foot})
+    for (int j = end; j >= 0 && std::find(chain.begin(), chain.end(), j) == chain.end(); j = sk.parents[j])
+      chain.push_back(j);
+  std::sort(chain.begin(), chain.end());  // parents first
+  for (int i : chain) {
+    const int p = sk.parents[i];
+    solved[i] = (p < 0 ? sk.root_parent_world[i] : solved[p]) * out_locals[i].matrix();
+  }
   const Vec3 a = position(solved[leg.thigh]), b = position(solved[leg.shin]);
   const Vec3 off = knee_offset(a, b, position(solved[leg.foot]));
   return off.norm() >= kBentKneeFraction * (b - a).norm() ? Vec3(thigh_parent_rot.conjugate() * off) : knee_side;
@@ -305,6 +316,7 @@ void solve_sample(const Skeleton& sk, const std::vector<Leg>& legs, const std::v
                   const std::vector<Mat4>& wm, const Vec3& forward, const LimbContactOptions& opt,
                   std::vector<FootReport>& feet, std::vector<SolvedLeg>& solved) {
   std::vector<Transform> out_locals = locals;
+  std::vector<Mat4> scratch;  // poses of the joints a leg's measures read
   for (size_t li = 0; li < legs.size(); ++li) {
     const Leg& leg = legs[li];
     SolvedLeg& s = solved[li];
@@ -312,8 +324,8 @@ void solve_sample(const Skeleton& sk, const std::vector<Leg>& legs, const std::v
     const bool hinge = !leg.bind_knee_offset.isZero();
     if (pins[li].offset[k] != 0.0 || hinge)
       pin_leg(sk, leg, tracks[li], pins[li], k, wm, leg_pose(sk, leg, wm, forward, thigh_parent_rot * s.knee_side),
-              hinge, opt, feet[li], out_locals);
-    if (hinge) s.knee_side = next_knee_side(sk, leg, out_locals, thigh_parent_rot, s.knee_side);
+              hinge, opt, feet[li], out_locals, scratch);
+    if (hinge) s.knee_side = next_knee_side(sk, leg, out_locals, thigh_parent_rot, s.knee_side, scratch);
     s.foot_moves[k] = out_locals[leg.foot].translation;
     const int joints[3] = {leg.thigh, leg.shin, leg.foot};
     for (int r = 0; r < 3; ++r) {
@@ -322,8 +334,8 @@ void solve_sample(const Skeleton& sk, const std::vector<Leg>& legs, const std::v
       s.keys[r][k] = q;
     }
   }
-  const std::vector<Mat4> after = local_to_world(sk, out_locals);
-  for (size_t li = 0; li < legs.size(); ++li) feet[li].clearance_after.push_back(lowest_sole(tracks[li], after, opt.floor_y));
+  for (size_t li = 0; li < legs.size(); ++li)
+    feet[li].clearance_after.push_back(lowest_sole(tracks[li], sk, out_locals, scratch, opt.floor_y));
 }
 
 // Writes the legs' thigh/shin/foot rotation tracks (and a detached foot's
