@@ -3,11 +3,23 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rig/io/io.h"
 #include "rig/model/model.h"
 
 namespace rig {
+
+// A one-line kBadData status naming the file being read.
+inline Status bad_data(const std::string& path, const std::string& what) {
+  return Status::Error(Status::Code::kBadData, path + ": " + what);
+}
+
+// `i` indexes `v` (the file's own indices are read as int).
+template <typename T>
+bool valid_index(int i, const std::vector<T>& v) {
+  return i >= 0 && i < static_cast<int>(v.size());
+}
 
 // Makes every track's key times strictly increasing: of keys sharing a time
 // the last is kept (the value from that time on). Returns how many keys were

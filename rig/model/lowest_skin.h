@@ -64,17 +64,22 @@ struct LowestItem {
   int item = -1;  // -1: no item kept
 };
 
-// The lowest item i for which keep(i) holds (the first among equal heights),
-// its height y_of(vertex): a caller that skins another way (its own
-// summation order) passes its own. `height` gives the groups' bounds.
-// `order` is scratch space (reused across calls to avoid allocating).
+// The lowest item i for which keep(i) holds (the first among equal heights)
+// and lies under `cap`, its height y_of(vertex): a caller that skins another
+// way (its own summation order) passes its own. `height` gives the groups'
+// bounds. Only the groups whose bound is at or under `cap` are searched,
+// lowest bound first (the floor steps: above the floor nothing is lifted or
+// deep); nothing under it gives item -1, +infinity. `order` is scratch space
+// (reused across calls to avoid allocating).
 template <class Keep, class HeightOf>
-LowestItem lowest_skinned(const LowestSkinIndex& index, std::span<const Eigen::RowVector4d> height, Keep&& keep,
-                          HeightOf&& y_of, std::vector<std::pair<double, int>>& order) {
-  order.resize(index.groups.size());
-  for (size_t g = 0; g < index.groups.size(); ++g) order[g] = {lowest_possible(index.groups[g], height), static_cast<int>(g)};
-  // Lowest bound first, from a heap: a query stops after a few parts, and a
-  // full sort of every part's bound cost more than the search.
+LowestItem lowest_skinned_below(const LowestSkinIndex& index, std::span<const Eigen::RowVector4d> height, double cap,
+                                Keep&& keep, HeightOf&& y_of, std::vector<std::pair<double, int>>& order) {
+  order.clear();
+  for (size_t g = 0; g < index.groups.size(); ++g) {
+    const double bound = lowest_possible(index.groups[g], height);
+    // NaN bounds too: lowest_skinned searches them (a NaN never stops it).
+    if (!(bound > cap)) order.emplace_back(bound, static_cast<int>(g));
+  }
   const auto later = [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a > b; };
   std::make_heap(order.begin(), order.end(), later);
   LowestItem out;
@@ -88,7 +93,15 @@ LowestItem lowest_skinned(const LowestSkinIndex& index, std::span<const Eigen::R
       if (y < out.y || (y == out.y && i < out.item)) out.y = y, out.item = i;
     }
   }
+  if (!(out.y < cap)) return LowestItem{};
   return out;
+}
+
+// The lowest kept item at any height: lowest_skinned_below with no cap.
+template <class Keep, class HeightOf>
+LowestItem lowest_skinned(const LowestSkinIndex& index, std::span<const Eigen::RowVector4d> height, Keep&& keep,
+                          HeightOf&& y_of, std::vector<std::pair<double, int>>& order) {
+  return lowest_skinned_below(index, height, std::numeric_limits<double>::infinity(), keep, y_of, order);
 }
 
 // The same with skinned_height under `height`.

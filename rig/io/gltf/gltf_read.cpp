@@ -94,15 +94,6 @@ Transform node_local(const tinygltf::Node& n) {
   return t;
 }
 
-Status bad(const std::string& path, const std::string& what) {
-  return Status::Error(Status::Code::kBadData, path + ": " + what);
-}
-
-template <typename T>
-bool valid_index(int i, const std::vector<T>& v) {
-  return i >= 0 && i < static_cast<int>(v.size());
-}
-
 // Per node of the document: parent, world matrix in the stored pose, depth.
 struct NodeTree {
   std::vector<int> parent;  // -1 at a scene root
@@ -145,7 +136,7 @@ Status parse_document(const std::string& path, const bool binary, tinygltf::Mode
   }
   if (!ok) {
     std::string first = err.substr(0, err.find('\n'));
-    return bad(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
+    return bad_data(path, "not a readable glTF file" + (first.empty() ? "" : " (" + first + ")"));
   }
   // tinygltf skips a channel without a target node (glTF: one to ignore, or
   // a KHR_animation_pointer channel) and says so, once per channel, in `err`.
@@ -169,21 +160,21 @@ Status check_document(const std::string& path, const tinygltf::Model& m, std::ve
     const tinygltf::BufferView& bv = m.bufferViews[v];
     if (!valid_index(bv.buffer, m.buffers) || bv.byteOffset > m.buffers[bv.buffer].data.size() ||
         bv.byteLength > m.buffers[bv.buffer].data.size() - bv.byteOffset)
-      return bad(path, "bufferView " + std::to_string(v) + " runs past its buffer");
+      return bad_data(path, "bufferView " + std::to_string(v) + " runs past its buffer");
   }
   for (size_t a = 0; a < m.accessors.size(); ++a) {
     const tinygltf::Accessor& acc = m.accessors[a];
     const bool views_ok = (acc.bufferView < 0 || valid_index(acc.bufferView, m.bufferViews)) &&
                           (!acc.sparse.isSparse || (valid_index(acc.sparse.indices.bufferView, m.bufferViews) &&
                                                     valid_index(acc.sparse.values.bufferView, m.bufferViews)));
-    if (!views_ok) return bad(path, "accessor " + std::to_string(a) + " names a missing bufferView");
+    if (!views_ok) return bad_data(path, "accessor " + std::to_string(a) + " names a missing bufferView");
     if (acc.count > kMaxAccessorElements)
-      return bad(path, "accessor " + std::to_string(a) + " count " + std::to_string(acc.count) +
+      return bad_data(path, "accessor " + std::to_string(a) + " count " + std::to_string(acc.count) +
                            " is over the limit of " + std::to_string(kMaxAccessorElements));
   }
   for (size_t n = 0; n < m.nodes.size(); ++n)
     if (!node_values_ok(m.nodes[n]))
-      return bad(path, "node " + std::to_string(n) + " has a NaN, infinite or implausibly large transform value");
+      return bad_data(path, "node " + std::to_string(n) + " has a NaN, infinite or implausibly large transform value");
   int zero_rotations = 0;
   for (auto& n : m.nodes)
     if (n.rotation.size() == 4 && Quat(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]).norm() <= 1e-6)
@@ -201,7 +192,7 @@ Status read_node_tree(const std::string& path, const tinygltf::Model& m, NodeTre
   for (int n = 0; n < node_count; ++n)
     for (int c : m.nodes[n].children) {
       if (!valid_index(c, m.nodes) || parent[c] >= 0 || c == n)
-        return bad(path, "node hierarchy is not a tree (node " + std::to_string(n) + ")");
+        return bad_data(path, "node hierarchy is not a tree (node " + std::to_string(n) + ")");
       parent[c] = n;
     }
   // World matrices and depths without recursion (a file may nest nodes
@@ -215,13 +206,13 @@ Status read_node_tree(const std::string& path, const tinygltf::Model& m, NodeTre
     path_up.clear();
     for (int k = n; k >= 0 && node_depth[k] < 0; k = parent[k]) {
       path_up.push_back(k);
-      if (static_cast<int>(path_up.size()) > node_count) return bad(path, "node hierarchy has a cycle");
+      if (static_cast<int>(path_up.size()) > node_count) return bad_data(path, "node hierarchy has a cycle");
     }
     for (auto it = path_up.rbegin(); it != path_up.rend(); ++it) {
       const int k = *it, p = parent[k];
       node_depth[k] = p >= 0 ? node_depth[p] + 1 : 0;
       if (node_depth[k] > kMaxNodeDepth)
-        return bad(path, "node " + std::to_string(k) + " is nested deeper than " + std::to_string(kMaxNodeDepth) +
+        return bad_data(path, "node " + std::to_string(k) + " is nested deeper than " + std::to_string(kMaxNodeDepth) +
                              " levels");
       world[k] = (p >= 0 ? world[p] : Mat4::Identity()) * node_local(m.nodes[k]).matrix();
     }
@@ -237,7 +228,7 @@ Status read_skin_joints(const std::string& path, GltfSource& src, JointNodes& jo
     const tinygltf::Node& node = m.nodes[n];
     if (node.mesh < 0 || node.skin < 0) continue;
     if (!valid_index(node.mesh, m.meshes) || !valid_index(node.skin, m.skins))
-      return bad(path, "node " + std::to_string(n) + " names a missing mesh or skin");
+      return bad_data(path, "node " + std::to_string(n) + " names a missing mesh or skin");
     src.skinned_nodes.push_back(n);
   }
   std::vector<int>& used_skins = joints.used_skins;
@@ -255,21 +246,21 @@ Status read_skin_joints(const std::string& path, GltfSource& src, JointNodes& jo
     if (skin.inverseBindMatrices >= 0) {
       if (!read_accessor(m, skin.inverseBindMatrices, ibm, comps, err) || comps != 16 ||
           ibm.size() < skin.joints.size() * 16)
-        return bad(path, "skin " + std::to_string(s) + " inverse bind matrices: " +
+        return bad_data(path, "skin " + std::to_string(s) + " inverse bind matrices: " +
                              (err.empty() ? "wrong size" : err));
     }
     for (size_t j = 0; j < skin.joints.size(); ++j) {
       const int node = skin.joints[j];
-      if (!valid_index(node, m.nodes)) return bad(path, "skin joint names a missing node");
+      if (!valid_index(node, m.nodes)) return bad_data(path, "skin joint names a missing node");
       if (joints.joint_of_node.count(node)) continue;
       Mat4 b = Mat4::Identity();
       if (!ibm.empty())
         for (int i = 0; i < 16; ++i) b(i % 4, i / 4) = ibm[j * 16 + i];
       if (std::abs(b.determinant()) < 1e-30 || !matrix_ok(b) || !matrix_ok(Mat4(b.inverse())))
-        return bad(path, "skin " + std::to_string(s) + " joint " + std::to_string(j) +
+        return bad_data(path, "skin " + std::to_string(s) + " joint " + std::to_string(j) +
                              ": singular or implausible inverse bind matrix");
       if (static_cast<int>(joints.joint_node_list.size()) >= kMaxJoints)
-        return bad(path, "more than " + std::to_string(kMaxJoints) + " joints");
+        return bad_data(path, "more than " + std::to_string(kMaxJoints) + " joints");
       joints.joint_of_node[node] = static_cast<int>(joints.joint_node_list.size());
       joints.joint_node_list.push_back(node);
       joints.joint_ibm.push_back(b);
@@ -291,9 +282,9 @@ Status read_animated_joints(const std::string& path, const tinygltf::Model& m, c
   for (int n = 0; n < node_count; ++n)
     if (take[n] && m.nodes[n].mesh < 0) {
       if (static_cast<int>(joints.joint_node_list.size()) >= kMaxJoints)
-        return bad(path, "more than " + std::to_string(kMaxJoints) + " animated nodes");
+        return bad_data(path, "more than " + std::to_string(kMaxJoints) + " animated nodes");
       if (!matrix_ok(world[n]) || std::abs(world[n].determinant()) < 1e-30)
-        return bad(path, "node " + std::to_string(n) + " has a singular or implausible world transform");
+        return bad_data(path, "node " + std::to_string(n) + " has a singular or implausible world transform");
       joints.joint_of_node[n] = static_cast<int>(joints.joint_node_list.size());
       joints.joint_node_list.push_back(n);
       joints.joint_ibm.push_back(world[n].inverse());
@@ -402,13 +393,13 @@ Status place_bind_in_world(const std::string& path, const NodeTree& tree, const 
   const Mat4 A = mesh_to_world_at_bind(src, tree, joints.used_skins, sk);
   src.mesh_to_world = A;
   if (!matrix_ok(A) || std::abs(A.determinant()) < 1e-30)
-    return bad(path, "the skeleton's root transform is singular or implausible");
+    return bad_data(path, "the skeleton's root transform is singular or implausible");
   read_skin_offsets(joints, A, src);
   for (int i = 0; i < sk.size(); ++i) {
     sk.bind_world[i] = A * sk.bind_world[i];
     sk.inverse_bind[i] = sk.bind_world[i].inverse();
     if (!matrix_ok(sk.bind_world[i]) || !matrix_ok(sk.inverse_bind[i]) || !matrix_ok(sk.root_parent_world[i]))
-      return bad(path, "joint '" + sk.names[i] + "': bind transform is singular or implausible");
+      return bad_data(path, "joint '" + sk.names[i] + "': bind transform is singular or implausible");
   }
   for (int i = 0; i < sk.size(); ++i) {
     const int p = sk.parents[i];

@@ -9,15 +9,6 @@
 namespace rig {
 namespace {
 
-Status bad(const std::string& path, const std::string& what) {
-  return Status::Error(Status::Code::kBadData, path + ": " + what);
-}
-
-template <typename T>
-bool valid_index(int i, const std::vector<T>& v) {
-  return i >= 0 && i < static_cast<int>(v.size());
-}
-
 bool moves_a_node(const tinygltf::AnimationChannel& ch) {
   return ch.target_path == "translation" || ch.target_path == "rotation" ||
          ch.target_path == "scale";
@@ -53,28 +44,28 @@ struct UnreadChannels {
 Status read_channel(const std::string& path, const tinygltf::Model& m, const tinygltf::Animation& anim,
                     const tinygltf::AnimationChannel& ch, const int joint, std::map<int, JointTracks>& tracks,
                     Clip& clip, int& zero_keys) {
-  if (!valid_index(ch.sampler, anim.samplers)) return bad(path, "animation channel names a missing sampler");
+  if (!valid_index(ch.sampler, anim.samplers)) return bad_data(path, "animation channel names a missing sampler");
   const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
   std::vector<double> times, values;
   int tc = 0, vc = 0;
   std::string err;
   if (!read_accessor(m, s.input, times, tc, err) || !read_accessor(m, s.output, values, vc, err) || tc != 1)
-    return bad(path, "animation '" + anim.name + "': " + (err.empty() ? "key times are not scalars" : err));
+    return bad_data(path, "animation '" + anim.name + "': " + (err.empty() ? "key times are not scalars" : err));
   const Interpolation interp = s.interpolation == "STEP" ? Interpolation::kStep
                                : s.interpolation == "CUBICSPLINE" ? Interpolation::kCubicSpline
                                                                   : Interpolation::kLinear;
   const size_t per_key = interp == Interpolation::kCubicSpline ? 3 : 1;
   if (!std::is_sorted(times.begin(), times.end()) || times.empty())
-    return bad(path, "animation '" + anim.name + "' has unsorted or empty key times");
+    return bad_data(path, "animation '" + anim.name + "' has unsorted or empty key times");
   if (times.size() > static_cast<size_t>(kMaxFrames) || times.back() > kMaxClipSeconds)
-    return bad(path, "animation '" + anim.name + "' is longer than " + std::to_string(kMaxFrames) + " keys or " +
+    return bad_data(path, "animation '" + anim.name + "' is longer than " + std::to_string(kMaxFrames) + " keys or " +
                          std::to_string(static_cast<int>(kMaxClipSeconds)) + " s");
   JointTracks& jt = tracks[joint];
   jt.joint = joint;
   const bool is_rot = ch.target_path == "rotation";
   const size_t want = is_rot ? 4 : 3;
   if (static_cast<size_t>(vc) != want || values.size() != times.size() * per_key * want)
-    return bad(path, "animation '" + anim.name + "' output does not match its input");
+    return bad_data(path, "animation '" + anim.name + "' output does not match its input");
   if (is_rot) {
     jt.rotation.times = times;
     jt.rotation.interpolation = interp;

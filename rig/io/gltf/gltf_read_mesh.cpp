@@ -5,18 +5,10 @@
 #include <span>
 
 #include "rig/io/gltf/gltf_weights.h"
+#include "rig/io/read_checks.h"
 
 namespace rig {
 namespace {
-
-Status bad(const std::string& path, const std::string& what) {
-  return Status::Error(Status::Code::kBadData, path + ": " + what);
-}
-
-template <typename T>
-bool valid_index(int i, const std::vector<T>& v) {
-  return i >= 0 && i < static_cast<int>(v.size());
-}
 
 // Appends one primitive's positions (placed by As) to `mesh`; the accessor
 // read in blocks, its errors before the count limit before a vertex's.
@@ -40,10 +32,10 @@ Status read_positions(const std::string& path, const tinygltf::Model& m, const i
     }
     return true;
   });
-  if (!read || comps != 3) return bad(path, "mesh " + std::to_string(mesh_index) + " positions: " + err);
+  if (!read || comps != 3) return bad_data(path, "mesh " + std::to_string(mesh_index) + " positions: " + err);
   const size_t n = m.accessors[position_accessor].count;
-  if (before + n > kMaxVertices) return bad(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
-  if (!bad_vertex.empty()) return bad(path, bad_vertex);
+  if (before + n > kMaxVertices) return bad_data(path, "more than " + std::to_string(kMaxVertices) + " skinned vertices");
+  if (!bad_vertex.empty()) return bad_data(path, bad_vertex);
   count = static_cast<int>(n);
   return Status::Ok();
 }
@@ -71,13 +63,13 @@ Status read_triangles(const std::string& path, const tinygltf::Model& m, const i
     if (!read_accessor_blocks(m, prim.indices, comps, err,
                               [&](size_t, const std::vector<double>& idx) { return comps == 1 && add(idx); }) ||
         comps != 1)
-      return bad(path, "mesh " + std::to_string(mesh_index) + " indices: " + err);
+      return bad_data(path, "mesh " + std::to_string(mesh_index) + " indices: " + err);
   } else {
     std::vector<double> idx(count);
     for (int v = 0; v < count; ++v) idx[v] = v;
     add(idx);
   }
-  if (out_of_range) return bad(path, "mesh " + std::to_string(mesh_index) + " index out of range");
+  if (out_of_range) return bad_data(path, "mesh " + std::to_string(mesh_index) + " index out of range");
   return Status::Ok();
 }
 
@@ -100,7 +92,7 @@ Status read_primitive(const std::string& path, const tinygltf::Model& m, const t
           m, prim, skin, skeleton_index_of_node,
           std::span<std::vector<Influence>>(out.skin.influences.data() + base, static_cast<size_t>(count)));
       !what.empty())
-    return bad(path, "mesh " + std::to_string(node.mesh) + " " + what);
+    return bad_data(path, "mesh " + std::to_string(node.mesh) + " " + what);
   out.mesh.primitives.push_back(mp);
   return Status::Ok();
 }

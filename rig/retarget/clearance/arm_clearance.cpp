@@ -9,7 +9,6 @@
 #include "rig/retarget/contact/grounding.h"  // dominant_joint, prop_joint_mask, tail_joint_mask, smooth_lift
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
-#include "rig/retarget/lowest_below.h"
 #include "rig/anatomy/roles.h"
 #include "rig/model/weld.h"
 

@@ -8,7 +8,6 @@
 #include "rig/anatomy/skin_queries.h"
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
-#include "rig/retarget/lowest_below.h"
 #include "rig/retarget/clearance/arm_clearance.h"  // carried_object_vertices
 
 namespace rig {

@@ -9,7 +9,6 @@
 #include "rig/anatomy/legs.h"
 #include "rig/model/lowest_skin.h"
 #include "rig/model/pose.h"
-#include "rig/retarget/lowest_below.h"
 
 namespace rig {
 SupportPoints sample_support(const Character& c, const GroundingOptions& opt) {
