@@ -6,36 +6,52 @@
 
 namespace harness {
 
-bool FixtureCache::make(const std::string& key, const std::string& name, const fixtures::FixtureParams& params,
-                        rig::Character& out, std::string* error, fixtures::GroundTruth* truth) {
-  std::promise<std::shared_ptr<const Built>> promise;
-  std::shared_future<std::shared_ptr<const Built>> entry;
-  bool build = false;
+namespace {
+
+// The entry for `key` in `entries`, built once by `build()`: the first caller
+// runs it, the others wait for it. A build that throws (out of memory) still
+// releases the waiting callers: they get its exception, not a hang. nullptr
+// when the map is full (the caller builds its own).
+template <class T, class Build>
+std::shared_ptr<const T> build_once(std::mutex& mutex,
+                                    std::map<std::string, std::shared_future<std::shared_ptr<const T>>>& entries,
+                                    const std::string& key, size_t max_entries, Build&& build) {
+  std::promise<std::shared_ptr<const T>> promise;
+  std::shared_future<std::shared_ptr<const T>> entry;
+  bool first = false;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (const auto it = entries_.find(key); it != entries_.end()) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = entries.find(key); it != entries.end()) {
       entry = it->second;
-    } else if (entries_.size() < kMaxEntries) {
+    } else if (entries.size() < max_entries) {
       entry = promise.get_future().share();
-      entries_.emplace(key, entry);
-      build = true;
+      entries.emplace(key, entry);
+      first = true;
     } else {
-      return fixtures::make_fixture(name, params, out, error, truth);
+      return nullptr;
     }
   }
-  if (build) {
-    // A build that throws (out of memory) must still release the scenarios
-    // waiting on this entry: they get its exception, not a hang.
+  if (first) {
     try {
-      auto b = std::make_shared<Built>();
-      // Always with the ground truth: it only adds to the output, never changes the character.
-      b->ok = fixtures::make_fixture(name, params, b->character, &b->error, &b->truth);
-      promise.set_value(std::move(b));
+      promise.set_value(build());
     } catch (...) {
       promise.set_exception(std::current_exception());
     }
   }
-  const std::shared_ptr<const Built> b = entry.get();
+  return entry.get();
+}
+
+}  // namespace
+
+bool FixtureCache::make(const std::string& key, const std::string& name, const fixtures::FixtureParams& params,
+                        rig::Character& out, std::string* error, fixtures::GroundTruth* truth) {
+  const std::shared_ptr<const Built> b = build_once(mutex_, entries_, key, kMaxEntries, [&] {
+    auto built = std::make_shared<Built>();
+    // Always with the ground truth: it only adds to the output, never changes the character.
+    built->ok = fixtures::make_fixture(name, params, built->character, &built->error, &built->truth);
+    return std::shared_ptr<const Built>(std::move(built));
+  });
+  if (!b) return fixtures::make_fixture(name, params, out, error, truth);
   if (error) *error = b->error;
   if (!b->ok) return false;
   out = b->character;
@@ -44,31 +60,12 @@ bool FixtureCache::make(const std::string& key, const std::string& name, const f
 }
 
 rig::Status FixtureCache::chained(const std::string& key, const rig::Character& in, detect::FixResult& out) {
-  std::promise<std::shared_ptr<const Chained>> promise;
-  std::shared_future<std::shared_ptr<const Chained>> entry;
-  bool run = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (const auto it = chained_.find(key); it != chained_.end()) {
-      entry = it->second;
-    } else if (chained_.size() < kMaxEntries) {
-      entry = promise.get_future().share();
-      chained_.emplace(key, entry);
-      run = true;
-    } else {
-      return detect::fix(in, detect::Mode::kChain, detect::Params{}, out);
-    }
-  }
-  if (run) {
-    try {  // as make: the waiting scenarios get an exception, not a hang
-      auto c = std::make_shared<Chained>();
-      c->status = detect::fix(in, detect::Mode::kChain, detect::Params{}, c->result);
-      promise.set_value(std::move(c));
-    } catch (...) {
-      promise.set_exception(std::current_exception());
-    }
-  }
-  const std::shared_ptr<const Chained> c = entry.get();
+  const std::shared_ptr<const Chained> c = build_once(mutex_, chained_, key, kMaxEntries, [&] {
+    auto run = std::make_shared<Chained>();
+    run->status = detect::fix(in, detect::Mode::kChain, detect::Params{}, run->result);
+    return std::shared_ptr<const Chained>(std::move(run));
+  });
+  if (!c) return detect::fix(in, detect::Mode::kChain, detect::Params{}, out);
   out = c->result;
   return c->status;
 }
