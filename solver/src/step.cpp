@@ -28,6 +28,7 @@
 
 #include "collide.h"
 #include "idle_sway.h"
+#include "link_bend.h"
 #include "math.h"
 #include "solver/testing/seeded_bugs.h"
 
@@ -170,13 +171,11 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const Seede
   const V3 root = mpu * (detail::v3(hp.trans) + rotate(hips_rot, detail::v3(hp.offset)));
   const V3 forward = rotate(hips_rot * detail::q4(desc.hips_frame_local), V3{0.0, 0.0, 1.0});
   const V3 gravity{0.0, -params.gravity, 0.0};
-  const double alpha = kc.alpha;
-  const double theta_max = kc.theta_max;
   const double floor_y = params.floor_height + params.floor_clearance;
   const double contact_decay = kc.contact_decay;
   const bool bug_feedback = bugs.rope_velocity_feedback;
   const double two_zeta = 2.0 * params.damping_ratio;
-  const detail::SlerpPoly coupling = detail::slerp_poly(alpha);
+  const detail::SlerpPoly coupling = detail::slerp_poly(kc.alpha);
 
   // parent_rot: the parent's world rotation (unit); parent: the same as a
   // matrix, built at the end of the previous link without waiting for that
@@ -220,55 +219,9 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const Seede
     }
     if (!bug_feedback) v = v - dot(v, d) * d;
 
-    // 4. Bend coupling and elastic limit (in the parent frame, see above).
+    // 4. Bend coupling and elastic limit.
     const M3 to_hips = detail::m3(link.parent_to_hips_matrix);
-    Q4 q;
-    {
-      double q_norm2;
-      q = detail::swing_raw(c, rest_dir, tmul(parent, d), q_norm2);
-      q = detail::scaled(1.0 / std::sqrt(q_norm2), q);
-    }
-    bool modified = false;
-    if (alpha > 0.0) {
-      Q4 target_bend;
-      if (i == 0) {
-        target_bend = detail::half_way(Q4{1.0, 0.0, 0.0, 0.0}, detail::q4(st.bend[1]));
-      } else if (i == n - 1) {
-        target_bend = detail::q4(st.bend[ui - 1]);
-      } else {
-        target_bend = detail::half_way(detail::q4(st.bend[ui - 1]), detail::q4(st.bend[ui + 1]));
-      }
-      const V3 axis_parent = tmul(to_hips, vec(target_bend));
-      const Q4 target_parent{target_bend.w, axis_parent.x, axis_parent.y, axis_parent.z};
-      q = detail::slerp(q, coupling, target_parent);  // unit to rounding
-      modified = true;
-    }
-    bool limited = false;
-    // theta = 2 acos|w| > theta_max  <=>  |w| < cos(theta_max / 2); the
-    // limited bend, slerp(I, q, theta_max / theta), is the rotation about
-    // q's axis by exactly theta_max.
-    if (theta_max > 0.0 && std::abs(q.w) < kc.cos_half_limit) {
-      const double vn = norm(vec(q));
-      const double k = (q.w < 0.0 ? -kc.sin_half_limit : kc.sin_half_limit) / vn;
-      q = Q4{kc.cos_half_limit, k * q.x, k * q.y, k * q.z};
-      limited = true;
-      modified = true;
-    }
-    if (modified) {
-      const V3 d_new = parent * rotate(q, rest_dir);  // unit to rounding
-      if (limited && !bug_feedback) {
-        // Remove velocity that keeps pushing into the stop.
-        V3 push = d - d_new;
-        push = push - dot(push, d_new) * d_new;
-        const double pn = norm(push);
-        if (pn > 1e-12) {
-          push = (1.0 / pn) * push;
-          const double into = dot(v, push);
-          if (into > 0.0) v = v - into * push;
-        }
-      }
-      d = d_new;
-    }
+    d = detail::couple_and_limit_bend(st, kc, coupling, parent, to_hips, rest_dir, c, i, n, bug_feedback, d, v);
 
     // 5a. Forward plane through the tail root (normal = hips forward).
     if (params.forward_plane) {
@@ -316,33 +269,8 @@ void internal_step(const ChainDesc& desc, const ChainParams& params, const Seede
     st.pos[ui] = detail::eig(p);
     st.vel[ui] = detail::eig(v);
 
-    // 7. Rotation: swing from the bind direction to the particle direction,
-    // and the bend snapshot A_i swing(r_i, R^-1 d) A_i^-1 for the next step.
-    // The swing's norm scales both the local rotation and the next parent
-    // rotation (products of unit quaternions); the next link's matrix takes
-    // it as 2 / |q|^2 (one division instead of a square root and a
-    // division before the next link can start). The norm is
-    // |(1 + c, b x e)|^2 = 1 + 2c + |e|^2 for a unit b (not 2 + 2c): so the
-    // rounding of |e| = |R^-1 d| is not handed on and the chain's rotations
-    // stay unit to rounding at every link.
-    const V3 dir_parent = tmul(parent, d);
-    const V3 bind_dir = detail::v3(link.bind_dir_parent);
-    const double c_bind = dot(bind_dir, dir_parent);
-    double local_norm2;
-    const Q4 local_swing = detail::swing_raw(c_bind, bind_dir, dir_parent, local_norm2);
-    if (c_bind >= 0.0) local_norm2 = 1.0 + 2.0 * c_bind + detail::norm2(dir_parent);
-    const Q4 local_raw = local_swing * detail::q4(link.neutral_rotation);
-    const Q4 next_parent_raw = parent_rot * local_raw;
-    parent = detail::matrix_of(next_parent_raw, 2.0 / local_norm2);
-    const double inv_local_norm = 1.0 / std::sqrt(local_norm2);
-    st.local_cur[ui] = detail::eig(detail::scaled(inv_local_norm, local_raw));
-    parent_rot = detail::scaled(inv_local_norm, next_parent_raw);
-    st.world_rot[ui] = detail::eig(parent_rot);
-    double bend_norm2;
-    const Q4 bend_raw = detail::swing_raw(dot(rest_world, d), rest_dir, dir_parent, bend_norm2);
-    const Q4 bend_parent = detail::scaled(1.0 / std::sqrt(bend_norm2), bend_raw);
-    const V3 axis_hips = to_hips * vec(bend_parent);
-    st.bend_scratch[ui] = Eigen::Quaterniond(bend_parent.w, axis_hips.x, axis_hips.y, axis_hips.z);
+    // 7. Rotation and the bend snapshot for the next step.
+    detail::store_link_rotation(link, to_hips, rest_world, rest_dir, d, ui, parent, parent_rot, st);
     head = p;
   }
   st.bend.swap(st.bend_scratch);  // vector swap: no allocation
