@@ -20,11 +20,36 @@ double lowest_knee(const rig::Character& c, const std::vector<rig::Role>& roles)
   return knee;
 }
 
+// Per foot and toe joint, the lowest bind vertex it dominates: the soles
+// a standing body is grounded on (none for a joint without skin).
+std::vector<int> sole_vertices(const rig::Character& c, const std::vector<rig::Role>& roles) {
+  const int joints = std::min(c.skeleton.size(), static_cast<int>(roles.size()));
+  std::vector<int> lowest(static_cast<size_t>(std::max(joints, 0)), -1);
+  const int nv = std::min(c.mesh.vertex_count(), static_cast<int>(c.skin.influences.size()));
+  for (int v = 0; v < nv; ++v) {
+    const int d = rig::dominant_joint(c.skin.influences[v]);
+    if (d < 0 || d >= joints) continue;
+    const rig::BodyPart part = roles[d].part;
+    if (part != rig::BodyPart::kFoot && part != rig::BodyPart::kToe) continue;
+    if (lowest[d] < 0 || c.mesh.positions[v].y() < c.mesh.positions[lowest[d]].y()) lowest[d] = v;
+  }
+  std::vector<int> soles;
+  for (int v : lowest)
+    if (v >= 0) soles.push_back(v);
+  std::sort(soles.begin(), soles.end());
+  return soles;
+}
+
 // Cloth that hangs from the trunk past the knees (a floor-length robe or
 // cape): a sheet, wide or worn region on the hips, spine or a thigh whose
 // lowest bind vertex lies below every knee. The thighs it was weighted to
-// swing its hem under the floor, which no foot stands on.
-bool hangs_past_the_knees(const rig::Character& c, double knee, const detect::Region& r) {
+// swing its hem under the floor, which no foot stands on. A region that
+// holds a foot's sole is the body's own legs, not cloth over them (a long
+// body whose hind legs and neck detect read as one worn region, the
+// Apatosaurus class of issue 45 class 2): leaving it out of grounding
+// would ground the body on its other feet, the soles it stands on ignored.
+bool hangs_past_the_knees(const rig::Character& c, double knee, const std::vector<int>& soles,
+                          const detect::Region& r) {
   using rig::BodyPart;
   const detect::AppendageClass cls = r.classification.cls;
   if (cls != detect::AppendageClass::kWide && cls != detect::AppendageClass::kHair &&
@@ -33,7 +58,10 @@ bool hangs_past_the_knees(const rig::Character& c, double knee, const detect::Re
   const BodyPart at = r.attachment_role.part;
   if (at != BodyPart::kHips && at != BodyPart::kSpine && at != BodyPart::kThigh) return false;
   double low = std::numeric_limits<double>::infinity();
-  for (int v : r.vertices) low = std::min(low, c.mesh.positions[v].y());
+  for (int v : r.vertices) {
+    low = std::min(low, c.mesh.positions[v].y());
+    if (std::binary_search(soles.begin(), soles.end(), v)) return false;
+  }
   return low < knee;
 }
 
@@ -53,10 +81,11 @@ int find_rigger_tail(const rig::Character& c, std::vector<int>& tail_vertices, s
   // A tail-shaped region that non-body bones already drive (a sword on a
   // `Weapon` bone) has bones of its own: it is not skin a rigger gave the legs.
   const double knee = lowest_knee(c, a.roles);
+  const std::vector<int> soles = cloth_vertices ? sole_vertices(c, a.roles) : std::vector<int>{};
   for (const detect::Region& r : a.regions) {
     if (r.classification.cls == detect::AppendageClass::kTail && !detect::already_rigged(r.owner)) {
       if (!tail_has_bones) tail_vertices.insert(tail_vertices.end(), r.vertices.begin(), r.vertices.end());
-    } else if (cloth_vertices && hangs_past_the_knees(c, knee, r))
+    } else if (cloth_vertices && hangs_past_the_knees(c, knee, soles, r))
       cloth_vertices->insert(cloth_vertices->end(), r.vertices.begin(), r.vertices.end());
   }
   std::sort(tail_vertices.begin(), tail_vertices.end());

@@ -84,6 +84,29 @@ TEST(RiggerTail, AFloorLengthCapeIsClothGroundingLeavesOut) {
   EXPECT_LT(grounded.diagnostics.max_lift, 0.25 * lifted.diagnostics.max_lift) << lifted.diagnostics.max_lift;
 }
 
+// A region that holds a foot's sole is the body's legs, not cloth over them
+// (a long quadruped whose hind legs, feet and neck detect reads as one worn
+// region on its trunk): left out of grounding, the body would stand on its
+// other feet. The floor-length cape with its lowest hem vertex given to the
+// left foot and put under every sole: that vertex is the foot's sole now.
+TEST(RiggerTail, ARegionHoldingAFootsSoleIsNotCloth) {
+  std::vector<int> cape;
+  rig::Character c = floor_length_cape(cape);
+  ASSERT_GT(cape.size(), 100u);
+  const int left_foot = c.skeleton.find("mixamorig:LeftFoot");
+  ASSERT_GE(left_foot, 0);
+  int hem = cape.front();
+  for (int v : cape)
+    if (c.mesh.positions[v].y() < c.mesh.positions[hem].y()) hem = v;
+  double floor = 1e30;
+  for (const rig::Vec3& p : c.mesh.positions) floor = std::min(floor, p.y());
+  c.mesh.positions[hem].y() = floor - 0.001;
+  c.skin.influences[hem] = {{left_foot, 1.0}};
+  std::vector<int> tail, cloth;
+  EXPECT_EQ(pipeline::find_rigger_tail(c, tail, &cloth), 0);
+  EXPECT_FALSE(std::binary_search(cloth.begin(), cloth.end(), hem)) << cloth.size() << " cloth vertices";
+}
+
 // The fixtures' cape and skirt reach past the knees too; a tail is no
 // cloth, and a plain body has none.
 TEST(RiggerTail, CapeAndSkirtAreClothTailAndBodyAreNot) {
