@@ -460,6 +460,30 @@ bool drop_haunch_skin(const Context& ctx, Analysis& a, Region& r) {
   return true;
 }
 
+// The chain's share of each skin vertex where a split-off tail's root meets
+// the haunches (haunch_skin.h seam_chain_share), up to a segment past the
+// cut ring.
+void share_haunch_seam(const Context& ctx, const Analysis& a, Region& r) {
+  r.seam_share.clear();
+  if (r.cut_level <= 0.0 || r.bones <= 0 || r.joints.size() < 2) return;
+  const HaunchSeam seam{ctx.params.seam_tail_alone, ctx.params.seam_leg_alone, r.root_offset + r.length / r.bones};
+  const std::vector<BoneSegment> legs = leg_segments(ctx, a);
+  std::vector<double> share;
+  share.reserve(r.vertices.size());
+  int shared = 0, left = 0;
+  for (int v : r.vertices) {
+    share.push_back(seam_chain_share(a.welded_positions[a.welded.weld_of[v]], r.joints, legs, seam));
+    shared += share.back() < 1.0;
+    left += share.back() <= 0.0;
+  }
+  if (shared == 0) return;
+  r.seam_share = std::move(share);
+  r.reason += "; haunch seam: " + std::to_string(shared) +
+              " vertices nearer a leg bone than the chain share their weight with the bones they were rigged to (the "
+              "chain's share falls from 1 at " + fmt("%.2f", seam.tail_alone) + " to 0 at " + fmt("%.2f", seam.leg_alone) +
+              " x their leg bone's distance), " + std::to_string(left) + " of them left as rigged";
+}
+
 // A tail region's chain (SPEC §3): g along it, L, K and its joints, the root
 // skin of a split-off tail, and each vertex's g; nothing for a sheet.
 void grow_tail(const Context& ctx, Analysis& a, Region& r) {
@@ -473,6 +497,7 @@ void grow_tail(const Context& ctx, Analysis& a, Region& r) {
   if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, ctx.c, ctx.params, ctx.segments, r, t.gw);
   r.geodesic.reserve(r.vertices.size());
   for (int v : r.vertices) r.geodesic.push_back(t.gw[a.welded.weld_of[v]]);
+  share_haunch_seam(ctx, a, r);
 }
 
 }  // namespace
@@ -546,10 +571,14 @@ rig::Status fix(rig::Character c, Mode mode, const Params& params, FixResult& ou
     }
     if (k.action == Action::kChain && mode == Mode::kChain && out.analysis.hips >= 0 &&
         r.length > 0.0) {
+      std::vector<std::vector<rig::Influence>> before;
+      if (r.seam_share.size() == r.vertices.size())
+        for (int v : r.vertices) before.push_back(out.character.skin.influences[static_cast<size_t>(v)]);
       out.character = add_chain(std::move(out.character),
                                 r.chain_parent >= 0 ? r.chain_parent : out.analysis.hips, r.joints,
                                 r.length, r.vertices, r.geodesic, params.chain, &r.chain_joint_ids);
       if (r.cut_level > 0.0) hold_root_on_parent(out.character, out.analysis, r, params);
+      share_seam_with_body(out.character, r.vertices, r.seam_share, before);
       ++out.chains;
     } else if (k.action == Action::kChain || k.action == Action::kRigid) {
       const int joint = k.action == Action::kChain ? out.analysis.hips : r.rigid_joint;

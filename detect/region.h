@@ -70,6 +70,20 @@ struct Params {
   // the artist's tail 0.78 -> 0.86); at 1.0 the T-Rex lost 7 base vertices
   // beside its thighs and its seam tore (p99 1.055 -> 1.107).
   double haunch_margin = 4.0 / 3.0;
+  // Where a split-off tail's root meets the haunches (issue 45 class 10,
+  // haunch_skin.h seam_chain_share), up to a segment past the cut ring: skin
+  // nearer the chain than seam_tail_alone x its leg bone's distance is the
+  // chain's alone, from seam_leg_alone x it keeps the weights it was rigged
+  // with, between the two it is shared. The artists' rigs give skin nearer a
+  // leg bone than the tail (ratio >= 1) 0.09-0.14 tail share (Wolf, Shiba,
+  // Apatosaurus) and 0.3-0.7 at 0.75-1 (the Rat's rump, the root skin a
+  // tail's chain must move: sharing it there tore the Rat's tail seam, p99
+  // 1.16 -> 1.51); a thick tail's base beside the thigh (the T-Rex's) holds
+  // 0.45 at 1-1.25, so the share falls over 1-1.2, not to 1.1 (T-Rex tail
+  // p99 1.069 -> 1.102 at 1.1, 1.083 at 1.2). ShibaInu (Blender, Walk):
+  // body p99 1.58 -> 1.48, whole-body torn 2.51 -> 2.34 %, IoU 0.838 -> 0.896.
+  double seam_tail_alone = 1.0;
+  double seam_leg_alone = 1.2;
   double root_grow_leg_radius = 2.5;
   // tail_root.h hold_root_on_parent: the chain parent's share of the root skin
   // falls from 1/2 at the cut ring to 0 over this x a segment past it; K keeps
@@ -124,6 +138,10 @@ struct Region {
   // straight distance from that joint to the cut ring's centroid (bind units).
   double root_offset = 0.0;
   std::vector<double> geodesic;   // per `vertices` entry: g, bind units
+  // Per `vertices` entry, the chain's share of its weight where the root
+  // meets the haunches (haunch_skin.h seam_chain_share; the rest stays as
+  // rigged); empty when every share is 1.
+  std::vector<double> seam_share;
   std::vector<int> chain_joint_ids;  // Tail_1..Tail_K, Tail_End in the fixed character
   double bone_distance_before = 0.0;  // bind units
   double bone_distance_after = 0.0;   // bind units

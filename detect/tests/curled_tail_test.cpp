@@ -105,5 +105,43 @@ TEST(HaunchSkin, SkinNearerALegThanTheChainIsTheLegs) {
   EXPECT_EQ(without_haunch_skin(positions, {0, 1}, joints, {}, 1.0), (std::vector<int>{0, 1}));
 }
 
+TEST(HaunchSkin, SeamSkinNearerALegThanTheChainGoesBackToTheLeg) {
+  // The chain along -z at x = 0; a thigh along -z at x = 1; the seam band
+  // ends 1 along the chain.
+  const std::vector<rig::Vec3> joints = {{0, 0, 0}, {0, 0, -1}, {0, 0, -2}};
+  const std::vector<BoneSegment> legs = {{{1, 0, 0}, {1, 0, -2}, 0, false}};
+  const HaunchSeam seam{1.0, 1.2, 1.0};
+  EXPECT_EQ(seam_chain_share({0.4, 0, -0.5}, joints, legs, seam), 1.0);   // nearer the chain
+  EXPECT_EQ(seam_chain_share({0.5, 0, -0.5}, joints, legs, seam), 1.0);   // a tie stays the tail's
+  EXPECT_NEAR(seam_chain_share({0.52, 0, -0.5}, joints, legs, seam), 1.0 - (0.52 / 0.48 - 1.0) / 0.2, 1e-12);
+  EXPECT_EQ(seam_chain_share({0.6, 0, -0.5}, joints, legs, seam), 0.0);   // 1.5 x: the leg's
+  EXPECT_EQ(seam_chain_share({0.6, 0, -1.5}, joints, legs, seam), 1.0);   // past the seam band
+  EXPECT_EQ(seam_chain_share({0.6, 0, -0.5}, joints, {}, seam), 1.0);     // no legs: the tail's
+}
+
+TEST(HaunchSkin, SharedSeamSkinKeepsTheRiggedWeightsForTheRest) {
+  rig::Character c;
+  const std::vector<rig::Influence> chain = {{5, 0.75}, {6, 0.25}};
+  c.skin.influences = {chain, chain, chain};
+  const std::vector<std::vector<rig::Influence>> before = {{{1, 1.0}}, {{1, 0.5}, {5, 0.5}}, {{2, 0.3}, {3, 0.7}}};
+  EXPECT_EQ(share_seam_with_body(c, {0, 1, 2}, {1.0, 0.5, 0.0}, before), 2);
+  EXPECT_EQ(c.skin.influences[0].size(), 2u);  // share 1: the chain's, untouched
+  EXPECT_EQ(c.skin.influences[0][0].weight, 0.75);
+  // Half the chain's, half the rigged weights; a joint in both is merged.
+  const std::vector<rig::Influence>& mixed = c.skin.influences[1];
+  ASSERT_EQ(mixed.size(), 3u);
+  EXPECT_EQ(mixed[0].joint, 5);
+  EXPECT_NEAR(mixed[0].weight, 0.375 + 0.25, 1e-15);
+  EXPECT_EQ(mixed[1].joint, 6);
+  EXPECT_NEAR(mixed[1].weight, 0.125, 1e-15);
+  EXPECT_EQ(mixed[2].joint, 1);
+  EXPECT_NEAR(mixed[2].weight, 0.25, 1e-15);
+  // Share 0: the weights as rigged, bit for bit.
+  ASSERT_EQ(c.skin.influences[2].size(), 2u);
+  EXPECT_EQ(c.skin.influences[2][0].joint, 2);
+  EXPECT_EQ(c.skin.influences[2][0].weight, 0.3);
+  EXPECT_EQ(c.skin.influences[2][1].weight, 0.7);
+}
+
 }  // namespace
 }  // namespace detect
