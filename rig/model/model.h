@@ -66,6 +66,7 @@ struct Skeleton {
 struct Influence {
   int joint = 0;
   double weight = 0.0;
+  bool operator==(const Influence&) const = default;
 };
 
 // All skinned primitives of the file concatenated into one vertex array.

@@ -18,25 +18,8 @@ namespace {
 // What pose_clip reads of a support: equal in two supports, the same posed
 // clip serves both.
 bool same_pose_inputs(const TargetSupport& a, const TargetSupport& b) {
-  const auto same_influences = [](const std::vector<Influence>& x, const std::vector<Influence>& y) {
-    return std::equal(x.begin(), x.end(), y.begin(), y.end(),
-                      [](const Influence& i, const Influence& j) { return i.joint == j.joint && i.weight == j.weight; });
-  };
-  const auto same_soles = [&](const std::vector<SolePoint>& x, const std::vector<SolePoint>& y) {
-    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [&](const SolePoint& i, const SolePoint& j) {
-      return i.joint == j.joint && i.bind_position == j.bind_position && same_influences(i.influences, j.influences);
-    });
-  };
-  const auto same_arm = [](const ArmSkin& x, const ArmSkin& y) {
-    return x.upper_arm == y.upper_arm && x.other_upper_arm == y.other_upper_arm && x.vertices == y.vertices;
-  };
-  const auto same_elbow = [](const ElbowSkin& x, const ElbowSkin& y) {
-    return x.forearm == y.forearm && x.vertices == y.vertices && x.edges == y.edges && x.bind_length == y.bind_length;
-  };
-  return a.floor_y == b.floor_y && a.several_characters == b.several_characters &&
-         std::equal(a.soles.begin(), a.soles.end(), b.soles.begin(), b.soles.end(), same_soles) &&
-         std::equal(a.arms.begin(), a.arms.end(), b.arms.begin(), b.arms.end(), same_arm) &&
-         std::equal(a.elbows.begin(), a.elbows.end(), b.elbows.begin(), b.elbows.end(), same_elbow);
+  return a.floor_y == b.floor_y && a.several_characters == b.several_characters && a.soles == b.soles &&
+         a.arms == b.arms && a.elbows == b.elbows;
 }
 
 }  // namespace

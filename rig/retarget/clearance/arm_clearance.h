@@ -25,6 +25,7 @@ struct ArmSkin {
   // (a sword on a bone under the hand included), tail skin and the vertices
   // arm_skins was told to leave out excepted.
   std::vector<int> vertices;
+  bool operator==(const ArmSkin&) const = default;
 };
 
 // Per mesh vertex: part of a carried object, a mesh island (vertices welded

@@ -33,6 +33,7 @@ struct ElbowSkin {
   std::vector<int> vertices;
   std::vector<std::pair<int, int>> edges;
   std::vector<double> bind_length;
+  bool operator==(const ElbowSkin&) const = default;
 };
 
 // One entry per arm of `arms` that has a forearm below its upper arm (roles

@@ -70,6 +70,7 @@ struct SolePoint {
   int joint = -1;
   Vec3 bind_position = Vec3::Zero();
   std::vector<Influence> influences;
+  bool operator==(const SolePoint&) const = default;
 };
 
 // Without a mesh: the foot and toe joints projected onto the floor plane
