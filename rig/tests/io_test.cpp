@@ -116,7 +116,9 @@ TEST(GltfRoundTrip, NewDocument) {
 TEST(GltfRoundTrip, InMemoryIsTheFile) {
   std::vector<Character> characters = {tiny_character()};
   const std::string fox = asset("characters/Fox.glb");
-  if (fs::exists(fox)) ASSERT_TRUE(load(fox, characters.emplace_back()).ok());
+  if (fs::exists(fox)) {
+    ASSERT_TRUE(load(fox, characters.emplace_back()).ok());
+  }
   for (size_t k = 0; k < characters.size(); ++k) {
     const std::string path = temp_path("in_memory_" + std::to_string(k) + ".glb");
     ASSERT_TRUE(save_glb(characters[k], path).ok());
