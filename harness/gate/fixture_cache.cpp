@@ -1,8 +1,10 @@
-// Fixtures built once per `harness run` (see fixture_cache.h).
+// Fixtures built and input files read once per `harness run` (see fixture_cache.h).
 #include "harness/gate/fixture_cache.h"
 
 #include <exception>
 #include <utility>
+
+#include "rig/io/io.h"
 
 namespace harness {
 
@@ -68,6 +70,21 @@ rig::Status FixtureCache::chained(const std::string& key, const rig::Character& 
   if (!c) return detect::fix(in, detect::Mode::kChain, detect::Params{}, out);
   out = c->result;
   return c->status;
+}
+
+rig::Status FixtureCache::load(const std::string& path, rig::Character& out) {
+  const std::shared_ptr<const Loaded> l = build_once(mutex_, loaded_, path, kMaxEntries, [&] {
+    auto read = std::make_shared<Loaded>();
+    read->status = rig::load(path, read->character);
+    return std::shared_ptr<const Loaded>(std::move(read));
+  });
+  if (!l) return rig::load(path, out);
+  out = l->character;
+  return l->status;
+}
+
+rig::Status load_cached(FixtureCache* cache, const std::string& path, rig::Character& out) {
+  return cache ? cache->load(path, out) : rig::load(path, out);
 }
 
 std::string plain_fixture_key(const nlohmann::json& spec) {

@@ -363,7 +363,7 @@ Status load_character_spec(const Scenario& s, const nlohmann::json& c, rig::Char
   if (c.contains("file")) {
     std::string file;
     if (Status st = resolve_scenario_file(s, c["file"], file); !st.ok()) return st;
-    return rig::load(file, out);
+    return load_cached(s.fixtures, file, out);
   }
   return Status::Error(Status::Code::kBadData, s.path + ": character needs \"fixture\" or \"file\"");
 }

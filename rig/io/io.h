@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rig/model/model.h"
@@ -53,5 +54,14 @@ double guess_meters_per_unit(double height_in_units);
 // strided animation accessors, an invalid skin.skeleton) are listed in the
 // returned status's `notes`.
 Status save_glb(const Character& c, const std::string& path);
+
+// The bytes save_glb writes, into `bytes` instead of a file (no temporary
+// file, fsync or rename): for reading a written file straight back.
+Status save_glb_bytes(const Character& c, std::string& bytes);
+
+// rig::load of a GLB file holding `bytes` (as save_glb_bytes gives them),
+// `name` standing for its path in messages and Character::source_path.
+// External uris are not resolved: a GLB we write holds every byte.
+Status load_glb_bytes(std::string_view bytes, const std::string& name, Character& out);
 
 }  // namespace rig

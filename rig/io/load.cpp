@@ -37,6 +37,19 @@ double extent_height(const Character& c) {
   return model_height(joints) * 1.1;  // joints stop below the top of the head
 }
 
+// The last step of load: the model's extent checked, the unit guessed where
+// the format does not declare it; `s` (the read's status, with its notes)
+// returned.
+Status with_units(const std::string& path, const FileFormat f, Character& out, Status s) {
+  const double h = extent_height(out);
+  if (!std::isfinite(h)) return Status::Error(Status::Code::kBadData, path + ": model extent is not finite");
+  if (out.meters_per_unit <= 0 || f == FileFormat::kGlb || f == FileFormat::kGltf || f == FileFormat::kBvh) {
+    out.meters_per_unit = guess_meters_per_unit(h);
+    out.unit_declared = false;
+  }
+  return s;
+}
+
 }  // namespace
 
 namespace {
@@ -99,13 +112,19 @@ Status load(const std::string& path, Character& out) {
     return Status::Error(Status::Code::kBadData, path + ": " + e.what());
   }
   if (!s.ok()) return s;
-  const double h = extent_height(out);
-  if (!std::isfinite(h)) return Status::Error(Status::Code::kBadData, path + ": model extent is not finite");
-  if (out.meters_per_unit <= 0 || f == FileFormat::kGlb || f == FileFormat::kGltf || f == FileFormat::kBvh) {
-    out.meters_per_unit = guess_meters_per_unit(h);
-    out.unit_declared = false;
+  return with_units(path, f, out, std::move(s));
+}
+
+Status load_glb_bytes(std::string_view bytes, const std::string& name, Character& out) {
+  Status s;
+  try {
+    if (Status c = check_glb_compression(bytes, name); !c.ok()) return c;
+    s = load_gltf_bytes(bytes, name, out);
+  } catch (const std::exception& e) {
+    return Status::Error(Status::Code::kBadData, name + ": " + e.what());
   }
-  return s;  // with its notes
+  if (!s.ok()) return s;
+  return with_units(name, FileFormat::kGlb, out, std::move(s));
 }
 
 }  // namespace rig

@@ -36,6 +36,8 @@ Status check_bvh(const std::string& path);
 // JSON alone, before any buffer: a meshopt file's fallback buffer has no
 // bytes, so a full parse fails first with a message about its length.
 Status check_gltf_compression(const std::string& path);
+// The same for a GLB held in memory (`name` in the message).
+Status check_glb_compression(std::string_view glb, const std::string& name);
 
 // True for the glTF mesh compression extensions tailrig cannot decode or
 // rewrite (Draco, meshopt).

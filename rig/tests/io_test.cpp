@@ -111,6 +111,42 @@ TEST(GltfRoundTrip, NewDocument) {
   expect_same_character(c, back, 1e-6);
 }
 
+// save_glb_bytes is what save_glb writes, byte for byte, and load_glb_bytes
+// reads it as load reads the file: a new document and one edited in place.
+TEST(GltfRoundTrip, InMemoryIsTheFile) {
+  std::vector<Character> characters = {tiny_character()};
+  const std::string fox = asset("characters/Fox.glb");
+  if (fs::exists(fox)) {
+    ASSERT_TRUE(load(fox, characters.emplace_back()).ok());
+  }
+  for (size_t k = 0; k < characters.size(); ++k) {
+    const std::string path = temp_path("in_memory_" + std::to_string(k) + ".glb");
+    ASSERT_TRUE(save_glb(characters[k], path).ok());
+    std::ifstream f(path, std::ios::binary);
+    const std::string file((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::string bytes;
+    ASSERT_TRUE(save_glb_bytes(characters[k], bytes).ok());
+    EXPECT_TRUE(bytes == file) << k << ": " << bytes.size() << " bytes in memory, " << file.size() << " in the file";
+    Character from_file, from_memory;
+    ASSERT_TRUE(load(path, from_file).ok());
+    const Status s = load_glb_bytes(bytes, "memory.glb", from_memory);
+    ASSERT_TRUE(s.ok()) << s.message;
+    expect_same_character(from_file, from_memory, 0.0);
+    EXPECT_EQ(from_memory.meters_per_unit, from_file.meters_per_unit);
+    const auto wf = weights_in_file(from_file), wm = weights_in_file(from_memory);
+    ASSERT_EQ(wf.size(), wm.size());
+    for (size_t v = 0; v < wf.size(); ++v) {
+      ASSERT_EQ(wf[v].size(), wm[v].size()) << "vertex " << v;
+      for (size_t i = 0; i < wf[v].size(); ++i)
+        EXPECT_TRUE(wf[v][i].joint == wm[v][i].joint && wf[v][i].weight == wm[v][i].weight) << "vertex " << v;
+    }
+  }
+  Character c;
+  const Status bad = load_glb_bytes("glTF not really", "garbage.glb", c);
+  EXPECT_EQ(bad.code, Status::Code::kBadData);
+  EXPECT_EQ(bad.message.find('\n'), std::string::npos) << bad.message;
+}
+
 // The stored (loaded) pose is not the bind pose: neutral locals must come
 // from the inverse bind matrices, the stored pose must survive as it was.
 TEST(GltfRead, NeutralPoseFromInverseBindNotStoredPose) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "harness/gate/fixture_cache.h"
 #include "harness/gate/stretch_scenario.h"
 #include "rig/retarget/clip_transfer.h"
 #include "rig/model/pose.h"
@@ -111,7 +112,7 @@ Status walks_onto(const Scenario& s, const RunOptions& opt, const rig::Character
     std::string path;
     if (Status st = resolve_scenario_file(s, file, path); !st.ok()) return st;
     rig::Character source;
-    if (Status st = rig::load(path, source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
+    if (Status st = load_cached(s.fixtures, path, source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
     auto it = source.clips.begin();
     if (!clip_name.empty())
       it = std::find_if(source.clips.begin(), source.clips.end(), [&](const rig::Clip& x) { return x.name == clip_name; });

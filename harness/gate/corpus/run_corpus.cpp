@@ -56,7 +56,7 @@ Status load_subject(const std::string& dir, FixtureCache* cache, Subject& sub) {
   const Entry& e = *sub.entry;
   if (!e.file.empty()) {
     sub.path = dir + "/" + e.file;
-    return rig::load(sub.path, sub.character);
+    return load_cached(cache, sub.path, sub.character);
   }
   sub.path = "fixture " + e.fixture;
   fixtures::FixtureParams p = fixtures::default_params(e.fixture);
@@ -173,7 +173,7 @@ Status load_clips(const Scenario& s, std::vector<ClipSource>& clips) {
     } catch (const std::exception& ex) {
       return Status::Error(Status::Code::kBadData, s.path + ": clips: " + ex.what());
     }
-    if (Status st = rig::load(cs.file, cs.source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
+    if (Status st = load_cached(s.fixtures, cs.file, cs.source); !st.ok()) return Status::Error(st.code, s.path + ": " + st.message);
     if (cs.source.clips.empty()) return Status::Error(Status::Code::kBadData, s.path + ": " + cs.file + ": no clip");
     if (const std::string name = c.value("clip", std::string()); !name.empty()) {
       cs.clip = -1;

@@ -91,8 +91,10 @@ BodyStretch sample_body_stretch(const rig::Character& c, const rig::Welded& w, c
       if (!(l0 > 0)) continue;
       const double ratio = (posed_w[a] - posed_w[bb]).norm() / l0;
       s.ratios.push_back(ratio);
-      if (ratio > measure::kTornAbove || ratio < measure::kTornBelow)
+      if (ratio > measure::kTornAbove || ratio < measure::kTornBelow) {
+        ++s.torn;
         ++s.torn_by_joint[std::max(0, rig::dominant_joint(c.skin.influences[w.representative[a]]))];
+      }
     }
   }
   return s;

@@ -25,6 +25,7 @@ struct BodyEdges {
 struct BodyStretch {
   std::vector<double> ratios;      // every body edge at every sample
   std::vector<int> torn_by_joint;  // per joint: torn samples of edges whose first end is its skin
+  long torn = 0;                   // ratios torn (measure::kTornAbove / kTornBelow), counted as sampled
   size_t samples = 0;
 };
 

@@ -552,8 +552,11 @@ void check_retarget(const Entry& e, const rig::Character& c, const RetargetTarge
   m.floor = measure_floor_contact(c, b, floor, m.stance, run.t);
   // Only p99 and the torn fraction are read (check_body_torn, report_clip):
   // two ranks placed, not all of stretch_stats'; the ratios are not read again.
+  // The torn count was kept while sampling (measure::torn_fraction's test
+  // and division: no second pass over millions of ratios).
   m.torn.samples = static_cast<long>(m.stretch.ratios.size());
-  m.torn.torn_fraction = measure::torn_fraction(m.stretch.ratios);
+  m.torn.torn_fraction =
+      m.torn.samples > 0 ? static_cast<double>(m.stretch.torn) / static_cast<double>(m.torn.samples) : 0.0;
   m.torn.p99 = measure::percentile(std::move(m.stretch.ratios), 99);
   m.own = artist_clip_torn_once(c, src.gait, target, b);
   m.worst = worst_torn_joints(c.skeleton, m.stretch.torn_by_joint);

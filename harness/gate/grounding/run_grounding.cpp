@@ -75,7 +75,7 @@ Status load_source(const Scenario& s, const json& spec, const Target& t, Source&
   if (!spec.contains("file")) return bad(s, "a source needs \"file\" or \"fixture_clip\"");
   std::string path;
   if (Status st = resolve_scenario_file(s, spec["file"].get<std::string>(), path); !st.ok()) return st;
-  if (Status st = rig::load(path, out.ch); !st.ok()) return bad(s, "loading " + path + ": " + st.message);
+  if (Status st = load_cached(s.fixtures, path, out.ch); !st.ok()) return bad(s, "loading " + path + ": " + st.message);
   ensure_roles(out.ch.skeleton);
   if (out.ch.clips.empty()) return bad(s, path + " has no clip");
   const std::string want = spec.value("clip", "");

@@ -37,15 +37,17 @@ std::string json_text(const std::string& path) {
   return f.read(text.data(), size) ? text : std::string{};
 }
 
-}  // namespace
-
-bool is_compression_extension(std::string_view name) {
-  return name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression" ||
-         name == "KHR_meshopt_compression";
+// A GLB's JSON chunk; empty when `glb` is not one or the chunk runs past it.
+std::string glb_json_text(std::string_view glb) {
+  const auto* head = reinterpret_cast<const unsigned char*>(glb.data());
+  if (glb.size() < 20 || le32(head) != kGlbMagic || le32(head + 16) != kJsonChunk) return {};
+  const std::uint32_t length = le32(head + 12);
+  if (length > kMaxJsonBytes || length > glb.size() - 20) return {};
+  return std::string(glb.substr(20, length));
 }
 
-Status check_gltf_compression(const std::string& path) {
-  const std::string text = json_text(path);
+// The check on the document's JSON text.
+Status compression_in(const std::string& text, const std::string& path) {
   // No "extensionsRequired" key can be in a text without that string or a
   // \u escape (none of its letters has a short escape): nothing to parse.
   // A .gltf's JSON holds its base64 buffers; parsing it twice was 5 % of
@@ -62,6 +64,19 @@ Status check_gltf_compression(const std::string& path) {
                                                            ", which tailrig cannot decode (export uncompressed)");
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+bool is_compression_extension(std::string_view name) {
+  return name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression" ||
+         name == "KHR_meshopt_compression";
+}
+
+Status check_gltf_compression(const std::string& path) { return compression_in(json_text(path), path); }
+
+Status check_glb_compression(std::string_view glb, const std::string& name) {
+  return compression_in(glb_json_text(glb), name);
 }
 
 }  // namespace rig

@@ -63,9 +63,11 @@ struct Writer {
 tinygltf::Model copy_without_bytes(const tinygltf::Model& src);
 
 // The document repaired (the repairs below) and written as a GLB to `path`
-// (write_file_atomic): tinygltf's encoding, byte for byte; notes what was
-// repaired.
-Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes);
+// (write_file_atomic), or into `*bytes` when it is given (nothing written;
+// `path` then only names it in messages): tinygltf's encoding, byte for
+// byte; notes what was repaired.
+Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes,
+                 std::string* bytes = nullptr);
 
 // Drops accessors not referenced any more, then the buffer views only they
 // used, and repacks every kept view (and uri images) into one buffer. The

@@ -1,6 +1,7 @@
 // The file layer of GLB writing (see gltf_document.h): the document copied
 // without its bytes, and encoded into a file.
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "rig/io/gltf/gltf_document.h"
@@ -103,9 +104,21 @@ std::string le32_bytes(const uint32_t v) {
           static_cast<char>(v >> 24)};
 }
 
+// The GLB's bytes, `pieces` one after the other: into `*bytes` when given,
+// else into the file at `path`.
+Status put_glb(const std::string& path, std::span<const std::string_view> pieces, std::string* bytes) {
+  if (!bytes) return write_file_atomic(path, pieces);
+  size_t size = 0;
+  for (std::string_view p : pieces) size += p.size();
+  bytes->clear();
+  bytes->reserve(size);
+  for (std::string_view p : pieces) bytes->append(p);
+  return Status::Ok();
+}
+
 }  // namespace
 
-Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes) {
+Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::string>& notes, std::string* bytes) {
   repair_animated_matrices(m, notes);
   repair_node_rotations(m, notes);
   if (Status s = repair_samplers(m, notes); !s.ok()) return s;
@@ -147,13 +160,17 @@ Status write_glb(tinygltf::Model& m, const std::string& path, std::vector<std::s
         const std::string bin_padding(bin_pad, '\0');
         const std::string_view pieces[] = {header, json, json_padding, bin_header,
                                            {reinterpret_cast<const char*>(data.data()), data.size()}, bin_padding};
-        return write_file_atomic(path, pieces);
+        return put_glb(path, pieces, bytes);
       }
     }
   }
   size_t buffer_bytes = 0;
   for (const tinygltf::Buffer& b : m.buffers) buffer_bytes += b.data.size();
   if (Status s = encode_glb(m, path, glb, buffer_bytes + (size_t{1} << 20)); !s.ok()) return s;
+  if (bytes) {
+    *bytes = std::move(glb);
+    return Status::Ok();
+  }
   return write_file_atomic(path, glb);
 }
 

@@ -109,16 +109,20 @@ struct JointNodes {
   std::vector<Mat4> joint_ibm;
 };
 
-// Step: tinygltf's parse of the file, images kept as raw bytes, warnings
-// dropped; notes the animation channels it did not keep.
-Status parse_document(const std::string& path, const bool binary, tinygltf::Model& m,
+// Step: tinygltf's parse of the file (of `glb` when given: a GLB in
+// memory, `path` naming it), images kept as raw bytes, warnings dropped;
+// notes the animation channels it did not keep.
+Status parse_document(const std::string& path, const bool binary, const std::string_view* glb, tinygltf::Model& m,
                       std::vector<std::string>& notes) {
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(keep_image_bytes, &m);
   std::string err, warn;
   bool ok = false;
   try {
-    if (!binary) {
+    if (glb) {
+      ok = loader.LoadBinaryFromMemory(&m, &err, &warn, reinterpret_cast<const unsigned char*>(glb->data()),
+                                       static_cast<unsigned int>(glb->size()), std::string());
+    } else if (!binary) {
       ok = loader.LoadASCIIFromFile(&m, &err, &warn, path);
     } else if (const MappedFile file(path); file.size() > 0) {
       // The file's pages mapped, not read into a fresh vector: tinygltf
@@ -481,13 +485,14 @@ Settled settle_weights(const Skeleton& sk, const Mesh& mesh, Skin& skin,
 
 }  // namespace
 
-Status load_gltf(const std::string& path, Character& out) {
+namespace {
+
+// load_gltf of the file at `path`, or of `glb` when given (`path` naming it).
+Status load_gltf_from(const std::string& path, const bool binary, const std::string_view* glb, Character& out) {
   auto src = std::make_shared<GltfSource>();
   const tinygltf::Model& m = src->model;
-  const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
-                                           path.substr(path.size() - 4) == ".GLB");
   std::vector<std::string> notes;
-  if (Status s = parse_document(path, binary, src->model, notes); !s.ok()) return s;
+  if (Status s = parse_document(path, binary, glb, src->model, notes); !s.ok()) return s;
   // Required compression extensions were refused before the parse
   // (check_gltf_compression, in load()).
   if (Status s = check_document(path, m, notes); !s.ok()) return s;
@@ -525,6 +530,18 @@ Status load_gltf(const std::string& path, Character& out) {
   Status done = Status::Ok();
   done.notes = std::move(notes);
   return done;
+}
+
+}  // namespace
+
+Status load_gltf(const std::string& path, Character& out) {
+  const bool binary = path.size() >= 4 && (path.substr(path.size() - 4) == ".glb" ||
+                                           path.substr(path.size() - 4) == ".GLB");
+  return load_gltf_from(path, binary, nullptr, out);
+}
+
+Status load_gltf_bytes(std::string_view glb, const std::string& name, Character& out) {
+  return load_gltf_from(name, true, &glb, out);
 }
 
 }  // namespace rig

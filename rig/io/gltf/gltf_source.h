@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <map>
 #include <vector>
 
@@ -69,5 +70,7 @@ bool read_accessor_blocks(const tinygltf::Model& m, int index, int& components, 
                           const std::function<bool(size_t first, const std::vector<double>& values)>& use);
 
 Status load_gltf(const std::string& path, Character& out);
+// load_gltf of a GLB held in memory (`name` standing for its path).
+Status load_gltf_bytes(std::string_view glb, const std::string& name, Character& out);
 
 }  // namespace rig

@@ -157,7 +157,7 @@ Status check_model(const Character& c) {
   return Status::Ok();
 }
 
-Status save_new(const Character& c, const std::string& path, std::vector<std::string>& notes) {
+Status save_new(const Character& c, const std::string& path, std::vector<std::string>& notes, std::string* bytes) {
   tinygltf::Model m;
   m.asset.version = "2.0";
   m.asset.generator = "tailrig";
@@ -249,7 +249,7 @@ Status save_new(const Character& c, const std::string& path, std::vector<std::st
   m.scenes.push_back(scene);
   m.defaultScene = 0;
   write_collider_extras(m, joint_node, c, notes);
-  Status written = gltf_doc::write_glb(m, path, notes);
+  Status written = gltf_doc::write_glb(m, path, notes, bytes);
   written.notes = std::move(notes);
   return written;
 }
@@ -513,7 +513,8 @@ size_t bytes_to_append(const Character& c) {
   return bytes + (size_t{1} << 16);
 }
 
-Status save_in_place(const Character& c, const std::string& path, std::vector<std::string>& notes) {
+Status save_in_place(const Character& c, const std::string& path, std::vector<std::string>& notes,
+                     std::string* bytes) {
   const GltfSource& src = *c.gltf;
   tinygltf::Model m = gltf_doc::copy_without_bytes(src.model);
   for (const std::string& e : m.extensionsUsed)
@@ -540,20 +541,17 @@ Status save_in_place(const Character& c, const std::string& path, std::vector<st
     if (Status s = gltf_doc::prune_and_repack(m); !s.ok()) return s;
   }
   write_collider_extras(m, joint_node, c, notes);
-  Status written = gltf_doc::write_glb(m, path, notes);
+  Status written = gltf_doc::write_glb(m, path, notes, bytes);
   written.notes = std::move(notes);
   return written;
 }
 
-}  // namespace
-
-Status save_glb(const Character& c, const std::string& path) {
-  if (same_file(path, c.source_path))
-    return Status::Error(Status::Code::kIoError,
-                         path + ": is the input file; refusing to overwrite it (choose another --out)");
+// save_glb's steps, into `*bytes` when it is given (then `path` only names
+// the document in messages).
+Status save_glb_to(const Character& c, const std::string& path, std::string* bytes) {
   if (Status s = check_model(c); !s.ok()) return s;
   std::vector<std::string> notes;
-  if (c.gltf) return save_in_place(c, path, notes);
+  if (c.gltf) return save_in_place(c, path, notes, bytes);
   // glTF is metres: a source that declares other units (an FBX in
   // centimetres) is written in metres, so viewers show it at its size (a
   // scale node above the joints would do in theory, but Blender's importer
@@ -562,9 +560,20 @@ Status save_glb(const Character& c, const std::string& path) {
   if (c.unit_declared && c.meters_per_unit != 1.0) {
     Character metric = c;
     express_in_metres(metric);
-    return save_new(metric, path, notes);
+    return save_new(metric, path, notes, bytes);
   }
-  return save_new(c, path, notes);
+  return save_new(c, path, notes, bytes);
 }
+
+}  // namespace
+
+Status save_glb(const Character& c, const std::string& path) {
+  if (same_file(path, c.source_path))
+    return Status::Error(Status::Code::kIoError,
+                         path + ": is the input file; refusing to overwrite it (choose another --out)");
+  return save_glb_to(c, path, nullptr);
+}
+
+Status save_glb_bytes(const Character& c, std::string& bytes) { return save_glb_to(c, "(GLB in memory)", &bytes); }
 
 }  // namespace rig
