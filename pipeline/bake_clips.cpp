@@ -190,6 +190,14 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   const double H = height_units > 0 ? height_units * mpu : desc.total_length;
   report.height_m = H;
   report.meters_per_unit = mpu;
+  // The spring sized to this tail and body (issue 45 class 9; spring_size.h).
+  size_spring_to_tail(desc.total_length, H, o.sizing, params);
+  report.tail_length_m = desc.total_length;
+  report.root_frequency_hz = params.root_frequency_hz;
+  report.tip_frequency_hz = params.tip_frequency_hz;
+  report.damping_ratio = params.damping_ratio;
+  report.teleport_distance_m = params.teleport_distance;
+  report.spring = spring_summary(params, o.sizing, desc.total_length);
   for (const auto& l : desc.links) report.bones.push_back(sk.names[l.joint]);
   const std::vector<char> tail = chain_joints(sk, desc);
   // The legs the tail must stay out of (issue 46; bake_colliders.h).
@@ -340,6 +348,12 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
           {"meters_per_unit", r.meters_per_unit},
           {"tail_bones", r.bones},
           {"forward_axis", r.forward_axis},
+          {"spring",
+           {{"tail_length_m", r.tail_length_m},
+            {"root_frequency_hz", r.root_frequency_hz},
+            {"tip_frequency_hz", r.tip_frequency_hz},
+            {"damping_ratio", r.damping_ratio},
+            {"teleport_distance_m", r.teleport_distance_m}}},
           {"leg_colliders",
            {{"count", r.colliders},
             {"source", r.colliders_source},
@@ -356,6 +370,7 @@ std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
                 r.clips.size() == 1 ? "" : "s", r.bones.size(), r.bones.empty() ? "" : r.bones.front().c_str(),
                 r.bones.empty() ? "" : r.bones.back().c_str(), r.height_m, r.forward_axis.c_str());
   out.push_back(b);
+  out.push_back("  spring: " + r.spring);
   if (r.colliders_used)
     std::snprintf(b, sizeof b, "  stepped with %d leg collider%s (%s), margin %.3g m (%s)", r.colliders,
                   r.colliders == 1 ? "" : "s", r.colliders_source.c_str(), r.collider_margin_m,

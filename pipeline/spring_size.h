@@ -1,0 +1,85 @@
+// The bake's spring sized to the tail it moves (issue 45 class 9).
+//
+// solver/params.h's defaults (root 0.9 Hz, tip 0.45 Hz, damping 0.65, a
+// teleport at 1 m per frame) are one tail's: the scenario rig's 0.8 m one.
+// Given as they are to a 0.66 m fox tail and a 26 m sauropod tail they
+// cannot both be right, and measured in Blender over the shared tailed
+// walks (scripts/blender/tail_motion_check.py) they are not: the baked tip
+// moves 0.19x the artist's own on the Fox, 0.40-0.48x on the Rat and Wolf,
+// 2.9x on the Apatosaurus and 3.4x on the curled ShibaInu.
+//
+// Why (measured, scripts: tail_motion_check.py and a parameter grid):
+// - Each link is a damped spring towards its rest direction, so a tail's
+//   response to the hips is set by its natural frequency against the
+//   gait's. The Apatosaurus walk's 5.2 s stride (0.19 Hz; its vertical bob
+//   0.38 Hz) lies on the fixed 0.45-0.9 Hz chain's lowest mode: the tail
+//   resonates sideways (33 % of H of lateral tip sway; the artist's tail
+//   swings 11 % of H, up and down). A stiffer or a looser tail than that
+//   stays in scale (grid: tip 0.16 Hz or lower, or 1.8 Hz or higher).
+// - The small stiff-looking tails (the Rat's and Wolf's, 2.3-3.7 m in the
+//   files' metres) need their natural frequency near their 0.75-0.96 Hz
+//   strides (the Rat's tip from 0.9 Hz up, at damping 0.65): the fixed
+//   0.45 Hz leaves them lagging, filtered.
+// - A frequency that follows the tail's length meets both: a tapered
+//   elastic tail (a cantilever) rings at f ~ (r / L) sqrt(E / rho) / L, so
+//   tails of one make and one slenderness share the wave speed c = f L and
+//   the frequency falls as 1 / L. (A pendulum's sqrt(g / L) is too weak a
+//   fall for these: it leaves the sauropod resonant or the rat filtered.)
+//   The tail's mesh radius is not used: a fox's brush of fur measures 0.15
+//   of its length and a rat's string 0.03, but fur adds no stiffness.
+// - Gravity stays at 1 m/s^2: with f = c / L its sag g / (w^2 L) is 0.07 of
+//   the length on the 26 m tail and less on shorter ones (the scenario
+//   rig's defaults sag 0.16), so no tail droops more than the defaults let
+//   it.
+// - The teleport threshold (a cut, not motion) is a share of the body's
+//   height: 1 m per frame is a jump's normal speed for a 15 m T-Rex (its
+//   Jump and Attack, the Apatosaurus' Jump, were carried rigidly) and a
+//   cut for a 0.3 m animal.
+//
+// The rule (kTailWaveSpeed, kSizedDamping: the middle of the range where
+// five of the six shared tailed walks hold 0.5-2x, c 2-4 m/s at damping
+// 0.5): tip frequency c / L, root frequency kRootOverTip times it (the
+// defaults' 0.9 / 0.45: a stiff base, a whippy end), damping 0.5, teleport
+// at kTeleportOfH * H per frame. Measured (Blender RMS ratio baked / artist
+// over the walk): Apatosaurus 1.38, Rat 0.75, ShibaInu 1.04, T-Rex 1.18,
+// Wolf 1.13. The Fox stays out (0.07): its artist flaps the tail up and
+// down 11.6 % of H while the pelvis moves 1.3 % of H; no passive spring
+// damped more than 0.1 reaches 0.35x at any frequency (grid), so that is
+// an animated wag the bake cannot infer.
+//
+// A field the caller gives (harness --solver, a scenario's "solver") is
+// used as given: SpringSizing says which ones the rule sets.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "solver/params.h"
+
+namespace pipeline {
+
+inline constexpr double kTailWaveSpeed = 3.0;   // c = f_tip * L, m/s
+inline constexpr double kRootOverTip = 2.0;     // root frequency / tip frequency
+inline constexpr double kSizedDamping = 0.5;    // damping ratio, dimensionless
+inline constexpr double kTeleportOfH = 0.5;     // hips move per frame that is a cut, share of H
+
+// Which spring fields the rule sets (false: the caller gave it).
+struct SpringSizing {
+  bool frequencies = true;  // root_frequency_hz and tip_frequency_hz
+  bool damping = true;      // damping_ratio
+  bool teleport = true;     // teleport_distance
+};
+
+// The fields of a --solver / scenario "solver" object the rule leaves alone.
+SpringSizing sizing_without(const nlohmann::json& given);
+
+// Sets the fields `which` names from the tail's length and the body's height
+// (metres). Non-positive lengths leave `p` unchanged.
+void size_spring_to_tail(double tail_length_m, double height_m, const SpringSizing& which, solver::ChainParams& p);
+
+// One line for the report: "root 9.13 Hz, tip 4.57 Hz, damping 0.5 (sized
+// to the 0.657 m tail), teleport 0.395 m (0.5 H)".
+std::string spring_summary(const solver::ChainParams& p, const SpringSizing& which, double tail_length_m);
+
+}  // namespace pipeline
