@@ -172,6 +172,16 @@ Status character_chain(const rig::Character& c, solver::ChainParams& params, sol
   return Status::Ok();
 }
 
+Status sized_character_chain(const rig::Character& c, double height_m, const SpringSizing& which,
+                             solver::ChainParams& params, solver::ChainDesc& desc, TailShape& shape,
+                             std::string* forward_axis) {
+  if (Status s = character_chain(c, params, desc, forward_axis); !s.ok()) return s;
+  shape = tail_shape(c.skeleton, desc, params);
+  const double h = height_m > 0 ? height_m : desc.total_length;
+  if (size_spring_to_tail(shape, h, which, params)) return character_chain(c, params, desc, forward_axis);
+  return Status::Ok();
+}
+
 bool has_tail_chain(const rig::Character& c) {
   solver::ChainParams p;
   solver::ChainDesc d;
@@ -183,21 +193,24 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   if (!(o.fps > 0 && o.fps <= 1000)) return bad("--fps must be in (0, 1000]");
   solver::ChainParams params = o.params;
   solver::ChainDesc desc;
-  if (Status s = character_chain(c, params, desc, &report.forward_axis); !s.ok()) return s;
-  const rig::Skeleton& sk = c.skeleton;
-  const double mpu = params.meters_per_unit;
+  // The spring sized to this tail and body (issue 45 class 9; spring_size.h).
+  const double mpu = c.meters_per_unit > 0 ? c.meters_per_unit : 1.0;  // as character_chain reads it
   const double height_units = rig::model_height(c.mesh.positions);
+  TailShape shape;
+  if (Status s = sized_character_chain(c, height_units * mpu, o.sizing, params, desc, shape, &report.forward_axis);
+      !s.ok())
+    return s;
+  const rig::Skeleton& sk = c.skeleton;
   const double H = height_units > 0 ? height_units * mpu : desc.total_length;
   report.height_m = H;
   report.meters_per_unit = mpu;
-  // The spring sized to this tail and body (issue 45 class 9; spring_size.h).
-  size_spring_to_tail(desc.total_length, H, o.sizing, params);
-  report.tail_length_m = desc.total_length;
+  report.tail_reach_m = shape.reach_m;
+  report.carry_deg = params.carry_deg;
   report.root_frequency_hz = params.root_frequency_hz;
   report.tip_frequency_hz = params.tip_frequency_hz;
   report.damping_ratio = params.damping_ratio;
   report.teleport_distance_m = params.teleport_distance;
-  report.spring = spring_summary(params, o.sizing, desc.total_length);
+  report.spring = spring_summary(params, o.sizing, report.tail_reach_m);
   for (const auto& l : desc.links) report.bones.push_back(sk.names[l.joint]);
   const std::vector<char> tail = chain_joints(sk, desc);
   // The legs the tail must stay out of (issue 46; bake_colliders.h).
@@ -349,7 +362,8 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
           {"tail_bones", r.bones},
           {"forward_axis", r.forward_axis},
           {"spring",
-           {{"tail_length_m", r.tail_length_m},
+           {{"tail_reach_m", r.tail_reach_m},
+            {"carry_deg", r.carry_deg},
             {"root_frequency_hz", r.root_frequency_hz},
             {"tip_frequency_hz", r.tip_frequency_hz},
             {"damping_ratio", r.damping_ratio},

@@ -97,7 +97,8 @@ struct BakeClipsReport {
   bool colliders_used = false;
   double collider_margin_m = 0;
   std::string margin_source;       // "tail root radius", "of H" or "given"
-  double tail_length_m = 0;        // the chain's length
+  double tail_reach_m = 0;         // root to end in bind, metres (spring_size.h)
+  double carry_deg = 0;
   double root_frequency_hz = 0;    // the spring baked with (spring_size.h)
   double tip_frequency_hz = 0;
   double damping_ratio = 0;
@@ -114,6 +115,13 @@ bool has_tail_chain(const rig::Character& c);
 // (no chain, broken chain) return a status.
 rig::Status character_chain(const rig::Character& c, solver::ChainParams& params, solver::ChainDesc& desc,
                             std::string* forward_axis = nullptr);
+
+// character_chain with the spring sized to the chain and the body's height
+// H (metres; spring_size.h): rebuilt when the sizing changed a [build] field
+// (the carry). What bake_clips steps with, and the gate's replay of it.
+rig::Status sized_character_chain(const rig::Character& c, double height_m, const SpringSizing& which,
+                                  solver::ChainParams& params, solver::ChainDesc& desc, TailShape& shape,
+                                  std::string* forward_axis = nullptr);
 
 // Bakes the selected clips of `c` in place: the tail bones' rotation tracks
 // are replaced by baked keys (linear, sign-continuous); every other track is

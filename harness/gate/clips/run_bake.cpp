@@ -52,8 +52,9 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
               const pipeline::BakeClipsOptions& bo, Replay& out) {
   solver::ChainParams p = bo.params;
   solver::ChainDesc desc;
-  if (Status st = pipeline::character_chain(chained, p, desc); !st.ok()) fail_regression(s.name, st.message);
-  pipeline::size_spring_to_tail(desc.total_length, bake.height_m, bo.sizing, p);  // the spring the bake sized
+  pipeline::TailShape shape;  // the chain and spring as the bake sized them
+  if (Status st = pipeline::sized_character_chain(chained, bake.height_m, bo.sizing, p, desc, shape); !st.ok())
+    fail_regression(s.name, st.message);
   const rig::Clip* src = find_clip(chained, rep.name);
   const rig::Clip* back = find_clip(reread, rep.name);
   if (!src || !back) fail_regression(s.name, "clip '" + rep.name + "' lost in the written file");
