@@ -172,13 +172,11 @@ Status character_chain(const rig::Character& c, solver::ChainParams& params, sol
   return Status::Ok();
 }
 
-Status sized_character_chain(const rig::Character& c, double height_m, const SpringSizing& which,
-                             solver::ChainParams& params, solver::ChainDesc& desc, TailShape& shape,
-                             std::string* forward_axis) {
+Status sized_character_chain(const rig::Character& c, const SpringSizing& which, solver::ChainParams& params,
+                             solver::ChainDesc& desc, TailShape& shape, std::string* forward_axis) {
   if (Status s = character_chain(c, params, desc, forward_axis); !s.ok()) return s;
   shape = tail_shape(c.skeleton, desc, params);
-  const double h = height_m > 0 ? height_m : desc.total_length;
-  if (size_spring_to_tail(shape, h, which, params)) return character_chain(c, params, desc, forward_axis);
+  if (size_spring_to_tail(shape, which, params)) return character_chain(c, params, desc, forward_axis);
   return Status::Ok();
 }
 
@@ -193,14 +191,12 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   if (!(o.fps > 0 && o.fps <= 1000)) return bad("--fps must be in (0, 1000]");
   solver::ChainParams params = o.params;
   solver::ChainDesc desc;
-  // The spring sized to this tail and body (issue 45 class 9; spring_size.h).
-  const double mpu = c.meters_per_unit > 0 ? c.meters_per_unit : 1.0;  // as character_chain reads it
-  const double height_units = rig::model_height(c.mesh.positions);
+  // The spring sized to this tail (issue 45 class 9; spring_size.h).
   TailShape shape;
-  if (Status s = sized_character_chain(c, height_units * mpu, o.sizing, params, desc, shape, &report.forward_axis);
-      !s.ok())
-    return s;
+  if (Status s = sized_character_chain(c, o.sizing, params, desc, shape, &report.forward_axis); !s.ok()) return s;
   const rig::Skeleton& sk = c.skeleton;
+  const double mpu = params.meters_per_unit;
+  const double height_units = rig::model_height(c.mesh.positions);
   const double H = height_units > 0 ? height_units * mpu : desc.total_length;
   report.height_m = H;
   report.meters_per_unit = mpu;
@@ -209,7 +205,6 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   report.root_frequency_hz = params.root_frequency_hz;
   report.tip_frequency_hz = params.tip_frequency_hz;
   report.damping_ratio = params.damping_ratio;
-  report.teleport_distance_m = params.teleport_distance;
   report.spring = spring_summary(params, o.sizing, report.tail_reach_m);
   for (const auto& l : desc.links) report.bones.push_back(sk.names[l.joint]);
   const std::vector<char> tail = chain_joints(sk, desc);
@@ -366,8 +361,7 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
             {"carry_deg", r.carry_deg},
             {"root_frequency_hz", r.root_frequency_hz},
             {"tip_frequency_hz", r.tip_frequency_hz},
-            {"damping_ratio", r.damping_ratio},
-            {"teleport_distance_m", r.teleport_distance_m}}},
+            {"damping_ratio", r.damping_ratio}}},
           {"leg_colliders",
            {{"count", r.colliders},
             {"source", r.colliders_source},

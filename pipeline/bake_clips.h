@@ -102,7 +102,6 @@ struct BakeClipsReport {
   double root_frequency_hz = 0;    // the spring baked with (spring_size.h)
   double tip_frequency_hz = 0;
   double damping_ratio = 0;
-  double teleport_distance_m = 0;
   std::string spring;              // spring_summary(): the above, and what was sized or given
   std::vector<ClipBakeReport> clips;
 };
@@ -116,12 +115,11 @@ bool has_tail_chain(const rig::Character& c);
 rig::Status character_chain(const rig::Character& c, solver::ChainParams& params, solver::ChainDesc& desc,
                             std::string* forward_axis = nullptr);
 
-// character_chain with the spring sized to the chain and the body's height
-// H (metres; spring_size.h): rebuilt when the sizing changed a [build] field
-// (the carry). What bake_clips steps with, and the gate's replay of it.
-rig::Status sized_character_chain(const rig::Character& c, double height_m, const SpringSizing& which,
-                                  solver::ChainParams& params, solver::ChainDesc& desc, TailShape& shape,
-                                  std::string* forward_axis = nullptr);
+// character_chain with the spring sized to the chain (spring_size.h):
+// rebuilt when the sizing changed a [build] field (the carry). What
+// bake_clips steps with, and the gate's replay of it.
+rig::Status sized_character_chain(const rig::Character& c, const SpringSizing& which, solver::ChainParams& params,
+                                  solver::ChainDesc& desc, TailShape& shape, std::string* forward_axis = nullptr);
 
 // Bakes the selected clips of `c` in place: the tail bones' rotation tracks
 // are replaced by baked keys (linear, sign-continuous); every other track is

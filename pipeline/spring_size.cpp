@@ -10,7 +10,6 @@ SpringSizing sizing_without(const nlohmann::json& given) {
   if (!given.is_object()) return s;
   s.frequencies = !given.contains("root_frequency_hz") && !given.contains("tip_frequency_hz");
   s.damping = !given.contains("damping_ratio");
-  s.teleport = !given.contains("teleport_distance");
   s.carry = !given.contains("carry_deg");
   return s;
 }
@@ -32,13 +31,12 @@ TailShape tail_shape(const rig::Skeleton& sk, const solver::ChainDesc& desc, con
   return t;
 }
 
-bool size_spring_to_tail(const TailShape& shape, double height_m, const SpringSizing& which, solver::ChainParams& p) {
+bool size_spring_to_tail(const TailShape& shape, const SpringSizing& which, solver::ChainParams& p) {
   if (which.frequencies && shape.reach_m > 0) {
     p.tip_frequency_hz = kTailWaveSpeed / shape.reach_m;
     p.root_frequency_hz = kRootOverTip * p.tip_frequency_hz;
   }
   if (which.damping) p.damping_ratio = kSizedDamping;
-  if (which.teleport && height_m > 0) p.teleport_distance = kTeleportOfH * height_m;
   if (!which.carry) return false;
   const double carry = p.carry_deg * (1.0 - solver::raised_tail_blend(shape.rise_over_length));
   const bool changed = carry != p.carry_deg;
@@ -47,12 +45,10 @@ bool size_spring_to_tail(const TailShape& shape, double height_m, const SpringSi
 }
 
 std::string spring_summary(const solver::ChainParams& p, const SpringSizing& which, double tail_length_m) {
-  char b[256], h[32];
-  std::snprintf(h, sizeof h, " (%.2g H)", kTeleportOfH);
-  std::snprintf(b, sizeof b, "root %.3g Hz, tip %.3g Hz%s, damping %.2g%s, teleport %.3g m per frame%s, carry %.3g deg%s",
-                p.root_frequency_hz, p.tip_frequency_hz, which.frequencies ? "" : " (given)", p.damping_ratio,
-                which.damping ? "" : " (given)", p.teleport_distance, which.teleport ? h : " (given)", p.carry_deg,
-                which.carry ? "" : " (given)");
+  char b[256];
+  std::snprintf(b, sizeof b, "root %.3g Hz, tip %.3g Hz%s, damping %.2g%s, carry %.3g deg%s", p.root_frequency_hz,
+                p.tip_frequency_hz, which.frequencies ? "" : " (given)", p.damping_ratio, which.damping ? "" : " (given)",
+                p.carry_deg, which.carry ? "" : " (given)");
   std::string s = b;
   if (which.frequencies) {
     std::snprintf(b, sizeof b, "; sized to the tail's %.3g m reach (tip = %.3g m/s / reach)", tail_length_m, kTailWaveSpeed);

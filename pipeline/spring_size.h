@@ -31,16 +31,19 @@
 //   the length on the 26 m tail and less on shorter ones (the scenario
 //   rig's defaults sag 0.16), so no tail droops more than the defaults let
 //   it.
-// - The teleport threshold (a cut, not motion) is a share of the body's
-//   height: 1 m per frame is a jump's normal speed for a 15 m T-Rex (its
-//   Jump and Attack, the Apatosaurus' Jump, were carried rigidly) and a
-//   cut for a 0.3 m animal.
+// - Not changed here: the teleport threshold (1 m of hips travel per frame,
+//   absolute) is a cut for a 0.3 m animal and a jump's normal speed for a
+//   15 m T-Rex: the T-Rex's Jump and Attack and the Apatosaurus' Jump and
+//   Death are carried rigidly through their fastest frames. Scaled to half
+//   of H the T-Rex's jump swings its tail 130 % of H (34 % carried) and into
+//   its legs (Blender, tail_in_legs_bar.py: 8 % of samples deeper than
+//   1 % of H, 3.4 % of H; none today), so it waits for the legs.
 //
 // The rule (kTailWaveSpeed, kSizedDamping: the middle of the range where
 // five of the six shared tailed walks hold 0.5-2x, c 2-4 m/s at damping
-// 0.5): tip frequency c / L, root frequency kRootOverTip times it (the
-// defaults' 0.9 / 0.45: a stiff base, a whippy end), damping 0.5, teleport
-// at kTeleportOfH * H per frame. Measured (Blender RMS ratio baked / artist
+// 0.5): tip frequency c / reach (tail_shape below), root frequency
+// kRootOverTip times it (the defaults' 0.9 / 0.45: a stiff base, a whippy
+// end), damping 0.5, and no carry on a held-up tail (below). Measured (Blender RMS ratio baked / artist
 // over the walk): Apatosaurus 1.38, Rat 0.75, ShibaInu 1.04, T-Rex 1.18,
 // Wolf 1.13. The Fox stays out (0.07): its artist flaps the tail up and
 // down 11.6 % of H while the pelvis moves 1.3 % of H; no passive spring
@@ -77,13 +80,11 @@ namespace pipeline {
 inline constexpr double kTailWaveSpeed = 3.0;   // c = f_tip * L, m/s
 inline constexpr double kRootOverTip = 2.0;     // root frequency / tip frequency
 inline constexpr double kSizedDamping = 0.5;    // damping ratio, dimensionless
-inline constexpr double kTeleportOfH = 0.5;     // hips move per frame that is a cut, share of H
 
 // Which spring fields the rule sets (false: the caller gave it).
 struct SpringSizing {
   bool frequencies = true;  // root_frequency_hz and tip_frequency_hz
   bool damping = true;      // damping_ratio
-  bool teleport = true;     // teleport_distance
   bool carry = true;        // carry_deg ([build]: the chain is rebuilt)
 };
 
@@ -102,15 +103,14 @@ struct TailShape {
 };
 TailShape tail_shape(const rig::Skeleton& sk, const solver::ChainDesc& desc, const solver::ChainParams& p);
 
-// Sets the fields `which` names from the tail's shape and the body's height
-// (metres): tip frequency kTailWaveSpeed / reach, root kRootOverTip times
-// it, damping kSizedDamping, teleport kTeleportOfH * H, and the carry faded
-// out over a held-up tail (the carry note above). A zero reach leaves the
-// frequencies. Returns true when a [build] field (the carry) changed.
-bool size_spring_to_tail(const TailShape& shape, double height_m, const SpringSizing& which, solver::ChainParams& p);
+// Sets the fields `which` names from the tail's shape: tip frequency kTailWaveSpeed / reach, root kRootOverTip times
+// it, damping kSizedDamping, and the carry faded out over a held-up tail
+// (the carry note above). A zero reach leaves the frequencies. Returns true
+// when a [build] field (the carry) changed.
+bool size_spring_to_tail(const TailShape& shape, const SpringSizing& which, solver::ChainParams& p);
 
-// One line for the report: "root 9.16 Hz, tip 4.58 Hz, damping 0.5,
-// teleport 0.395 m per frame (0.5 H); sized to the tail's 0.655 m reach".
+// One line for the report: "root 9.16 Hz, tip 4.58 Hz, damping 0.5, carry
+// 50 deg; sized to the tail's 0.655 m reach (tip = 3 m/s / reach)".
 std::string spring_summary(const solver::ChainParams& p, const SpringSizing& which, double reach_m);
 
 }  // namespace pipeline

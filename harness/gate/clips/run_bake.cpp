@@ -53,7 +53,7 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
   solver::ChainParams p = bo.params;
   solver::ChainDesc desc;
   pipeline::TailShape shape;  // the chain and spring as the bake sized them
-  if (Status st = pipeline::sized_character_chain(chained, bake.height_m, bo.sizing, p, desc, shape); !st.ok())
+  if (Status st = pipeline::sized_character_chain(chained, bo.sizing, p, desc, shape); !st.ok())
     fail_regression(s.name, st.message);
   const rig::Clip* src = find_clip(chained, rep.name);
   const rig::Clip* back = find_clip(reread, rep.name);
