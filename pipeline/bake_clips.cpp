@@ -172,6 +172,14 @@ Status character_chain(const rig::Character& c, solver::ChainParams& params, sol
   return Status::Ok();
 }
 
+Status sized_character_chain(const rig::Character& c, const SpringSizing& which, solver::ChainParams& params,
+                             solver::ChainDesc& desc, TailShape& shape, std::string* forward_axis) {
+  if (Status s = character_chain(c, params, desc, forward_axis); !s.ok()) return s;
+  shape = tail_shape(c.skeleton, desc, params);
+  if (size_spring_to_tail(shape, which, params)) return character_chain(c, params, desc, forward_axis);
+  return Status::Ok();
+}
+
 bool has_tail_chain(const rig::Character& c) {
   solver::ChainParams p;
   solver::ChainDesc d;
@@ -183,13 +191,21 @@ Status bake_clips(rig::Character& c, const BakeClipsOptions& o, BakeClipsReport&
   if (!(o.fps > 0 && o.fps <= 1000)) return bad("--fps must be in (0, 1000]");
   solver::ChainParams params = o.params;
   solver::ChainDesc desc;
-  if (Status s = character_chain(c, params, desc, &report.forward_axis); !s.ok()) return s;
+  // The spring sized to this tail (issue 45 class 9; spring_size.h).
+  TailShape shape;
+  if (Status s = sized_character_chain(c, o.sizing, params, desc, shape, &report.forward_axis); !s.ok()) return s;
   const rig::Skeleton& sk = c.skeleton;
   const double mpu = params.meters_per_unit;
   const double height_units = rig::model_height(c.mesh.positions);
   const double H = height_units > 0 ? height_units * mpu : desc.total_length;
   report.height_m = H;
   report.meters_per_unit = mpu;
+  report.tail_reach_m = shape.reach_m;
+  report.carry_deg = params.carry_deg;
+  report.root_frequency_hz = params.root_frequency_hz;
+  report.tip_frequency_hz = params.tip_frequency_hz;
+  report.damping_ratio = params.damping_ratio;
+  report.spring = spring_summary(params, o.sizing, report.tail_reach_m);
   for (const auto& l : desc.links) report.bones.push_back(sk.names[l.joint]);
   const std::vector<char> tail = chain_joints(sk, desc);
   // The legs the tail must stay out of (issue 46; bake_colliders.h).
@@ -340,6 +356,12 @@ nlohmann::json bake_report_json(const BakeClipsReport& r) {
           {"meters_per_unit", r.meters_per_unit},
           {"tail_bones", r.bones},
           {"forward_axis", r.forward_axis},
+          {"spring",
+           {{"tail_reach_m", r.tail_reach_m},
+            {"carry_deg", r.carry_deg},
+            {"root_frequency_hz", r.root_frequency_hz},
+            {"tip_frequency_hz", r.tip_frequency_hz},
+            {"damping_ratio", r.damping_ratio}}},
           {"leg_colliders",
            {{"count", r.colliders},
             {"source", r.colliders_source},
@@ -356,6 +378,7 @@ std::vector<std::string> bake_report_lines(const BakeClipsReport& r) {
                 r.clips.size() == 1 ? "" : "s", r.bones.size(), r.bones.empty() ? "" : r.bones.front().c_str(),
                 r.bones.empty() ? "" : r.bones.back().c_str(), r.height_m, r.forward_axis.c_str());
   out.push_back(b);
+  out.push_back("  spring: " + r.spring);
   if (r.colliders_used)
     std::snprintf(b, sizeof b, "  stepped with %d leg collider%s (%s), margin %.3g m (%s)", r.colliders,
                   r.colliders == 1 ? "" : "s", r.colliders_source.c_str(), r.collider_margin_m,

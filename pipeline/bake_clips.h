@@ -13,6 +13,7 @@
 #include "rig/model/status.h"
 #include "rig/model/model.h"
 #include "solver/chain.h"
+#include "pipeline/spring_size.h"
 #include "solver/params.h"
 
 namespace pipeline {
@@ -50,8 +51,11 @@ struct BakeClipsOptions {
   double collider_margin_m = -1;
   // Spring parameters; meters_per_unit, forward_axis and lateral_axis are
   // overwritten from the character (its metres per unit; forward = away from
-  // where the bind tail points, snapped to a horizontal model axis).
+  // where the bind tail points, snapped to a horizontal model axis), and the
+  // fields `sizing` names from the tail's length and the body's height
+  // (spring_size.h; a field the caller gave is not named there).
   solver::ChainParams params;
+  SpringSizing sizing;
 };
 
 struct ClipBakeReport {
@@ -93,6 +97,12 @@ struct BakeClipsReport {
   bool colliders_used = false;
   double collider_margin_m = 0;
   std::string margin_source;       // "tail root radius", "of H" or "given"
+  double tail_reach_m = 0;         // root to end in bind, metres (spring_size.h)
+  double carry_deg = 0;
+  double root_frequency_hz = 0;    // the spring baked with (spring_size.h)
+  double tip_frequency_hz = 0;
+  double damping_ratio = 0;
+  std::string spring;              // spring_summary(): the above, and what was sized or given
   std::vector<ClipBakeReport> clips;
 };
 
@@ -104,6 +114,12 @@ bool has_tail_chain(const rig::Character& c);
 // (no chain, broken chain) return a status.
 rig::Status character_chain(const rig::Character& c, solver::ChainParams& params, solver::ChainDesc& desc,
                             std::string* forward_axis = nullptr);
+
+// character_chain with the spring sized to the chain (spring_size.h):
+// rebuilt when the sizing changed a [build] field (the carry). What
+// bake_clips steps with, and the gate's replay of it.
+rig::Status sized_character_chain(const rig::Character& c, const SpringSizing& which, solver::ChainParams& params,
+                                  solver::ChainDesc& desc, TailShape& shape, std::string* forward_axis = nullptr);
 
 // Bakes the selected clips of `c` in place: the tail bones' rotation tracks
 // are replaced by baked keys (linear, sign-continuous); every other track is

@@ -36,6 +36,8 @@ rig::Status bake_options_from_cli(const BakeCliOptions& cli, pipeline::BakeClips
     if (!pipeline::apply_solver_overrides(j, out.params, err)) return usage("--solver: " + err);
     // A margin given is used as given (else the tail's root radius).
     if (j.contains("collider_margin")) out.collider_margin_m = out.params.collider_margin;
+    // A spring field given is used as given (else sized to the tail: spring_size.h).
+    out.sizing = pipeline::sizing_without(j);
   }
   out.colliders = !cli.no_colliders;
   return rig::Status::Ok();

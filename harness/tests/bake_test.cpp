@@ -193,7 +193,11 @@ TEST(Bake, FoxClipsCloseAndMove) {
       EXPECT_TRUE(r.converged) << r.name;
       EXPECT_LE(r.seam_max_deg, 0.5) << r.name;
     }
-    EXPECT_GT(r.tip_range_rel_H, 0.005) << r.name << ": the baked tail does not move";
+    // A dead tail's loop closes trivially. The bake sizes the spring to this
+    // 0.71 m tail (spring_size.h: 4.2 Hz at the tip), so in the idle it
+    // follows the breathing body closely: 0.34 % of H (1.9 % with the
+    // defaults' 0.45 Hz); the other clips move it 1.6-15 % of H.
+    EXPECT_GT(r.tip_range_rel_H, 0.002) << r.name << ": the baked tail does not move";
   }
   for (size_t c = 0; c < ch.clips.size(); ++c)
     for (const rig::JointTracks& jt : before.clips[c].tracks) {

@@ -310,11 +310,10 @@ ChainStatus set_up_links(const ChainRigInput& in, const ChainParams& params, con
 // sideways modelling (SPEC §4), but straightening a curl swings the part
 // lying over the back into the back skin (issue 45 class 1: tail p99 2.34
 // vs the stripped 1.95). Held up = the tail's end lies above its root by
-// more than kRaisedFrom of its length (a hanging or streaming tail ends at
-// or below its root: the shared tails -0.94 .. +0.03, the Shiba's +0.26);
-// ramped to the full authored curve at kRaisedFull so no rig jumps between
-// the two readings. Returns the beta the rise asks for (0 .. 1).
-constexpr double kRaisedFrom = 0.1, kRaisedFull = 0.2;
+// more than 0.1 of its length (a hanging or streaming tail ends at or below
+// its root: the shared tails -0.94 .. +0.03, the Shiba's +0.26); ramped to
+// the full authored curve at 0.2 so no rig jumps between the two readings
+// (raised_tail_blend). Returns the beta the rise asks for (0 .. 1).
 double raised_tail_curve(const std::vector<ChainLink>& links, const std::vector<Vector3d>& authored) {
   double rise = 0.0, length = 0.0;
   for (size_t i = 0; i < links.size(); ++i) {
@@ -322,7 +321,7 @@ double raised_tail_curve(const std::vector<ChainLink>& links, const std::vector<
     length += links[i].length;
   }
   if (!(length > 0.0)) return 0.0;
-  return std::clamp((rise / length - kRaisedFrom) / (kRaisedFull - kRaisedFrom), 0.0, 1.0);
+  return raised_tail_blend(rise / length);
 }
 
 // Centred rest arc with restCurve beta and the carry distributed over the
@@ -386,6 +385,11 @@ ChainStatus build_chain_seeded(const ChainRigInput& in, const ChainParams& param
 }
 
 }  // namespace
+
+double raised_tail_blend(double rise_over_length) {
+  constexpr double kRaisedFrom = 0.1, kRaisedFull = 0.2;  // see raised_tail_curve
+  return std::clamp((rise_over_length - kRaisedFrom) / (kRaisedFull - kRaisedFrom), 0.0, 1.0);
+}
 
 ChainStatus build_chain(const ChainRigInput& in, const ChainParams& params, ChainDesc& out) {
   return build_chain_seeded(in, params, /*bug_carry_per_joint=*/false, out);

@@ -52,7 +52,9 @@ Status replay(const Scenario& s, const rig::Character& chained, const rig::Chara
               const pipeline::BakeClipsOptions& bo, Replay& out) {
   solver::ChainParams p = bo.params;
   solver::ChainDesc desc;
-  if (Status st = pipeline::character_chain(chained, p, desc); !st.ok()) fail_regression(s.name, st.message);
+  pipeline::TailShape shape;  // the chain and spring as the bake sized them
+  if (Status st = pipeline::sized_character_chain(chained, bo.sizing, p, desc, shape); !st.ok())
+    fail_regression(s.name, st.message);
   const rig::Clip* src = find_clip(chained, rep.name);
   const rig::Clip* back = find_clip(reread, rep.name);
   if (!src || !back) fail_regression(s.name, "clip '" + rep.name + "' lost in the written file");
@@ -138,6 +140,7 @@ Status run_bake_scenario(const Scenario& s, const RunOptions&, ScenarioResult& o
     if (!find_clip(chained, name)) return bad(s, "character has no clip '" + name + "'");
   std::string perr;
   if (!pipeline::apply_solver_overrides(s.solver, warm.params, perr)) return bad(s, perr);
+  warm.sizing = pipeline::sizing_without(s.solver);  // as harness bake --solver: given fields as given
   pipeline::BakeClipsOptions cold = warm;
   cold.warm_up = false;
   rig::Character baked = chained, baked_cold = chained;

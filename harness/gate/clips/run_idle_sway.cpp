@@ -61,6 +61,7 @@ Status bake(const Scenario& s, const rig::Character& chained, const solver::Chai
   o.fps = s.raw.value("fps", 30.0);
   o.clips = clips;
   o.params = params;
+  o.sizing = pipeline::sizing_without(s.solver);  // as harness bake --solver: given fields as given
   out.character = chained;
   if (Status st = pipeline::bake_clips(out.character, o, out.report); !st.ok())
     fail_regression(s.name, st.message);

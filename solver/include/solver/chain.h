@@ -92,6 +92,12 @@ struct ChainDesc {
   int size() const { return static_cast<int>(links.size()); }
 };
 
+// How far a tail modelled held up keeps its authored curve, 0..1, from its
+// end's rise above its root over its length (hips frame, bind): 0 up to
+// 0.1 (hanging and streaming tails end at or below their root), 1 from 0.2
+// (a curl over the back). build_chain keeps the authored curve that far.
+double raised_tail_blend(double rise_over_length);
+
 // Finds the tail bones and builds the chain. Returns a status with a message
 // on bad input (no tail bones, broken chain, sizes differ); no exceptions.
 // Reads the [build] fields of `params` (carry, rest_curve, axes, units).
