@@ -1,6 +1,8 @@
 // The bake's spring sized to the tail (issue 45 class 9). See spring_size.h.
 #include "pipeline/spring_size.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pipeline {
@@ -31,9 +33,16 @@ TailShape tail_shape(const rig::Skeleton& sk, const solver::ChainDesc& desc, con
   return t;
 }
 
+double sized_tip_frequency(double reach_m, double internal_step) {
+  if (!(reach_m > 0) || !std::isfinite(reach_m)) return 0.0;
+  const double tip = kTailWaveSpeed / reach_m;
+  if (!(internal_step > 0) || !std::isfinite(internal_step)) return tip;
+  return std::min(tip, kMaxRootOmegaStep / (2.0 * M_PI * internal_step * kRootOverTip));
+}
+
 bool size_spring_to_tail(const TailShape& shape, const SpringSizing& which, solver::ChainParams& p) {
-  if (which.frequencies && shape.reach_m > 0) {
-    p.tip_frequency_hz = kTailWaveSpeed / shape.reach_m;
+  if (which.frequencies && shape.reach_m > 0 && std::isfinite(shape.reach_m)) {
+    p.tip_frequency_hz = sized_tip_frequency(shape.reach_m, p.internal_step);
     p.root_frequency_hz = kRootOverTip * p.tip_frequency_hz;
   }
   if (which.damping) p.damping_ratio = kSizedDamping;
@@ -51,8 +60,11 @@ std::string spring_summary(const solver::ChainParams& p, const SpringSizing& whi
                 p.carry_deg, which.carry ? "" : " (given)");
   std::string s = b;
   if (which.frequencies) {
-    std::snprintf(b, sizeof b, "; sized to the tail's %.3g m reach (tip = %.3g m/s / reach)", tail_length_m, kTailWaveSpeed);
+    std::snprintf(b, sizeof b, "; sized to the tail's %.3g m reach (tip = %.3g m/s / reach", tail_length_m, kTailWaveSpeed);
     s += b;
+    s += tail_length_m > 0 && p.tip_frequency_hz < kTailWaveSpeed / tail_length_m
+             ? ", capped: the stiffest spring the internal step integrates faithfully)"
+             : ")";
   }
   return s;
 }

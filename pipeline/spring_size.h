@@ -81,6 +81,15 @@ namespace pipeline {
 inline constexpr double kTailWaveSpeed = 3.0;   // c = f_tip * L, m/s
 inline constexpr double kRootOverTip = 2.0;     // root frequency / tip frequency
 inline constexpr double kSizedDamping = 0.5;    // damping ratio, dimensionless
+// The stiffest spring the rule sets: the root link's w h at the solver's
+// internal step h at most this. Semi-implicit Euler is stable only for
+// w h < 2 and keeps a spring's phase and damping only well below it; c / L
+// grows without bound as a tail gets short (a 0.1 m stub: a 57 Hz root,
+// w h = 3 at 120 Hz, and its bakes never settled: 30 warm-up passes, seams
+// 0.5-0.6 deg; capped at w h 1.0 or 0.6 every loop of the short-tail
+// fixtures settles in 2 passes). 0.6 at 120 Hz: root <= 11.5 Hz, tip
+// <= 5.7 Hz (a reach under 0.52 m gets the cap).
+inline constexpr double kMaxRootOmegaStep = 0.6;
 
 // Which spring fields the rule sets (false: the caller gave it).
 struct SpringSizing {
@@ -105,7 +114,7 @@ struct TailShape {
 TailShape tail_shape(const rig::Skeleton& sk, const solver::ChainDesc& desc, const solver::ChainParams& p);
 
 // Sets the fields `which` names from the tail's shape: tip frequency kTailWaveSpeed / reach, root kRootOverTip times
-// it, damping kSizedDamping, and the carry faded out over a held-up tail
+// it (both capped by kMaxRootOmegaStep at p.internal_step), damping kSizedDamping, and the carry faded out over a held-up tail
 // (the carry note above). A zero reach leaves the frequencies. Returns true
 // when a [build] field (the carry) changed.
 bool size_spring_to_tail(const TailShape& shape, const SpringSizing& which, solver::ChainParams& p);
@@ -113,5 +122,9 @@ bool size_spring_to_tail(const TailShape& shape, const SpringSizing& which, solv
 // One line for the report: "root 9.16 Hz, tip 4.58 Hz, damping 0.5, carry
 // 50 deg; sized to the tail's 0.655 m reach (tip = 3 m/s / reach)".
 std::string spring_summary(const solver::ChainParams& p, const SpringSizing& which, double reach_m);
+
+// The tip frequency the rule sets for `reach_m` (kTailWaveSpeed / reach,
+// capped by kMaxRootOmegaStep at `internal_step`); 0 without a reach.
+double sized_tip_frequency(double reach_m, double internal_step);
 
 }  // namespace pipeline

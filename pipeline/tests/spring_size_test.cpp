@@ -47,6 +47,23 @@ TEST(SpringSize, FrequencyFallsAsTheTailsReach) {
   EXPECT_EQ(small.carry_deg, solver::ChainParams{}.carry_deg);
 }
 
+// A short tail (the chained fox at a tenth of its size: a 0.07 m reach,
+// 3 m/s / reach = 42 Hz at the tip) gets the stiffest spring the internal
+// step integrates faithfully, and its loops settle (uncapped: 30 warm-up
+// passes, not converged).
+TEST(SpringSize, AShortTailsSpringIsCappedAndItsLoopsSettle) {
+  const BakeClipsReport r = bake(0.1, SpringSizing{}, {"walk", "crouch_backward"});
+  ASSERT_GT(r.tail_reach_m, 0.0);
+  EXPECT_LT(r.tip_frequency_hz, kTailWaveSpeed / r.tail_reach_m);
+  EXPECT_NEAR(2.0 * M_PI * r.root_frequency_hz * solver::ChainParams{}.internal_step, kMaxRootOmegaStep, 1e-12);
+  ASSERT_EQ(r.clips.size(), 2u);
+  for (const ClipBakeReport& c : r.clips) {
+    SCOPED_TRACE(c.name);
+    EXPECT_TRUE(c.converged) << c.warmup_passes << " warm-up passes";
+    EXPECT_LT(c.seam_max_deg, 0.05);
+  }
+}
+
 TEST(SpringSize, AFieldGivenIsUsedAsGiven) {
   const SpringSizing given = sizing_without(
       nlohmann::json{{"tip_frequency_hz", 0.3}, {"damping_ratio", 0.9}, {"carry_deg", 10}});
