@@ -38,11 +38,11 @@ set_tests_properties(bake_fix_trex_valid PROPERTIES SKIP_RETURN_CODE 77)
 # cycle of several (the Rat's tail striking the floor: 30 passes "not
 # converged" before bake_loop recognised cycles), seams <= 0.5 deg: every
 # shared tailed character stripped and fixed, and the fixtures whose tails
-# reach the floor or the legs.
+# reach the floor or the legs, and a short tail (the sized spring at its cap).
 add_test(NAME bake_every_loop_settles
   COMMAND /usr/bin/python3 "${CMAKE_SOURCE_DIR}/scripts/bake_converges.py" --harness "${bk_h}" --assets "${TAILRIG_ASSETS}"
           --manifest "${CMAKE_SOURCE_DIR}/scenarios/corpus/manifest.json" --work "${bk_work}/converges"
-          --fixture fox mouse flying fox_fused)
+          --fixture fox mouse flying fox_fused short_tail)
 set_tests_properties(bake_every_loop_settles PROPERTIES SKIP_RETURN_CODE 77)
 
 # retarget onto a character with a Tail_* chain bakes the new clip by default
