@@ -71,6 +71,33 @@ void split_items(const Character& c, std::span<const int> vertices, std::vector<
   split_points(points, 0, points.size(), parts);
 }
 
+// Bounds g (bind sphere, joints, weight sums) over `items` (positions in
+// `vertices`): `seen` is all zero on entry and on return.
+void bound_group(const Character& c, std::span<const int> vertices, std::span<const int> items,
+                 LowestSkinIndex::Group& g, std::vector<char>& seen) {
+  const int nj = c.skeleton.size();
+  Eigen::AlignedBox3d box;
+  g.sum_min = std::numeric_limits<double>::infinity();
+  g.sum_max = -g.sum_min;
+  for (int i : items) {
+    const int v = vertices[static_cast<size_t>(i)];
+    box.extend(c.mesh.positions[static_cast<size_t>(v)]);
+    double sum = 0.0;
+    for (const Influence& in : c.skin.influences[static_cast<size_t>(v)]) {
+      sum += in.weight;
+      const bool valid = in.joint >= 0 && in.joint < nj;
+      g.unbounded |= !(in.weight >= 0.0) || !valid;
+      if (valid && !seen[static_cast<size_t>(in.joint)]) seen[static_cast<size_t>(in.joint)] = 1, g.joints.push_back(in.joint);
+    }
+    g.sum_min = std::min(g.sum_min, sum);
+    g.sum_max = std::max(g.sum_max, sum);
+  }
+  for (int j : g.joints) seen[static_cast<size_t>(j)] = 0;
+  g.centre = box.center();
+  for (int i : items)
+    g.radius = std::max(g.radius, (c.mesh.positions[static_cast<size_t>(vertices[static_cast<size_t>(i)])] - g.centre).norm());
+}
+
 }  // namespace
 
 LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> vertices) {
@@ -79,53 +106,37 @@ LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> verti
   const int nj = c.skeleton.size();
   std::vector<int> group_of(static_cast<size_t>(nj), -1);
   int unbound = -1;
+  std::vector<LowestSkinIndex::Group> whole;
   for (size_t i = 0; i < vertices.size(); ++i) {
     const int d = dominant(c.skin.influences[static_cast<size_t>(vertices[i])]);
     int& g = d >= 0 && d < nj ? group_of[static_cast<size_t>(d)] : unbound;
     if (g < 0) {
-      g = static_cast<int>(out.groups.size());
-      out.groups.emplace_back();
+      g = static_cast<int>(whole.size());
+      whole.emplace_back();
     }
-    out.groups[static_cast<size_t>(g)].items.push_back(static_cast<int>(i));
+    whole[static_cast<size_t>(g)].items.push_back(static_cast<int>(i));
   }
-  if (unbound >= 0) out.groups[static_cast<size_t>(unbound)].unbounded = true;
-  // Each joint's skin in spatial parts (the unbounded group stays whole: it
-  // is searched every time anyway).
-  std::vector<LowestSkinIndex::Group> whole = std::move(out.groups);
-  out.groups.clear();
+  if (unbound >= 0) whole[static_cast<size_t>(unbound)].unbounded = true;
+  // Each joint's skin bounded whole (its cluster), then in spatial parts
+  // (the unbounded group stays whole: it is searched every time anyway).
+  std::vector<char> seen(static_cast<size_t>(nj), 0);
   std::vector<std::vector<int>> parts;
   for (LowestSkinIndex::Group& g : whole) {
+    LowestSkinIndex::Cluster cluster;
+    cluster.bound.unbounded = g.unbounded;
+    bound_group(c, vertices, g.items, cluster.bound, seen);
     parts.clear();
     if (g.unbounded) parts.push_back(std::move(g.items));
     else split_items(c, vertices, g.items, parts);
+    cluster.first = static_cast<int>(out.groups.size());
     for (std::vector<int>& items : parts) {
-      out.groups.emplace_back();
-      out.groups.back().items = std::move(items);
-      out.groups.back().unbounded = g.unbounded;
+      LowestSkinIndex::Group& part = out.groups.emplace_back();
+      part.items = std::move(items);
+      part.unbounded = g.unbounded;
+      bound_group(c, vertices, part.items, part, seen);
     }
-  }
-  std::vector<char> seen(static_cast<size_t>(nj), 0);
-  for (LowestSkinIndex::Group& g : out.groups) {
-    Eigen::AlignedBox3d box;
-    g.sum_min = std::numeric_limits<double>::infinity();
-    g.sum_max = -g.sum_min;
-    for (int i : g.items) {
-      const int v = vertices[static_cast<size_t>(i)];
-      box.extend(c.mesh.positions[static_cast<size_t>(v)]);
-      double sum = 0.0;
-      for (const Influence& in : c.skin.influences[static_cast<size_t>(v)]) {
-        sum += in.weight;
-        const bool valid = in.joint >= 0 && in.joint < nj;
-        g.unbounded |= !(in.weight >= 0.0) || !valid;
-        if (valid && !seen[static_cast<size_t>(in.joint)]) seen[static_cast<size_t>(in.joint)] = 1, g.joints.push_back(in.joint);
-      }
-      g.sum_min = std::min(g.sum_min, sum);
-      g.sum_max = std::max(g.sum_max, sum);
-    }
-    for (int j : g.joints) seen[static_cast<size_t>(j)] = 0;
-    g.centre = box.center();
-    for (int i : g.items)
-      g.radius = std::max(g.radius, (c.mesh.positions[static_cast<size_t>(vertices[static_cast<size_t>(i)])] - g.centre).norm());
+    cluster.end = static_cast<int>(out.groups.size());
+    out.clusters.push_back(std::move(cluster));
   }
   return out;
 }

@@ -8,10 +8,11 @@
 // bounding sphere (c, r) and the joints that move it. Linear blend skinning
 // puts a vertex at a convex combination of its joints' transforms of it, so
 // its height is at least the least of h_j . c - |h_j.xyz| r over those
-// joints (h_j: the y row of joint j's skinning matrix). Groups are searched
-// in order of that bound until it lies above the lowest vertex found: the
-// answer is the one a scan of every vertex gives, bit for bit (the first
-// item among equal heights).
+// joints (h_j: the y row of joint j's skinning matrix). A joint's whole
+// skin is bounded first, and only a joint whose bound is low enough has
+// its parts bounded; parts are searched in order of their bounds until one
+// lies above the lowest vertex found: the answer is the one a scan of
+// every vertex gives, bit for bit (the first item among equal heights).
 #pragma once
 
 #include <algorithm>
@@ -36,8 +37,18 @@ struct LowestSkinIndex {
     double sum_min = 1.0, sum_max = 1.0;
     bool unbounded = false;
   };
+  // One dominant joint's parts, bounded as a whole by `bound` (a Group
+  // without items: the bind sphere of all its parts' vertices, their joints):
+  // a floor query bounds the joints first and opens only those whose bound
+  // lies under its cap, instead of bounding every part at every key (most
+  // of a body's parts sit under a joint far above the floor).
+  struct Cluster {
+    Group bound;
+    int first = 0, end = 0;  // its parts: groups[first, end)
+  };
   std::vector<int> vertices;  // the list indexed
-  std::vector<Group> groups;
+  std::vector<Group> groups;  // the parts
+  std::vector<Cluster> clusters;
 };
 
 // Indexes `vertices` (any order; items refer to positions in this list).
@@ -74,20 +85,36 @@ struct LowestItem {
 template <class Keep, class HeightOf>
 LowestItem lowest_skinned_below(const LowestSkinIndex& index, std::span<const Eigen::RowVector4d> height, double cap,
                                 Keep&& keep, HeightOf&& y_of, std::vector<std::pair<double, int>>& order) {
-  order.clear();
-  for (size_t g = 0; g < index.groups.size(); ++g) {
-    const double bound = lowest_possible(index.groups[g], height);
-    // NaN bounds too: lowest_skinned searches them (a NaN never stops it).
-    if (!(bound > cap)) order.emplace_back(bound, static_cast<int>(g));
-  }
+  // The heap holds parts (id >= 0) and unopened clusters (id < 0: -1 - k);
+  // a cluster of one part is that part. Any order of search gives the same
+  // answer (each bound lies under every height it bounds).
   const auto later = [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a > b; };
+  order.clear();
+  for (size_t k = 0; k < index.clusters.size(); ++k) {
+    const LowestSkinIndex::Cluster& cl = index.clusters[k];
+    const bool one_part = cl.end - cl.first == 1;
+    const double bound = lowest_possible(one_part ? index.groups[static_cast<size_t>(cl.first)] : cl.bound, height);
+    // NaN bounds too: lowest_skinned searches them (a NaN never stops it).
+    if (!(bound > cap)) order.emplace_back(bound, one_part ? cl.first : -1 - static_cast<int>(k));
+  }
   std::make_heap(order.begin(), order.end(), later);
   LowestItem out;
-  for (auto end = order.end(); end != order.begin(); --end) {
-    std::pop_heap(order.begin(), end, later);
-    const auto& [bound, g] = *(end - 1);
+  while (!order.empty()) {
+    std::pop_heap(order.begin(), order.end(), later);
+    const auto [bound, id] = order.back();
+    order.pop_back();
     if (bound > out.y) break;
-    for (int i : index.groups[static_cast<size_t>(g)].items) {
+    if (id < 0) {
+      const LowestSkinIndex::Cluster& cl = index.clusters[static_cast<size_t>(-1 - id)];
+      for (int g = cl.first; g < cl.end; ++g) {
+        const double part = lowest_possible(index.groups[static_cast<size_t>(g)], height);
+        if (part > cap || part > out.y) continue;
+        order.emplace_back(part, g);
+        std::push_heap(order.begin(), order.end(), later);
+      }
+      continue;
+    }
+    for (int i : index.groups[static_cast<size_t>(id)].items) {
       if (!keep(i)) continue;
       const double y = y_of(index.vertices[static_cast<size_t>(i)]);
       if (y < out.y || (y == out.y && i < out.item)) out.y = y, out.item = i;
