@@ -143,7 +143,17 @@ LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> verti
 
 void skinning_heights(const Skeleton& sk, std::span<const Mat4> world, std::vector<Eigen::RowVector4d>& height) {
   height.resize(world.size());
-  for (size_t j = 0; j < world.size(); ++j) height[j] = (world[j] * sk.inverse_bind[j]).row(1);
+  // Row 1 of world * inverse bind alone, summed in the order Eigen's 4 x 4
+  // product sums it (k = 0..3 from the left): the same bits as taking the
+  // row of the whole product, a quarter of its work (every floor query
+  // makes these at every key). Eigen's own row * matrix sums in another
+  // order.
+  for (size_t j = 0; j < world.size(); ++j) {
+    const Mat4& w = world[j];
+    const Mat4& ib = sk.inverse_bind[j];
+    for (int c = 0; c < 4; ++c)
+      height[j][c] = ((w(1, 0) * ib(0, c) + w(1, 1) * ib(1, c)) + w(1, 2) * ib(2, c)) + w(1, 3) * ib(3, c);
+  }
 }
 
 double lowest_possible(const LowestSkinIndex::Group& g, std::span<const Eigen::RowVector4d> height) {

@@ -97,5 +97,27 @@ TEST(LowestSkin, SameAsAScanWithGroupsSplitIntoParts) {
   EXPECT_EQ(items, all.size()) << "every vertex in exactly one part";
 }
 
+// skinning_heights' rows are the y rows of the whole skinning products, bit
+// for bit (grounding and the floor tests compare heights summed from them
+// with heights of the full matrices).
+TEST(LowestSkin, SkinningHeightsAreTheProductsRows) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> n(0.0, 3.0);
+  Skeleton sk = test::mixamo_biped();
+  std::vector<Mat4> world(static_cast<size_t>(sk.size()));
+  for (int rep = 0; rep < 50; ++rep) {
+    for (size_t j = 0; j < world.size(); ++j)
+      for (int k = 0; k < 16; ++k) world[j](k) = n(rng), sk.inverse_bind[j](k) = n(rng);
+    std::vector<Eigen::RowVector4d> height;
+    skinning_heights(sk, world, height);
+    ASSERT_EQ(height.size(), world.size());
+    for (size_t j = 0; j < world.size(); ++j) {
+      const Eigen::RowVector4d want = (world[j] * sk.inverse_bind[j]).row(1);
+      for (int c = 0; c < 4; ++c)
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(height[j][c]), std::bit_cast<std::uint64_t>(want[c])) << j << "," << c;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rig
