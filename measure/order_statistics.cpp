@@ -5,6 +5,10 @@
 #include <bit>
 #include <cstdint>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace measure {
 
 namespace {
@@ -23,6 +27,11 @@ inline double double_of(Key k) { return std::bit_cast<double>((k & kSignBit) ? k
 
 struct KeyOfDouble {
   Key operator()(double x) const { return key_of(x); }
+};
+// key_of for a list without negative values (sign bit clear): bits + sign
+// bit, the same key, but the histogram's key - lo folds to one subtraction.
+struct KeyOfNonNegative {
+  Key operator()(double x) const { return std::bit_cast<Key>(x) + kSignBit; }
 };
 struct SameKey {
   Key operator()(Key k) const { return k; }
@@ -106,20 +115,13 @@ std::vector<BucketRanks> buckets_of(const std::array<size_t, kBuckets>& count,
 // Only the buckets holding a wanted rank are gathered, each selected by the
 // next level on its own narrower min..max.
 template <class T, class ToKey>
-void select_level(std::span<const T> src, ToKey to_key, std::span<const size_t> ranks, Key* out) {
+void select_level(std::span<const T> src, ToKey to_key, std::span<const size_t> ranks, Key* out);
+
+// The level's [lo, hi] are its exact min and max keys.
+template <class T, class ToKey>
+void select_in_range(std::span<const T> src, ToKey to_key, Key lo, Key hi,
+                     std::span<const size_t> ranks, Key* out) {
   const size_t n = src.size();
-  if (small_enough(n, ranks.size())) {
-    std::vector<Key> keys(n);
-    for (size_t i = 0; i < n; ++i) keys[i] = to_key(src[i]);
-    select_small(std::move(keys), ranks, out);
-    return;
-  }
-  Key lo = ~Key{0}, hi = 0;
-  for (const T& x : src) {
-    const Key k = to_key(x);
-    lo = std::min(lo, k);
-    hi = std::max(hi, k);
-  }
   const int shift = std::max(0, static_cast<int>(std::bit_width(hi - lo)) - kBits);
   std::array<size_t, kBuckets> count{};
   for (const T& x : src) ++count[(to_key(x) - lo) >> shift];
@@ -166,6 +168,71 @@ void select_level(std::span<const T> src, ToKey to_key, std::span<const size_t> 
   }
 }
 
+template <class T, class ToKey>
+void select_level(std::span<const T> src, ToKey to_key, std::span<const size_t> ranks, Key* out) {
+  if (small_enough(src.size(), ranks.size())) {
+    std::vector<Key> keys(src.size());
+    for (size_t i = 0; i < src.size(); ++i) keys[i] = to_key(src[i]);
+    select_small(std::move(keys), ranks, out);
+    return;
+  }
+  Key lo = ~Key{0}, hi = 0;
+  for (const T& x : src) {
+    const Key k = to_key(x);
+    lo = std::min(lo, k);
+    hi = std::max(hi, k);
+  }
+  select_in_range(src, to_key, lo, hi, ranks, out);
+}
+
+// Min and max of the doubles (NaN ignored) and whether a NaN is present.
+struct DoubleRange {
+  double min, max;
+  bool nan;
+};
+
+DoubleRange double_range(std::span<const double> v) {
+  double mn = v[0], mx = v[0];
+  bool nan = false;
+  size_t i = 0;
+#ifdef __SSE2__
+  // Two lanes (minpd/maxpd/cmpunordpd): 3.5 instructions a value against
+  // 6.5 for the scalar loop.
+  __m128d vmn = _mm_set1_pd(mn), vmx = vmn, vnan = _mm_setzero_pd();
+  for (; i + 2 <= v.size(); i += 2) {
+    const __m128d x = _mm_loadu_pd(&v[i]);
+    vmn = _mm_min_pd(vmn, x);
+    vmx = _mm_max_pd(vmx, x);
+    vnan = _mm_or_pd(vnan, _mm_cmpunord_pd(x, x));
+  }
+  double lanes[2];
+  _mm_storeu_pd(lanes, vmn);
+  mn = lanes[0] < lanes[1] ? lanes[0] : lanes[1];
+  _mm_storeu_pd(lanes, vmx);
+  mx = lanes[0] > lanes[1] ? lanes[0] : lanes[1];
+  nan = _mm_movemask_pd(vnan) != 0;
+#endif
+  for (; i < v.size(); ++i) {
+    mn = v[i] < mn ? v[i] : mn;
+    mx = v[i] > mx ? v[i] : mx;
+    nan |= v[i] != v[i];
+  }
+  return {mn, mx, nan};
+}
+
+// The first level over the doubles: min and max by double compares unless
+// a NaN is present (no order under <) or a zero is an extreme (-0 == +0:
+// which key is unknown); a list without negative values (ratios) takes the
+// cheaper KeyOfNonNegative.
+void select_doubles(std::span<const double> v, std::span<const size_t> ranks, Key* out) {
+  if (small_enough(v.size(), ranks.size())) return select_level(v, KeyOfDouble{}, ranks, out);
+  const DoubleRange r = double_range(v);
+  if (r.nan || r.min == 0.0 || r.max == 0.0) return select_level(v, KeyOfDouble{}, ranks, out);
+  const Key lo = key_of(r.min), hi = key_of(r.max);
+  if (lo >= kSignBit) return select_in_range(v, KeyOfNonNegative{}, lo, hi, ranks, out);
+  select_in_range(v, KeyOfDouble{}, lo, hi, ranks, out);
+}
+
 }  // namespace
 
 std::vector<double> order_statistics(std::span<const double> values,
@@ -174,7 +241,7 @@ std::vector<double> order_statistics(std::span<const double> values,
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   std::vector<Key> keys(distinct.size());
-  select_level<double>(values, KeyOfDouble{}, distinct, keys.data());
+  select_doubles(values, distinct, keys.data());
   std::vector<double> out;
   out.reserve(ranks.size());
   for (size_t r : ranks) {
