@@ -44,11 +44,12 @@ constexpr size_t kBuckets = size_t{1} << kBits;
 
 // At or below these many values a level is a divide-and-conquer nth_element
 // on a copy of the keys, faster there than three passes with 16 KB of counts
-// (-O2, values in cache, ns per value nth_element / radix): 14 ranks 4.2 /
-// 4.2 at 1500, 4.2 / 2.6 at 2607; 2 ranks (one percentile) 1.2 / 2.0 up to
-// 14000, 7.0 / 1.9 at 28582 (past L1 and L2 the partitioning's swaps cost).
-constexpr size_t kLeaf = 2048;
-constexpr size_t kLeafOnePercentile = 16384;
+// (-O2, values in cache, ns per value nth_element / radix): 14 ranks 4.3 /
+// 2.4 at 1500; 2 ranks (one percentile) 1.1 / 1.8 at 1500, 1.25 / 1.25 at
+// 4000, 1.2 / 1.1 at 14000, 7.0 / 1.1 at 28582 (past L1 and L2 the
+// partitioning's swaps cost).
+constexpr size_t kLeaf = 1024;
+constexpr size_t kLeafOnePercentile = 4096;
 
 bool small_enough(size_t n, size_t ranks) {
   return n <= kLeaf || (ranks <= 2 && n <= kLeafOnePercentile);
