@@ -3,71 +3,43 @@
 #include <algorithm>
 #include <cmath>
 
-namespace measure {
+#include "measure/order_statistics.h"
 
-double percentile_sorted(std::span<const double> v, double q) {
-  if (v.empty()) return 0.0;
-  const double pos = std::clamp(q, 0.0, 100.0) / 100.0 * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  const double f = pos - static_cast<double>(lo);
-  return v[lo] + f * (v[hi] - v[lo]);
-}
+namespace measure {
 
 namespace {
 
-// The ranks percentile_sorted reads for q (floor and the next one).
-void add_ranks(size_t n, double q, std::vector<size_t>& ranks) {
+// Where percentile_sorted reads for q in a sorted list of n: ranks lo and hi
+// (floor and the next one), interpolated by f.
+struct PercentileAt {
+  size_t lo, hi;
+  double f;
+};
+
+PercentileAt percentile_at(size_t n, double q) {
   const double pos = std::clamp(q, 0.0, 100.0) / 100.0 * static_cast<double>(n - 1);
   const size_t lo = static_cast<size_t>(std::floor(pos));
-  ranks.push_back(lo);
-  ranks.push_back(std::min(lo + 1, n - 1));
+  return {lo, std::min(lo + 1, n - 1), pos - static_cast<double>(lo)};
 }
 
-// Puts the order statistics of ranks[a, b) (ascending, distinct, all within
-// [lo, hi)) in place, as a full sort would; [lo, hi) holds exactly the
-// values of those ranks' stretch of the sorted order. Divide and conquer: the
-// middle rank by nth_element, then each side on its own part (about n log k
-// instead of one pass per rank over what is left: the stretch samples run to
-// millions per scenario). A rank at an end of its part is the part's minimum
-// or maximum, a single scan (percentile pairs floor and floor + 1 end there).
-void place_ranks(std::vector<double>& r, const std::vector<size_t>& ranks, size_t a, size_t b, size_t lo,
-                 size_t hi) {
-  const auto at = [&](size_t i) { return r.begin() + static_cast<std::ptrdiff_t>(i); };
-  while (a < b) {
-    if (ranks[a] == lo) {
-      std::iter_swap(at(lo), std::min_element(at(lo), at(hi)));
-      ++a, ++lo;
-      continue;
-    }
-    if (ranks[b - 1] == hi - 1) {
-      std::iter_swap(at(hi - 1), std::max_element(at(lo), at(hi)));
-      --b, --hi;
-      continue;
-    }
-    const size_t m = a + (b - a) / 2;
-    std::nth_element(at(lo), at(ranks[m]), at(hi));
-    place_ranks(r, ranks, a, m, lo, ranks[m]);
-    a = m + 1;
-    lo = ranks[m] + 1;
-  }
-}
-
-// The order statistic of every rank in place (any order, repeats allowed).
-void place_ranks(std::vector<double>& r, std::vector<size_t> ranks) {
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  place_ranks(r, ranks, 0, ranks.size(), 0, r.size());
-}
+double interpolate(double at_lo, double at_hi, double f) { return at_lo + f * (at_hi - at_lo); }
 
 }  // namespace
 
+double percentile_sorted(std::span<const double> v, double q) {
+  if (v.empty()) return 0.0;
+  const PercentileAt at = percentile_at(v.size(), q);
+  return interpolate(v[at.lo], v[at.hi], at.f);
+}
+
+// The two ranks it reads by order_statistics, not a sort: stretch samples
+// run to millions per scenario.
 double percentile(std::vector<double> values, double q) {
   if (values.empty()) return 0.0;
-  std::vector<size_t> ranks;
-  add_ranks(values.size(), q, ranks);
-  place_ranks(values, ranks);
-  return percentile_sorted(values, q);  // reads only the placed ranks
+  const PercentileAt at = percentile_at(values.size(), q);
+  const size_t ranks[] = {at.lo, at.hi};
+  const std::vector<double> v = order_statistics(values, ranks);
+  return interpolate(v[0], v[1], at.f);
 }
 
 StretchStats stretch_stats(std::vector<double> r) {
@@ -75,18 +47,18 @@ StretchStats stretch_stats(std::vector<double> r) {
   s.samples = static_cast<long>(r.size());
   if (r.empty()) return s;
   const double qs[] = {1, 25, 50, 75, 95, 99};
+  PercentileAt at[6];
   std::vector<size_t> ranks = {0, r.size() - 1};
-  for (double q : qs) add_ranks(r.size(), q, ranks);
-  place_ranks(r, ranks);
-  // percentile_sorted reads only the placed ranks.
-  s.p01 = percentile_sorted(r, 1);
-  s.p25 = percentile_sorted(r, 25);
-  s.p50 = percentile_sorted(r, 50);
-  s.p75 = percentile_sorted(r, 75);
-  s.p95 = percentile_sorted(r, 95);
-  s.p99 = percentile_sorted(r, 99);
-  s.min = r.front();
-  s.max = r.back();
+  for (int i = 0; i < 6; ++i) {
+    at[i] = percentile_at(r.size(), qs[i]);
+    ranks.push_back(at[i].lo);
+    ranks.push_back(at[i].hi);
+  }
+  const std::vector<double> v = order_statistics(r, ranks);
+  double* const p[] = {&s.p01, &s.p25, &s.p50, &s.p75, &s.p95, &s.p99};
+  for (int i = 0; i < 6; ++i) *p[i] = interpolate(v[2 + 2 * i], v[3 + 2 * i], at[i].f);
+  s.min = v[0];
+  s.max = v[1];
   s.torn_fraction = torn_fraction(r);
   return s;
 }

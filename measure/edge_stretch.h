@@ -15,7 +15,9 @@ inline constexpr double kTornAbove = 1.5;   // ratio > this: torn (strict)
 inline constexpr double kTornBelow = 0.67;  // ratio < this: torn (strict)
 
 // Linear-interpolated percentile (q in [0,100]) of `values` (numpy's default
-// "linear" method). `values` is sorted in place. 0 for an empty list.
+// "linear" method). percentile_sorted reads a sorted list; percentile and
+// stretch_stats select the ranks they read (order_statistics: the same bits
+// as sorting, NaN and -0 ordered as that header says). 0 for an empty list.
 double percentile_sorted(std::span<const double> sorted, double q);
 double percentile(std::vector<double> values, double q);
 

@@ -64,8 +64,9 @@ TEST(StretchStats, TornBoundariesAreStrict) {
   EXPECT_DOUBLE_EQ(measure::stretch_stats({}).torn_fraction, 0.0);
 }
 
-// stretch_stats and percentile place only the ranks they read (a divide
-// and conquer selection): the same numbers, bit for bit, as reading them off
+// stretch_stats and percentile select only the ranks they read
+// (measure::order_statistics, a radix select; its own randomized test is
+// measure_tests): the same numbers, bit for bit, as reading them off
 // a fully sorted copy, for any size (ranks at the ends, ranks coinciding)
 // and with many repeated values.
 TEST(StretchStats, SameAsAFullSort) {

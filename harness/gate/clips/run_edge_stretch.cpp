@@ -407,7 +407,7 @@ Status measure_edge_stretch(const Scenario& s, const RunOptions& opt, const rig:
       std::vector<double> ratios;
       measure::append_edge_ratios(bind_length, posed_w, edges, ratios);
       all.insert(all.end(), ratios.begin(), ratios.end());
-      // Moved: percentile reorders its own copy; ratios is not read again.
+      // Moved: percentile takes its list by value; ratios is not read again.
       p99_series.push_back(measure::percentile(std::move(ratios), 99));
       Eigen::Affine3d hw;
       hw.matrix() = world[hips];
