@@ -50,10 +50,10 @@ bool FixtureCache::make(const std::string& key, const std::string& name, const f
   const std::shared_ptr<const Built> b = build_once(mutex_, entries_, key, kMaxEntries, [&] {
     auto built = std::make_shared<Built>();
     // Always with the ground truth: it only adds to the output, never changes the character.
-    built->ok = fixtures::make_fixture(name, params, built->character, &built->error, &built->truth);
+    built->ok = fixtures::make_fixture(name, params, built->character, &built->error, &built->truth, &bodies_);
     return std::shared_ptr<const Built>(std::move(built));
   });
-  if (!b) return fixtures::make_fixture(name, params, out, error, truth);
+  if (!b) return fixtures::make_fixture(name, params, out, error, truth, &bodies_);
   if (error) *error = b->error;
   if (!b->ok) return false;
   out = b->character;

@@ -67,6 +67,8 @@ class FixtureCache {
   };
   std::map<std::string, std::shared_future<std::shared_ptr<const Chained>>> chained_;
   std::map<std::string, std::shared_future<std::shared_ptr<const Loaded>>> loaded_;
+  // Bodies shared by fixtures of other parameters (fixtures::BodyMemo).
+  fixtures::BodyMemo bodies_;
 };
 
 // make_fixture through `cache` when it is not null; `params_json` is the
