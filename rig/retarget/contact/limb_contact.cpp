@@ -42,10 +42,13 @@ double lowest_still_height(std::span<const double> times, const std::vector<std:
   for (const auto& traj : points) {
     if (static_cast<int>(traj.size()) != n) continue;
     // Still at two samples in a row: one slow sample (a landing's turn
-    // point) is no rest.
-    for (int k = 0; k + 1 < n; ++k)
-      if (horizontal_speed(times, traj, k) <= max_v && horizontal_speed(times, traj, k + 1) <= max_v)
-        low = std::min(low, std::max(traj[k].y(), traj[k + 1].y()) - floor_y);
+    // point) is no rest. Each sample's speed is computed once.
+    bool still = n > 0 && horizontal_speed(times, traj, 0) <= max_v;
+    for (int k = 0; k + 1 < n; ++k) {
+      const bool next_still = horizontal_speed(times, traj, k + 1) <= max_v;
+      if (still && next_still) low = std::min(low, std::max(traj[k].y(), traj[k + 1].y()) - floor_y);
+      still = next_still;
+    }
   }
   return low;
 }
@@ -61,11 +64,13 @@ std::vector<ContactPhase> detect_contact_phases(std::span<const double> times,
   for (const auto& traj : points) {
     if (static_cast<int>(traj.size()) != n) continue;
     for (int k = 0; k < n; ++k) {
-      const double speed = horizontal_speed(times, traj, k);
       const double h = traj[k].y() - floor_y;
       // Under the floor is contact whatever the speed: the sole is in the
-      // ground (a landing or toe-off the stillness test would miss).
-      if ((h < 0 && opt.under_floor_is_contact) || (h <= max_h && speed <= max_v)) contact[k] = 1;
+      // ground (a landing or toe-off the stillness test would miss). The
+      // speed only where the height allows contact (a swinging foot is
+      // above it at most samples).
+      if ((h < 0 && opt.under_floor_is_contact) || (h <= max_h && horizontal_speed(times, traj, k) <= max_v))
+        contact[k] = 1;
     }
   }
   std::vector<ContactPhase> runs;
