@@ -141,19 +141,20 @@ LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> verti
   return out;
 }
 
+Eigen::RowVector4d skinning_height(const Mat4& w, const Mat4& ib) {
+  // Row 1 of w * ib alone, summed in the order Eigen's 4 x 4 product sums
+  // it (k = 0..3 from the left): the same bits as taking the row of the
+  // whole product (every floor query makes these at every key). Eigen's own
+  // row * matrix sums in another order.
+  Eigen::RowVector4d h;
+  for (int c = 0; c < 4; ++c)
+    h[c] = ((w(1, 0) * ib(0, c) + w(1, 1) * ib(1, c)) + w(1, 2) * ib(2, c)) + w(1, 3) * ib(3, c);
+  return h;
+}
+
 void skinning_heights(const Skeleton& sk, std::span<const Mat4> world, std::vector<Eigen::RowVector4d>& height) {
   height.resize(world.size());
-  // Row 1 of world * inverse bind alone, summed in the order Eigen's 4 x 4
-  // product sums it (k = 0..3 from the left): the same bits as taking the
-  // row of the whole product, a quarter of its work (every floor query
-  // makes these at every key). Eigen's own row * matrix sums in another
-  // order.
-  for (size_t j = 0; j < world.size(); ++j) {
-    const Mat4& w = world[j];
-    const Mat4& ib = sk.inverse_bind[j];
-    for (int c = 0; c < 4; ++c)
-      height[j][c] = ((w(1, 0) * ib(0, c) + w(1, 1) * ib(1, c)) + w(1, 2) * ib(2, c)) + w(1, 3) * ib(3, c);
-  }
+  for (size_t j = 0; j < world.size(); ++j) height[j] = skinning_height(world[j], sk.inverse_bind[j]);
 }
 
 double lowest_possible(const LowestSkinIndex::Group& g, std::span<const Eigen::RowVector4d> height) {

@@ -54,6 +54,10 @@ struct LowestSkinIndex {
 // Indexes `vertices` (any order; items refer to positions in this list).
 LowestSkinIndex index_lowest_skin(const Character& c, std::span<const int> vertices);
 
+// The y row of the skinning matrix world * inverse_bind, bit for bit the
+// row of the whole product (a quarter of its work).
+Eigen::RowVector4d skinning_height(const Mat4& world, const Mat4& inverse_bind);
+
 // The y row of each joint's skinning matrix (world * inverse bind) in `world`.
 void skinning_heights(const Skeleton& sk, std::span<const Mat4> world, std::vector<Eigen::RowVector4d>& height);
 

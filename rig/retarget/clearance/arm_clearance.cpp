@@ -195,7 +195,7 @@ ArmClearanceResult turn_skins_above_floor(const Character& c, std::span<const Tu
           const int pi = sk.parents[i];
           trial_world[i] = (pi < 0 ? sk.root_parent_world[i] : trial_world[pi]) * local.matrix();
         }
-        for (int j : trial_pose[a].heights) trial_height[j] = (trial_world[j] * sk.inverse_bind[j]).row(1);
+        for (int j : trial_pose[a].heights) trial_height[j] = skinning_height(trial_world[j], sk.inverse_bind[j]);
         // Only the sign is read: the skin above the floor is not searched
         // (lowest_skinned_below; y - floor_y < 0 exactly when y < floor_y).
         const double low = lowest_skinned_below(

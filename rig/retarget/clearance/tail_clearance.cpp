@@ -8,6 +8,7 @@
 #include "rig/anatomy/facing.h"
 #include "rig/anatomy/skin_queries.h"  // dominant_joint, tail_joint_mask
 #include "rig/anatomy/roles.h"
+#include "rig/model/lowest_skin.h"
 
 namespace rig {
 
@@ -73,8 +74,8 @@ std::vector<TailSkin> tail_skins(const Character& c) {
   }
   // The lowest bind point as lowest_y skins it (bind_world x inverse_bind
   // is the identity up to rounding, so this is the weighted mesh y).
-  std::vector<Eigen::RowVector4d> height(static_cast<size_t>(n));
-  for (int j = 0; j < n; ++j) height[j] = (sk.bind_world[j] * sk.inverse_bind[j]).row(1);
+  std::vector<Eigen::RowVector4d> height;
+  skinning_heights(sk, sk.bind_world, height);
   for (TailSkin& t : tails) {
     double low = std::numeric_limits<double>::infinity();
     for (int v : t.vertices) {
