@@ -470,18 +470,35 @@ void share_haunch_seam(const Context& ctx, const Analysis& a, Region& r) {
   const std::vector<BoneSegment> legs = leg_segments(ctx, a);
   std::vector<double> share;
   share.reserve(r.vertices.size());
-  int shared = 0, left = 0;
+  int shared = 0, left = 0, rump = 0;
+  const double reach = ctx.params.leg_spill_reach * r.ring_radius;
   for (int v : r.vertices) {
-    share.push_back(seam_chain_share(a.welded_positions[a.welded.weld_of[v]], r.joints, legs, seam));
-    shared += share.back() < 1.0;
-    left += share.back() <= 0.0;
+    const int w = a.welded.weld_of[v];
+    const rig::Vec3& p = a.welded_positions[w];
+    double s = seam_chain_share(p, r.joints, legs, seam);
+    shared += s < 1.0;
+    if (reach > 0.0 && std::binary_search(r.leg_spill.begin(), r.leg_spill.end(), w)) {
+      const double d = polyline_distance(r.joints, p, nullptr);
+      if (d > reach && reach / d < s) {
+        ++rump;
+        s = reach / d;
+      }
+    }
+    share.push_back(s);
+    left += s <= 0.0;
   }
-  if (shared == 0) return;
+  if (shared == 0 && rump == 0) return;
   r.seam_share = std::move(share);
-  r.reason += "; haunch seam: " + std::to_string(shared) +
-              " vertices nearer a leg bone than the chain share their weight with the bones they were rigged to (the "
-              "chain's share falls from 1 at " + fmt("%.2f", seam.tail_alone) + " to 0 at " + fmt("%.2f", seam.leg_alone) +
-              " x their leg bone's distance), " + std::to_string(left) + " of them left as rigged";
+  if (shared > 0)
+    r.reason += "; haunch seam: " + std::to_string(shared) +
+                " vertices nearer a leg bone than the chain share their weight with the bones they were rigged to "
+                "(the chain's share falls from 1 at " + fmt("%.2f", seam.tail_alone) + " to 0 at " +
+                fmt("%.2f", seam.leg_alone) + " x their leg bone's distance), " + std::to_string(left) +
+                " of them left as rigged";
+  if (rump > 0)
+    r.reason += "; rump skin: " + std::to_string(rump) + " leg-driven root vertices farther from the chain than " +
+                fmt("%.2f", ctx.params.leg_spill_reach) + " x the ring radius keep part of their leg weights (the "
+                "chain's share: that reach / their distance)";
 }
 
 // A tail region's chain (SPEC §3): g along it, L, K and its joints, the root

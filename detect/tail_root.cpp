@@ -138,11 +138,14 @@ void add_tail_root_skin(Analysis& a, const rig::Character& c, const Params& p,
                                       r.joints, body, growth);
   if (add.welded.empty()) return;
   std::vector<char> added(nw, 0);
+  r.leg_spill.clear();
+  r.ring_radius = add.ring_radius;
   for (size_t i = 0; i < add.welded.size(); ++i) {
     const int w = add.welded[i];
     added[w] = 1;
     gw[w] = add.g[i];
     a.region_of[w] = r.id;
+    if (leg_driven[w]) r.leg_spill.push_back(w);
   }
   std::vector<int> merged;
   std::merge(r.welded.begin(), r.welded.end(), add.welded.begin(), add.welded.end(), std::back_inserter(merged));

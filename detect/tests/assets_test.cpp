@@ -1,6 +1,7 @@
 // End-to-end tests on the real assets in ${TAILRIG_ASSETS} (issue 5).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 #include "check_util.h"
 #include "detect/find_appendages.h"
 #include "detect/rewrite/strip_tail.h"
+#include "detect/tail_root.h"
 #include "rig/io/io.h"
 
 namespace detect {
@@ -118,6 +120,65 @@ TEST(Assets, ReasonsCarryNoInfiniteOrHugeShapeRatios) {
     degenerate += reg.reason.find("degenerate") != std::string::npos;
   }
   EXPECT_GE(degenerate, 2);
+}
+
+// The Rat's stripped rump behind the hind legs is skin the rigger's
+// fallback gave the shins; the root growth takes it into the tail (it lies
+// nearer the chain than any body bone), but it is thicker than the tail at
+// its cut. Past the ring radius it keeps part of its leg weights, the chain
+// taking ring radius / distance (Params::leg_spill_reach): whole on
+// Tail_1/Tail_2 it sank into the folded hind leg on the run (issue 46).
+TEST(Assets, RatRumpPastTheRingRadiusSharesWithTheLegs) {
+  LOAD_OR_SKIP("Rat.glb", in);
+  rig::Character stripped;
+  ASSERT_TRUE(strip_tail(in, {}, stripped).ok());
+  FixResult r;
+  ASSERT_TRUE(fix(stripped, Mode::kChain, {}, r).ok());
+  const std::string info = describe(stripped, r.analysis);
+  ASSERT_EQ(count_action(r.analysis, Action::kChain), 1) << info;
+  const Analysis& a = r.analysis;
+  int rump = 0;
+  for (const Region& reg : a.regions) {
+    if (reg.classification.action != Action::kChain) continue;
+    ASSERT_GT(reg.ring_radius, 0.0);
+    for (int v : reg.vertices) {
+      const int w = a.welded.weld_of[v];
+      if (!std::binary_search(reg.leg_spill.begin(), reg.leg_spill.end(), w)) continue;
+      const double d = polyline_distance(reg.joints, a.welded_positions[w], nullptr);
+      if (!(d > 1.05 * reg.ring_radius)) continue;
+      ++rump;
+      double chain = 0.0;
+      for (const rig::Influence& x : r.character.skin.influences[v])
+        if (std::find(reg.chain_joint_ids.begin(), reg.chain_joint_ids.end(), x.joint) != reg.chain_joint_ids.end())
+          chain += x.weight;
+      // The hold on the chain's parent (hold_root_on_parent) may take a
+      // little of the chain's share first.
+      EXPECT_LE(chain, reg.ring_radius / d + 1e-9) << "vertex " << v << " at " << d / reg.ring_radius << " ring radii";
+      EXPECT_GT(chain, 0.0) << "vertex " << v;
+    }
+  }
+  EXPECT_GE(rump, 20) << info;
+  // Without the rule that rump is the chain's whole (what the run tore).
+  Params off;
+  off.leg_spill_reach = 0.0;
+  FixResult whole;
+  ASSERT_TRUE(fix(stripped, Mode::kChain, off, whole).ok());
+  int on_chain = 0;
+  for (const Region& reg : whole.analysis.regions) {
+    if (reg.classification.action != Action::kChain) continue;
+    for (int v : reg.vertices) {
+      const int w = whole.analysis.welded.weld_of[v];
+      if (!std::binary_search(reg.leg_spill.begin(), reg.leg_spill.end(), w) ||
+          !(polyline_distance(reg.joints, whole.analysis.welded_positions[w], nullptr) > 1.05 * reg.ring_radius))
+        continue;
+      double chain = 0.0;
+      for (const rig::Influence& x : whole.character.skin.influences[v])
+        if (std::find(reg.chain_joint_ids.begin(), reg.chain_joint_ids.end(), x.joint) != reg.chain_joint_ids.end())
+          chain += x.weight;
+      on_chain += chain > 0.999;
+    }
+  }
+  EXPECT_GE(on_chain, 20);
 }
 
 }  // namespace
