@@ -126,7 +126,7 @@ TEST(Assets, ReasonsCarryNoInfiniteOrHugeShapeRatios) {
 // fallback gave the shins; the root growth takes it into the tail (it lies
 // nearer the chain than any body bone), but it is thicker than the tail at
 // its cut. Past the ring radius it keeps part of its leg weights, the chain
-// taking ring radius / distance (Params::leg_spill_reach): whole on
+// taking leg_spill_reach x ring radius / distance (Params): whole on
 // Tail_1/Tail_2 it sank into the folded hind leg on the run (issue 46).
 TEST(Assets, RatRumpPastTheRingRadiusSharesWithTheLegs) {
   LOAD_OR_SKIP("Rat.glb", in);
@@ -153,7 +153,7 @@ TEST(Assets, RatRumpPastTheRingRadiusSharesWithTheLegs) {
           chain += x.weight;
       // The hold on the chain's parent (hold_root_on_parent) may take a
       // little of the chain's share first.
-      EXPECT_LE(chain, reg.ring_radius / d + 1e-9) << "vertex " << v << " at " << d / reg.ring_radius << " ring radii";
+      EXPECT_LE(chain, Params{}.leg_spill_reach * reg.ring_radius / d + 1e-9) << "vertex " << v << " at " << d / reg.ring_radius << " ring radii";
       EXPECT_GT(chain, 0.0) << "vertex " << v;
     }
   }
