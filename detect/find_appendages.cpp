@@ -19,6 +19,7 @@
 #include "detect/tail_root.h"
 #include "detect/format.h"
 #include "detect/region_evaluation.h"
+#include "detect/root_seam.h"
 #include "detect/short_tail.h"
 #include "detect/tail_core.h"
 #include "rig/anatomy/facing.h"
@@ -422,21 +423,6 @@ TailGrowth start_growth(const Context& ctx, Analysis& a, Region& r) {
   return t;
 }
 
-// The bones of the legs (haunch_skin.h): thigh to toe and the joints
-// between the pelvis and a thigh; a shin whose foot hangs elsewhere runs to
-// it (tail_root.h).
-std::vector<BoneSegment> leg_segments(const Context& ctx, const Analysis& a) {
-  std::vector<BoneSegment> legs;
-  for (const BoneSegment& s : shins_to_their_feet(ctx.sk, a.roles, ctx.segments)) {
-    if (s.joint < 0 || s.joint >= static_cast<int>(a.roles.size())) continue;
-    const rig::BodyPart part = a.roles[s.joint].part;
-    if (part == rig::BodyPart::kThigh || part == rig::BodyPart::kShin || part == rig::BodyPart::kFoot ||
-        part == rig::BodyPart::kToe)
-      legs.push_back(s);
-  }
-  return legs;
-}
-
 constexpr int kHaunchPasses = 3;  // ShibaInu: 6, 6, 0 vertices
 
 // A split-off core loses the haunch skin the cut let in (haunch_skin.h);
@@ -460,47 +446,6 @@ bool drop_haunch_skin(const Context& ctx, Analysis& a, Region& r) {
   return true;
 }
 
-// The chain's share of each skin vertex where a split-off tail's root meets
-// the haunches (haunch_skin.h seam_chain_share), up to a segment past the
-// cut ring.
-void share_haunch_seam(const Context& ctx, const Analysis& a, Region& r) {
-  r.seam_share.clear();
-  if (r.cut_level <= 0.0 || r.bones <= 0 || r.joints.size() < 2) return;
-  const HaunchSeam seam{ctx.params.seam_tail_alone, ctx.params.seam_leg_alone, r.root_offset + r.length / r.bones};
-  const std::vector<BoneSegment> legs = leg_segments(ctx, a);
-  std::vector<double> share;
-  share.reserve(r.vertices.size());
-  int shared = 0, left = 0, rump = 0;
-  const double reach = ctx.params.leg_spill_reach * r.ring_radius;
-  for (int v : r.vertices) {
-    const int w = a.welded.weld_of[v];
-    const rig::Vec3& p = a.welded_positions[w];
-    double s = seam_chain_share(p, r.joints, legs, seam);
-    shared += s < 1.0;
-    if (reach > 0.0 && std::binary_search(r.leg_spill.begin(), r.leg_spill.end(), w)) {
-      const double d = polyline_distance(r.joints, p, nullptr);
-      if (d > reach && reach / d < s) {
-        ++rump;
-        s = reach / d;
-      }
-    }
-    share.push_back(s);
-    left += s <= 0.0;
-  }
-  if (shared == 0 && rump == 0) return;
-  r.seam_share = std::move(share);
-  if (shared > 0)
-    r.reason += "; haunch seam: " + std::to_string(shared) +
-                " vertices nearer a leg bone than the chain share their weight with the bones they were rigged to "
-                "(the chain's share falls from 1 at " + fmt("%.2f", seam.tail_alone) + " to 0 at " +
-                fmt("%.2f", seam.leg_alone) + " x their leg bone's distance), " + std::to_string(left) +
-                " of them left as rigged";
-  if (rump > 0)
-    r.reason += "; rump skin: " + std::to_string(rump) + " leg-driven root vertices farther from the chain than " +
-                fmt("%.2f", ctx.params.leg_spill_reach) + " x the ring radius keep part of their leg weights (the "
-                "chain's share: that reach / their distance)";
-}
-
 // A tail region's chain (SPEC §3): g along it, L, K and its joints, the root
 // skin of a split-off tail, and each vertex's g; nothing for a sheet.
 void grow_tail(const Context& ctx, Analysis& a, Region& r) {
@@ -514,7 +459,7 @@ void grow_tail(const Context& ctx, Analysis& a, Region& r) {
   if (r.cut_level > 0.0 && r.joints.size() > 1) add_tail_root_skin(a, ctx.c, ctx.params, ctx.segments, r, t.gw);
   r.geodesic.reserve(r.vertices.size());
   for (int v : r.vertices) r.geodesic.push_back(t.gw[a.welded.weld_of[v]]);
-  share_haunch_seam(ctx, a, r);
+  share_root_seam(ctx, a, r);
 }
 
 }  // namespace
