@@ -153,7 +153,8 @@ TEST(Assets, RatRumpPastTheRingRadiusSharesWithTheLegs) {
           chain += x.weight;
       // The hold on the chain's parent (hold_root_on_parent) may take a
       // little of the chain's share first.
-      EXPECT_LE(chain, Params{}.leg_spill_reach * reg.ring_radius / d + 1e-9) << "vertex " << v << " at " << d / reg.ring_radius << " ring radii";
+      EXPECT_LE(chain, Params{}.leg_spill_reach * reg.ring_radius / d + 1e-9)
+          << "vertex " << v << " at " << d / reg.ring_radius << " ring radii";
       EXPECT_GT(chain, 0.0) << "vertex " << v;
     }
   }
