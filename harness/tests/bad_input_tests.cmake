@@ -131,7 +131,9 @@ set_tests_properties(bad_input_update_golden_full_disk_keeps_old_golden PROPERTI
 
 # Scenario parameters: each out of range or of the wrong type is one line.
 foreach(case "chains_1e9;\"chains\" values must each be an integer 1..32" "hold_1e7;\"hold_s\" must be a number 0..600"
-             "fps_string;\"fps\" must be a number 1..1000" "solver_step_tiny;solver: \"internal_step\" must be")
+             "fps_string;\"fps\" must be a number 1..1000" "solver_step_tiny;solver: \"internal_step\" must be"
+             "schema_huge;schema_version must be 1" "samples_huge;\"samples\" must be an integer 1..100000"
+             "samples_fraction;\"samples\" must be an integer 1..100000")
   list(GET case 0 name)
   list(GET case 1 fragment)
   bad_input(scenario_${name} 2 "${fragment}" ${h} run ${name} --scenarios "${bad}/scenarios")

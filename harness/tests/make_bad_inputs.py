@@ -254,6 +254,11 @@ scenario("chains_1e9", chains=[1000000000])
 scenario("hold_1e7", hold_s=1e7)
 scenario("fps_string", fps="sixty")
 scenario("solver_step_tiny", solver={"internal_step": 1e-12})
+# Integers past int64 parse as doubles; read as int they were undefined
+# behaviour (fuzz_json found "schema_version": 555...5).
+scenario("schema_huge", schema_version=10**40)
+scenario("samples_huge", samples=10**40)
+scenario("samples_fraction", samples=2.5)
 # A field only a runner reads with a type it cannot take: the exception used
 # to escape the --jobs worker thread (SIGABRT).
 s = {"schema_version": 1, "kind": "retarget_walk_stretch", "description": "wrong type in a runner",
